@@ -1,0 +1,72 @@
+"""The error hierarchy: every error perfectplay raises derives from :class:`PerfectPlayError`.
+
+Each error also subclasses the builtin exception it refines, so ``except ValueError`` keeps
+working for callers who do not know this package. The command-line front end turns any
+``PerfectPlayError`` into one line on standard error and exit code 2.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CyclicGraphError",
+    "GameDefinitionError",
+    "InputFormatError",
+    "InvalidGraphError",
+    "PerfectPlayError",
+    "StoreError",
+    "TooLargeError",
+    "UnknownNameError",
+]
+
+
+class PerfectPlayError(Exception):
+    """Root of every error raised by perfectplay."""
+
+
+class InvalidGraphError(PerfectPlayError, ValueError):
+    """A game graph's arrays are malformed (shape, dtype, an id out of range, ...).
+
+    The message names the offending array, index and value.
+    """
+
+
+class InputFormatError(PerfectPlayError, ValueError):
+    """A text input (a judge input or a graph file) does not follow its format.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong.
+    line : int, optional
+        The 1-based line number where the problem was found; prefixed to the message.
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class CyclicGraphError(PerfectPlayError, ValueError):
+    """An acyclic-only solver met a cycle; the message names one position on it."""
+
+
+class TooLargeError(PerfectPlayError, MemoryError):
+    """The requested work would need more memory than this machine has available.
+
+    Raised *before* anything large is allocated, with the estimate in the message.
+    """
+
+
+class UnknownNameError(PerfectPlayError, KeyError):
+    """A game, problem or option name is not registered; the message lists the known ones."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class GameDefinitionError(PerfectPlayError, TypeError):
+    """A user-defined game breaks the Game protocol (e.g. a move to an unhashable position)."""
+
+
+class StoreError(PerfectPlayError, OSError):
+    """A saved solution file is missing, truncated, corrupted, of another version or game."""

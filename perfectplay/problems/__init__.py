@@ -1,0 +1,66 @@
+"""Contest problems: judge-format adapters, one module per problem, registered by name.
+
+Each module ``perfectplay.problems.<name with underscores>`` has a docstring whose first line
+is the problem's one-line description, and a function ``solve(data: bytes) -> str`` that maps
+a judge input to the exact judge output. Modules are imported only when used.
+
+>>> get_problem("gym100548h").name
+'make-you-happy'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from perfectplay.errors import UnknownNameError
+
+__all__ = ["Problem", "get_problem", "problem_names"]
+
+# name -> aliases. The module is perfectplay.problems.<name with "-" replaced by "_">.
+_REGISTRY: dict[str, tuple[str, ...]] = {
+    "board-game": ("poj2990",),
+    "planinarenje": ("coci17c5p6",),
+    "jsoi-game": ("p4055", "bzoj1443"),
+    "knights": (),
+    "make-you-happy": ("gym100548h",),
+    "staircase": ("p4363",),
+    "hamilg": (),
+}
+_ALIASES = {alias: name for name, aliases in _REGISTRY.items() for alias in (name, *aliases)}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A registered contest problem."""
+
+    name: str
+    """Canonical name, as in ``perfectplay problem NAME``."""
+    aliases: tuple[str, ...]
+    """Other accepted names (judge ids)."""
+    summary: str
+    """One-line description."""
+    solve: Callable[[bytes], str]
+    """Judge input bytes -> exact judge output text."""
+
+
+def problem_names() -> list[str]:
+    """Canonical names of all registered problems, in registration order."""
+    return list(_REGISTRY)
+
+
+def get_problem(name: str) -> Problem:
+    """The problem registered under `name` or one of its aliases.
+
+    Raises
+    ------
+    UnknownNameError
+        If no problem has that name; the message lists the known names.
+    """
+    canonical = _ALIASES.get(name)
+    if canonical is None:
+        raise UnknownNameError(f"unknown problem {name!r}; known problems: {', '.join(_REGISTRY)}")
+    module = importlib.import_module(f"{__name__}.{canonical.replace('-', '_')}")
+    summary = (module.__doc__ or "").strip().splitlines()[0]
+    return Problem(canonical, _REGISTRY[canonical], summary, module.solve)

@@ -1,0 +1,159 @@
+"""`TokenReader`: whitespace-separated judge input, parsed fast, with line numbers in errors.
+
+Integers are parsed by a numba kernel straight from the byte buffer (millions per second);
+words (grid rows, names) by a regular expression. Every error names the 1-based line.
+
+>>> r = TokenReader(b"2 3\\n1 2\\n#.#\\n")
+>>> r.integer("n"), r.integer("m")
+(2, 3)
+>>> r.integers(2, "an edge").tolist()
+[1, 2]
+>>> r.word("a grid row")
+'#.#'
+>>> r.at_end()
+True
+>>> TokenReader(b"1\\nx").integers(2, "the values")
+Traceback (most recent call last):
+...
+perfectplay.errors.InputFormatError: line 2: expected an integer (the values), got 'x'
+"""
+
+from __future__ import annotations
+
+import re
+
+import numba as nb
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.errors import InputFormatError
+
+__all__ = ["TokenReader"]
+
+_WORD = re.compile(rb"\s*(\S+)")
+_SPACE = re.compile(rb"\s*")
+
+# Kernel status codes.
+_OK, _BAD_TOKEN, _EOF, _TOO_BIG = 0, 1, 2, 3
+
+
+@nb.njit(cache=True)
+def _is_space(c):  # type: ignore[no-untyped-def]
+    return c == 32 or (9 <= c <= 13)
+
+
+@nb.njit(cache=True)
+def _parse_ints(buf, pos, out):  # type: ignore[no-untyped-def]
+    """Fill `out` with integers read from `buf[pos:]`; return (status, position reached).
+
+    On an error the position is the start of the offending token (or len(buf) at EOF).
+    """
+    n = buf.shape[0]
+    for k in range(out.shape[0]):
+        while pos < n and _is_space(buf[pos]):
+            pos += 1
+        if pos >= n:
+            return _EOF, pos
+        start = pos
+        negative = False
+        if buf[pos] == 45:  # '-'
+            negative = True
+            pos += 1
+        value = 0
+        digits = 0
+        while pos < n and 48 <= buf[pos] <= 57:
+            value = value * 10 + (buf[pos] - 48)
+            digits += 1
+            pos += 1
+            if digits > 18:
+                return _TOO_BIG, start
+        if digits == 0 or (pos < n and not _is_space(buf[pos])):
+            return _BAD_TOKEN, start
+        out[k] = -value if negative else value
+    return _OK, pos
+
+
+class TokenReader:
+    """Read whitespace-separated integers and words from a judge input.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole input.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.buf = np.frombuffer(data, dtype=np.uint8)
+        self.pos = 0
+
+    def line_at(self, offset: int) -> int:
+        """1-based line number of byte `offset`."""
+        return self.data.count(b"\n", 0, offset) + 1
+
+    def _token_at(self, offset: int) -> str:
+        match = _WORD.match(self.data, offset)
+        text = match.group(1)[:40] if match else b""
+        return text.decode("utf-8", "replace")
+
+    def at_end(self) -> bool:
+        """True when only whitespace is left."""
+        return _SPACE.match(self.data, self.pos).end() == len(self.data)  # type: ignore[union-attr]
+
+    def expect_end(self) -> None:
+        """Raise InputFormatError if anything but whitespace is left."""
+        if not self.at_end():
+            offset = _SPACE.match(self.data, self.pos).end()  # type: ignore[union-attr]
+            raise InputFormatError(
+                f"unexpected extra input {self._token_at(offset)!r}", self.line_at(offset)
+            )
+
+    def integers(
+        self, count: int, what: str, *, low: int | None = None, high: int | None = None
+    ) -> NDArray[np.int64]:
+        """The next `count` integers, each checked to lie in ``low..high`` when given.
+
+        Cost: O(bytes read), in a compiled loop.
+        """
+        out = np.empty(count, dtype=np.int64)
+        status, pos = _parse_ints(self.buf, self.pos, out)
+        if status == _EOF:
+            raise InputFormatError(f"input ends early: expected {what}", self.line_at(pos))
+        if status == _BAD_TOKEN:
+            raise InputFormatError(
+                f"expected an integer ({what}), got {self._token_at(pos)!r}", self.line_at(pos)
+            )
+        if status == _TOO_BIG:
+            raise InputFormatError(
+                f"number too large ({what}): {self._token_at(pos)!r}", self.line_at(pos)
+            )
+        if count and (low is not None or high is not None):
+            lo = np.iinfo(np.int64).min if low is None else low
+            hi = np.iinfo(np.int64).max if high is None else high
+            bad = np.flatnonzero((out < lo) | (out > hi))
+            if bad.size:
+                k = int(bad[0])
+                _, offset = _parse_ints(self.buf, self.pos, np.empty(k, dtype=np.int64))
+                offset = _SPACE.match(self.data, offset).end()  # type: ignore[union-attr]
+                bounds = f"{'' if low is None else low}..{'' if high is None else high}"
+                raise InputFormatError(
+                    f"{what}: {int(out[k])} is out of range {bounds}", self.line_at(offset)
+                )
+        self.pos = pos
+        return out
+
+    def integer(self, what: str, *, low: int | None = None, high: int | None = None) -> int:
+        """The next integer, checked to lie in ``low..high`` when given."""
+        return int(self.integers(1, what, low=low, high=high)[0])
+
+    def word(self, what: str) -> str:
+        """The next whitespace-free token, as text."""
+        match = _WORD.match(self.data, self.pos)
+        if match is None:
+            raise InputFormatError(f"input ends early: expected {what}", self.line_at(self.pos))
+        self.pos = match.end()
+        return match.group(1).decode("utf-8", "replace")
+
+    def line(self) -> int:
+        """Line number of the next token (for messages about values already read)."""
+        return self.line_at(_SPACE.match(self.data, self.pos).end())  # type: ignore[union-attr]

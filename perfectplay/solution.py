@@ -1,0 +1,132 @@
+"""`Solution`: the solved values of every position of a game graph.
+
+Every value is stated **for the player to move** at that position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.graph import GameGraph
+from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, UNDECIDED, Value
+
+__all__ = ["MoveValue", "Solution"]
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One move from a position, valued from the side of the player who makes it."""
+
+    move: int
+    """The position the move leads to."""
+    value: Value
+    """The outcome for the player making the move, if both play perfectly afterwards."""
+    remoteness: int
+    """Moves until the game ends after choosing this move, counting it (-1 for a draw)."""
+    score: int | None = None
+    """For scored games: the mover's (own - opponent) total from here when choosing this move."""
+
+
+class Solution:
+    """Values for every position of `graph`, for the player to move.
+
+    Attributes
+    ----------
+    graph : GameGraph
+        The solved game graph.
+    value : ndarray of uint8, shape (n,)
+        :class:`~perfectplay.values.Value` of each position for the player to move.
+    remoteness : ndarray of int32, shape (n,)
+        Moves to the end under best play (winner fastest, loser slowest); -1 for DRAW.
+        0 marks a position where the game is over (no moves, or its value fixed by the rules).
+    score : ndarray of int64, shape (n,), or None
+        Scored games only: the best (own - opponent) total the player to move can force.
+    solver : str
+        Which solver produced this solution (``"retrograde"`` or ``"dag"``).
+    """
+
+    __slots__ = ("graph", "remoteness", "score", "solver", "value")
+
+    def __init__(
+        self,
+        graph: GameGraph,
+        value: NDArray[np.uint8],
+        remoteness: NDArray[np.int32],
+        *,
+        score: NDArray[np.int64] | None = None,
+        solver: str,
+    ) -> None:
+        self.graph = graph
+        self.value = value
+        self.remoteness = remoteness
+        self.score = score
+        self.solver = solver
+
+    def __len__(self) -> int:
+        return self.graph.n
+
+    def __getitem__(self, p: int) -> Value:
+        """The value of position `p` for the player to move."""
+        return Value(int(self.value[p]))
+
+    def move_values(self, p: int) -> list[MoveValue]:
+        """Every move from `p` with its value, remoteness (and score) for the player at `p`.
+
+        A child that is LOSE for its player to move is a WIN for the player moving into it,
+        one move further from the end. Cost: O(out-degree of `p`).
+        """
+        start, stop = int(self.graph.indptr[p]), int(self.graph.indptr[p + 1])
+        result = []
+        for e in range(start, stop):
+            c = int(self.graph.indices[e])
+            child = Value(int(self.value[c]))
+            r = int(self.remoteness[c])
+            score = None
+            if self.score is not None:
+                gain = 0 if self.graph.gain is None else int(self.graph.gain[e])
+                score = gain - int(self.score[c])
+            result.append(
+                MoveValue(
+                    move=c,
+                    value=child.flipped(),
+                    remoteness=NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
+                    score=score,
+                )
+            )
+        return result
+
+    def best_moves(self, p: int) -> list[int]:
+        """The optimal moves from `p` (empty where the game is over at `p`).
+
+        Unscored games: moves achieving the value of `p`; among them the shortest win or tie,
+        the longest loss, any drawing move. Scored games: moves achieving the score of `p`,
+        then the same value and remoteness rule among those. Cost: O(out-degree of `p`).
+        """
+        if int(self.remoteness[p]) == 0:
+            return []
+        options = self.move_values(p)
+        if self.score is not None:
+            target_score = int(self.score[p])
+            options = [o for o in options if o.score == target_score]
+        target = int(self.value[p])
+        options = [o for o in options if int(o.value) == target]
+        if not options or target == DRAW:
+            return [o.move for o in options]
+        pick = max if target == LOSE else min
+        best = pick(o.remoteness for o in options)
+        return [o.move for o in options if o.remoteness == best]
+
+    def summary(self) -> dict[str, int]:
+        """Number of positions of each value, keyed by value name (WIN, LOSE, TIE, DRAW)."""
+        counts = np.bincount(self.value, minlength=256)
+        result = {v.name: int(counts[v]) for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)}
+        if counts[UNDECIDED]:
+            result["UNDECIDED"] = int(counts[UNDECIDED])
+        return result
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{k}={v}" for k, v in self.summary().items())
+        return f"<Solution by {self.solver}: n={self.graph.n}, {counts}>"
