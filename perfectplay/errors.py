@@ -13,6 +13,7 @@ __all__ = [
     "InputFormatError",
     "InvalidGraphError",
     "PerfectPlayError",
+    "PositionNotFoundError",
     "StoreError",
     "TooLargeError",
     "UnknownNameError",
@@ -59,6 +60,16 @@ class TooLargeError(PerfectPlayError, MemoryError):
 
 class UnknownNameError(PerfectPlayError, KeyError):
     """A game, problem or option name is not registered; the message lists the known ones."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class PositionNotFoundError(PerfectPlayError, KeyError):
+    """A position is not in a solved game (not reachable from its start, or not a position).
+
+    Raised by the store's ``probe``; ``get`` returns a default instead.
+    """
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
