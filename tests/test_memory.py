@@ -1,0 +1,28 @@
+"""The memory guard refuses oversized work with an estimate."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfectplay._memory import available_bytes, check_memory, format_bytes
+from perfectplay.errors import TooLargeError
+
+
+def test_available_memory_is_positive() -> None:
+    assert available_bytes() > 0
+
+
+def test_refusal_names_the_work_and_both_sizes() -> None:
+    with pytest.raises(TooLargeError, match=r"a graph of 1e15 moves needs about .* but only .*"):
+        check_memory(2.0**62, "a graph of 1e15 moves")
+    with pytest.raises(MemoryError):
+        check_memory(2.0**62, "anything")
+
+
+def test_small_work_passes() -> None:
+    check_memory(1.0, "one byte")
+
+
+@pytest.mark.parametrize(("n", "text"), [(0, "0 B"), (1023, "1023 B"), (1536, "1.5 KiB")])
+def test_format_bytes(n: int, text: str) -> None:
+    assert format_bytes(n) == text
