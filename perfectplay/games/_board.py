@@ -1,0 +1,329 @@
+"""Shared machinery of the board games: cell ids, neighbour tables, pair ranking, pair graphs.
+
+A board is a boolean array ``free`` of shape ``(rows, cols)``. Its free cells, in row-major
+order, get the ids ``0..F-1``; ``Board.cell_of[c]`` is the flat index ``row * cols + col`` of
+cell ``c`` and ``Board.id_of[flat]`` maps back (``-1`` on blocked cells). Unordered pairs of cell
+ids ``i < j`` are ranked colexicographically, ``rank(i, j) = j * (j - 1) / 2 + i``, a bijection
+onto ``0..F(F-1)/2 - 1`` that every two-piece game uses as its position id.
+
+Everything here is vectorized numpy: no Python loop runs over cells or pairs (the pair graph
+is built in blocks of pairs, each block by array operations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perfectplay._memory import check_memory
+from perfectplay.errors import InputFormatError, InvalidGraphError
+from perfectplay.graph import GameGraph
+
+__all__ = [
+    "KING_STEPS",
+    "KNIGHT_JUMPS",
+    "Board",
+    "marked_cells",
+    "pair_count",
+    "pair_rank",
+    "pair_unrank",
+    "parse_rows",
+]
+
+KING_STEPS: tuple[tuple[int, int], ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
+"""The four orthogonal steps (up, left, right, down): a token's moves."""
+
+KNIGHT_JUMPS: tuple[tuple[int, int], ...] = (
+    (-2, -1),
+    (-2, 1),
+    (-1, -2),
+    (-1, 2),
+    (1, -2),
+    (1, 2),
+    (2, -1),
+    (2, 1),
+)
+"""The eight knight jumps, in row-major order of their target squares."""
+
+# Pairs handled per block while building a pair graph: bounds the temporaries to about
+# _PAIR_BLOCK * (2 * moves per piece) * 8 bytes per array (33 MiB for knights).
+_PAIR_BLOCK = 1 << 18
+
+IntArray = NDArray[np.int64]
+
+
+def pair_count(cells: int) -> int:
+    """Number of unordered pairs of distinct cells among `cells`.
+
+    >>> pair_count(4)
+    6
+    """
+    return cells * (cells - 1) // 2
+
+
+def pair_rank(i: ArrayLike, j: ArrayLike) -> Any:
+    """Rank of the unordered pair ``{i, j}`` (``i != j``), vectorized.
+
+    ``rank = hi * (hi - 1) / 2 + lo`` with ``lo = min(i, j)``, ``hi = max(i, j)``: pairs with a
+    smaller larger element come first.
+
+    >>> pair_rank(0, 1), pair_rank(2, 0), pair_rank([1, 3], [2, 2]).tolist()
+    (0, 1, [2, 5])
+    """
+    a = np.asarray(i, dtype=np.int64)
+    b = np.asarray(j, dtype=np.int64)
+    lo = np.minimum(a, b)
+    hi = np.maximum(a, b)
+    rank = hi * (hi - 1) // 2 + lo
+    return int(rank) if rank.ndim == 0 else rank
+
+
+def pair_unrank(rank: ArrayLike) -> tuple[Any, Any]:
+    """The pair ``(i, j)``, ``i < j``, of a rank: the inverse of :func:`pair_rank`, vectorized.
+
+    ``j`` is the largest integer with ``j * (j - 1) / 2 <= rank``, from the square root formula
+    and then corrected by one step either way against floating-point rounding.
+
+    >>> pair_unrank(5)
+    (2, 3)
+    >>> [a.tolist() for a in pair_unrank([0, 1, 2, 3])]
+    [[0, 0, 1, 0], [1, 2, 2, 3]]
+    """
+    r = np.asarray(rank, dtype=np.int64)
+    j = ((1.0 + np.sqrt(1.0 + 8.0 * r.astype(np.float64))) / 2.0).astype(np.int64)
+    j -= (j * (j - 1) // 2 > r).astype(np.int64)
+    j += ((j + 1) * j // 2 <= r).astype(np.int64)
+    i = r - j * (j - 1) // 2
+    if r.ndim == 0:
+        return int(i), int(j)
+    return i, j
+
+
+def parse_rows(
+    rows: Sequence[str], symbols: str, *, width: int | None = None, lines: Sequence[int] = ()
+) -> NDArray[np.uint8]:
+    """The characters of a board's rows as a ``(rows, cols)`` uint8 array, validated.
+
+    Parameters
+    ----------
+    rows : sequence of str
+        One string per board row.
+    symbols : str
+        The allowed characters.
+    width : int, optional
+        Required row length; defaults to the first row's length.
+    lines : sequence of int
+        Input line number of each row, for error messages (none when empty).
+
+    Raises
+    ------
+    InputFormatError
+        A row of another length, or a character outside `symbols`; the message names the row
+        (and line) and the column.
+
+    Notes
+    -----
+    Cost: O(cells), one vectorized comparison per symbol.
+
+    >>> parse_rows([".#", "P."], ".#P").tolist()
+    [[46, 35], [80, 46]]
+    """
+    height = len(rows)
+    cols = (len(rows[0]) if rows else 0) if width is None else width
+
+    def where(r: int) -> tuple[str, int | None]:
+        return f"row {r + 1}", (lines[r] if lines else None)
+
+    for r, row in enumerate(rows):
+        if len(row) != cols or not row.isascii():
+            place, line = where(r)
+            problem = f"has {len(row)} characters, expected {cols}" if len(row) != cols else ""
+            if not problem:
+                bad = next(k for k, ch in enumerate(row) if not ch.isascii())
+                problem = f"column {bad + 1}: bad character {row[bad]!r} (allowed: {symbols!r})"
+            raise InputFormatError(f"board {place} {problem}", line)
+    codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(height, cols)
+    allowed = np.zeros(256, dtype=np.bool_)
+    allowed[np.frombuffer(symbols.encode("ascii"), dtype=np.uint8)] = True
+    bad_flat = np.flatnonzero(~allowed[codes])
+    if bad_flat.size:
+        r, c = divmod(int(bad_flat[0]), cols)
+        place, line = where(r)
+        raise InputFormatError(
+            f"board {place} column {c + 1}: bad character {chr(codes[r, c])!r} "
+            f"(allowed: {symbols!r})",
+            line,
+        )
+    return codes
+
+
+def marked_cells(
+    codes: NDArray[np.uint8], symbol: str, *, at_most: int, lines: Sequence[int] = ()
+) -> IntArray:
+    """Flat indices (row-major) of the cells of `codes` holding `symbol`, at most `at_most`.
+
+    Raises
+    ------
+    InputFormatError
+        If more cells hold `symbol`; the message names the first one too many (and its line).
+
+    >>> marked_cells(parse_rows(["P.", ".P"], ".P"), "P", at_most=2).tolist()
+    [0, 3]
+    """
+    flat = np.flatnonzero(codes.ravel() == ord(symbol))
+    if flat.size > at_most:
+        r, c = divmod(int(flat[at_most]), codes.shape[1])
+        raise InputFormatError(
+            f"board row {r + 1} column {c + 1}: more than {at_most} {symbol!r} on the board",
+            lines[r] if lines else None,
+        )
+    return flat.astype(np.int64)
+
+
+class Board:
+    """A rectangular board of free and blocked cells, with free cells numbered ``0..F-1``.
+
+    Parameters
+    ----------
+    free : array of bool, shape (rows, cols)
+        True on the cells a piece may stand on.
+
+    Raises
+    ------
+    InvalidGraphError
+        If `free` is not a two-dimensional boolean array.
+
+    Examples
+    --------
+    >>> b = Board([[True, False], [True, True]])
+    >>> b.cells, b.cell_of.tolist(), b.id_of.tolist()
+    (3, [0, 2, 3], [0, -1, 1, 2])
+    >>> b.neighbours(KING_STEPS).tolist()
+    [[-1, -1, -1, 1], [0, -1, 2, -1], [-1, 1, -1, -1]]
+    """
+
+    __slots__ = ("cell_of", "cells", "col", "cols", "free", "id_of", "row", "rows")
+
+    def __init__(self, free: ArrayLike) -> None:
+        mask = np.asarray(free)
+        if mask.ndim != 2:
+            raise InvalidGraphError(f"a board must be two-dimensional, got shape {mask.shape}")
+        if mask.dtype != np.bool_:
+            raise InvalidGraphError(f"a board must be an array of bool, got dtype {mask.dtype}")
+        self.free: NDArray[np.bool_] = mask
+        self.rows, self.cols = int(mask.shape[0]), int(mask.shape[1])
+        self.cell_of: IntArray = np.flatnonzero(mask).astype(np.int64)
+        self.cells = int(self.cell_of.shape[0])
+        self.id_of: IntArray = np.full(self.rows * self.cols, -1, dtype=np.int64)
+        self.id_of[self.cell_of] = np.arange(self.cells, dtype=np.int64)
+        self.row: IntArray = self.cell_of // max(self.cols, 1)
+        self.col: IntArray = self.cell_of % max(self.cols, 1)
+
+    def cell_id(self, row: int, col: int) -> int:
+        """Id of the free cell at (`row`, `col`), 0-based.
+
+        Raises
+        ------
+        InputFormatError
+            If the cell is off the board or blocked.
+        """
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise InputFormatError(
+                f"cell ({row}, {col}) is off the {self.rows} x {self.cols} board"
+            )
+        cell = int(self.id_of[row * self.cols + col])
+        if cell < 0:
+            raise InputFormatError(f"cell ({row}, {col}) is blocked")
+        return cell
+
+    def coordinates(self, cell: int) -> tuple[int, int]:
+        """``(row, col)`` of free cell `cell`, 0-based."""
+        if not 0 <= cell < self.cells:
+            raise InvalidGraphError(f"cell id {cell} is out of range 0..{self.cells - 1}")
+        return int(self.row[cell]), int(self.col[cell])
+
+    def neighbours(self, steps: Sequence[tuple[int, int]]) -> IntArray:
+        """``(F, len(steps))`` table: the free cell reached from each cell by each step, or -1.
+
+        Cost: O(F * len(steps)) time and memory, vectorized (one pass per step).
+        """
+        table = np.full((self.cells, len(steps)), -1, dtype=np.int64)
+        for k, (dr, dc) in enumerate(steps):
+            r = self.row + dr
+            c = self.col + dc
+            inside = (r >= 0) & (r < self.rows) & (c >= 0) & (c < self.cols)
+            table[inside, k] = self.id_of[r[inside] * self.cols + c[inside]]
+        return table
+
+    def distance(self, a: ArrayLike, b: ArrayLike) -> IntArray:
+        """Manhattan distance between free cells `a` and `b` (vectorized)."""
+        i = np.asarray(a)
+        j = np.asarray(b)
+        return np.abs(self.row[i] - self.row[j]) + np.abs(self.col[i] - self.col[j])
+
+    def cell_graph(self, steps: Sequence[tuple[int, int]]) -> GameGraph:
+        """Geography graph of one piece: positions are free cells, a move is one step.
+
+        Cost: O(F * len(steps)) time and memory.
+        """
+        check_memory(self.cells * len(steps) * 24.0, f"a board of {self.cells} free cells")
+        table = self.neighbours(steps)
+        ok = table >= 0
+        indptr = np.zeros(self.cells + 1, dtype=np.int64)
+        np.cumsum(ok.sum(axis=1), out=indptr[1:])
+        return GameGraph(indptr, table[ok], undirected=True)
+
+    def pair_graph(self, steps: Sequence[tuple[int, int]], min_distance: int) -> GameGraph:
+        """Geography graph of two indistinguishable pieces: positions are ranked unordered pairs.
+
+        A move takes one piece one step onto a free cell. Pairs whose Manhattan distance is
+        below `min_distance` (at least 1: the pieces never share a cell) are not playable
+        positions: they keep their ids but have no moves in or out.
+
+        Notes
+        -----
+        Cost: O(P * len(steps)) time for P = F(F-1)/2 pairs, in blocks of 2**18 pairs; memory
+        O(P * len(steps)) for the result only (checked before building).
+        """
+        pairs = pair_count(self.cells)
+        width = 2 * len(steps)
+        check_memory(
+            pairs * (width * 4.0 + 8.0) + _PAIR_BLOCK * width * 40.0,
+            f"the position graph of {pairs} pairs of cells",
+        )
+        table = self.neighbours(steps)
+        index_dtype = np.int32 if pairs < 2**31 else np.int64
+        counts = np.zeros(pairs + 1, dtype=np.int64)
+        blocks: list[NDArray[Any]] = []
+        for start in range(0, pairs, _PAIR_BLOCK):
+            ranks = np.arange(start, min(start + _PAIR_BLOCK, pairs), dtype=np.int64)
+            i, j = pair_unrank(ranks)
+            playable = self.distance(i, j) >= min_distance
+            # One row per pair: moves of the piece on i, then of the piece on j.
+            moved = np.concatenate([table[i], table[j]], axis=1)
+            stay = np.concatenate(
+                [np.repeat(j[:, None], len(steps), 1), np.repeat(i[:, None], len(steps), 1)],
+                axis=1,
+            )
+            ok = (moved >= 0) & playable[:, None]
+            ok[ok] = self.distance(moved[ok], stay[ok]) >= min_distance
+            counts[start + 1 : start + 1 + ranks.shape[0]] = ok.sum(axis=1)
+            blocks.append(pair_rank(moved[ok], stay[ok]).astype(index_dtype))
+        indices = np.concatenate(blocks) if blocks else np.empty(0, dtype=index_dtype)
+        return GameGraph(np.cumsum(counts), indices, undirected=True)
+
+    def draw(self, marks: Sequence[int] = (), symbol: str = "P") -> str:
+        """The board as text: ``.`` free, ``#`` blocked, `symbol` on the free cells `marks`.
+
+        >>> print(Board([[True, False], [True, True]]).draw([2]))
+        .#
+        .P
+        """
+        chars = np.where(self.free, ord("."), ord("#")).astype(np.uint8)
+        for cell in marks:
+            r, c = self.coordinates(cell)
+            chars[r, c] = ord(symbol)
+        return "\n".join(bytes(row).decode("ascii") for row in chars)

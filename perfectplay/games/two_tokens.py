@@ -1,0 +1,168 @@
+"""Two indistinguishable tokens that capture on contact (CTU Open 2005 "Board Game", generalised).
+
+Two tokens stand on distinct free cells of a board. A move takes either token one step up,
+down, left or right onto a free cell; moving it onto the other token captures it and wins at
+once. A position is the *unordered* pair of occupied cells, and no position may occur twice in
+a game (the start counts); the player who cannot move loses.
+
+Reduction to vertex geography. Tokens orthogonally adjacent on your turn: you win by capture
+(never blocked by the repetition rule). So a non-capturing move into adjacency loses at once
+and is never useful; a player whose only moves lead into adjacency loses, as if they had none.
+What is left is vertex geography on the graph of pairs at Manhattan distance >= 2, bipartite by
+the parity of ``r1 + c1 + r2 + c2``: the player to move from a pair ``p`` wins iff ``p`` is
+adjacent (:meth:`TwoTokens.captures`) or every maximum matching covers ``p``.
+
+Position ids rank every unordered pair of free cells (``rank = j(j-1)/2 + i`` for cell ids
+``i < j``, row-major), adjacent pairs included: those have no moves in the graph.
+
+Examples
+--------
+>>> game = TwoTokens.from_text('''
+... P.#
+... ..P
+... ''')
+>>> game.n, game.graph(), game.decode(game.start)
+(10, <GameGraph undirected, n=10, m=6>, ((0, 0), (1, 2)))
+>>> game.captures().sum()  # adjacent pairs: the mover captures
+np.int64(5)
+>>> print(game.draw(game.encode((0, 1), (1, 1))))
+.P#
+.P.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perfectplay.errors import InputFormatError, InvalidGraphError
+from perfectplay.games._board import (
+    KING_STEPS,
+    Board,
+    marked_cells,
+    pair_count,
+    pair_unrank,
+    parse_rows,
+)
+from perfectplay.graph import GameGraph
+from perfectplay.values import Position
+
+__all__ = ["TwoTokens"]
+
+
+class TwoTokens:
+    """Two tokens on a board that capture on contact; positions are unordered pairs of cells.
+
+    Parameters
+    ----------
+    free : array of bool, shape (rows, cols)
+        True on free cells (numbered ``0..F-1`` in row-major order).
+    start : int, optional
+        The starting position, if the game has one.
+
+    Raises
+    ------
+    InvalidGraphError
+        If `free` is not a two-dimensional boolean array.
+    """
+
+    __slots__ = ("board", "start")
+
+    def __init__(self, free: ArrayLike, start: Position | None = None) -> None:
+        self.board = Board(free)
+        self.start = start
+        """The starting position, when the game has one (the two ``P`` of :meth:`from_text`)."""
+
+    @classmethod
+    def from_text(cls, text: str) -> TwoTokens:
+        """A board from rows of ``.`` (free), ``#`` (removed) and exactly two ``P`` (the tokens'
+        free cells, which set :attr:`start`); blank lines are ignored.
+
+        Raises
+        ------
+        InputFormatError
+            Rows of different lengths, other characters, or not exactly two ``P``.
+        """
+        rows = [line.strip() for line in text.splitlines() if line.strip()]
+        codes = parse_rows(rows, ".#P")
+        tokens = marked_cells(codes, "P", at_most=2)
+        if tokens.size != 2:
+            raise InputFormatError(f"the board must hold exactly two 'P', got {tokens.size}")
+        game = cls(codes != ord("#"))
+        a, b = game.board.id_of[tokens]
+        game.start = game.pair(int(a), int(b))
+        return game
+
+    @property
+    def n(self) -> int:
+        """Number of position ids: every unordered pair of distinct free cells."""
+        return pair_count(self.board.cells)
+
+    def graph(self) -> GameGraph:
+        """The position graph (undirected): one token steps onto a free cell, both before and
+        after the move the tokens are at Manhattan distance >= 2 (adjacent pairs are isolated).
+
+        Notes
+        -----
+        Cost: O(F^2) time and memory for F free cells (about 4 bytes per move and 8 per
+        position; at most 8 moves per position), vectorized in blocks of pairs. The memory
+        needed is checked first (``TooLargeError``).
+        """
+        return self.board.pair_graph(KING_STEPS, min_distance=2)
+
+    def captures(self) -> NDArray[np.bool_]:
+        """Per position: are the tokens orthogonally adjacent (the mover captures and wins)?
+
+        Cost: O(F^2) time, vectorized.
+        """
+        i, j = pair_unrank(np.arange(self.n, dtype=np.int64))
+        return np.asarray(self.board.distance(i, j) == 1)
+
+    def pair(self, a: int, b: int) -> Position:
+        """The position of tokens on free cells with ids `a` and `b` (``a != b``).
+
+        Raises
+        ------
+        InvalidGraphError
+            If the ids are equal or out of range.
+        """
+        if a == b or not (0 <= a < self.board.cells and 0 <= b < self.board.cells):
+            raise InvalidGraphError(
+                f"two distinct cell ids in 0..{self.board.cells - 1} expected, got {a} and {b}"
+            )
+        lo, hi = min(a, b), max(a, b)
+        return hi * (hi - 1) // 2 + lo
+
+    def encode(self, first: tuple[int, int], second: tuple[int, int]) -> Position:
+        """The position with tokens on cells `first` and `second`, each ``(row, col)``, 0-based.
+
+        Raises
+        ------
+        InputFormatError
+            A cell off the board or blocked, or the same cell twice.
+        """
+        return self.pair(self.board.cell_id(*first), self.board.cell_id(*second))
+
+    def decode(self, position: Position) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two cells ``(row, col)`` of `position`, in row-major order.
+
+        Raises
+        ------
+        InvalidGraphError
+            If `position` is not a position id.
+        """
+        i, j = self._cells(position)
+        return self.board.coordinates(i), self.board.coordinates(j)
+
+    def _cells(self, position: Position) -> tuple[int, int]:
+        if not 0 <= position < self.n:
+            raise InvalidGraphError(f"position {position} is out of range 0..{self.n - 1}")
+        i, j = pair_unrank(position)
+        return int(i), int(j)
+
+    def draw(self, position: Position | None = None) -> str:
+        """The board as text with both tokens drawn as ``P`` (none if `position` is None)."""
+        return self.board.draw(() if position is None else self._cells(position))
+
+    def __repr__(self) -> str:
+        return f"<TwoTokens {self.board.rows}x{self.board.cols}, {self.board.cells} free cells>"
