@@ -1,0 +1,219 @@
+"""The store: round trips, atomic writes, and every kind of damaged file refused on open."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from perfectplay.errors import PerfectPlayError, PositionNotFoundError, StoreError
+from perfectplay.graph import GameGraph
+from perfectplay.solution import Solution
+from perfectplay.store import FORMAT_VERSION, MAGIC, PositionValue, open_store, save
+from perfectplay.values import Value
+
+
+def _random_solution(seed: int, n: int, scored: bool) -> Solution:
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(0, 3 * n + 1)) if n else 0
+    src = rng.integers(0, n, size=m) if n else np.zeros(0, np.int64)
+    dst = rng.integers(0, n, size=m) if n else np.zeros(0, np.int64)
+    gain = rng.integers(-5, 6, size=m) if scored else None
+    graph = GameGraph.from_edges(src, dst, n=n, gain=gain)
+    value = rng.choice(np.array([0, 1, 2, 3], np.uint8), size=n)
+    remoteness = np.where(value == 1, -1, rng.integers(0, 9, size=n)).astype(np.int32)
+    score = rng.integers(-20, 21, size=n).astype(np.int64) if scored else None
+    return Solution(graph, value, remoteness, score=score, solver="retrograde")
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.booleans(), st.booleans())
+def test_round_trip_keeps_every_array(
+    tmp_path: Path, seed: int, n: int, scored: bool, with_codes: bool
+) -> None:
+    solution = _random_solution(seed, n, scored)
+    rng = np.random.default_rng(seed + 1)
+    codes = rng.choice(10 * n + 1, size=n, replace=False) if with_codes else None
+    path = tmp_path / "s.ppstore"
+    save(path, solution, game=None, params={"k": 3}, codes=codes, start=0 if n else None)
+    with open_store(path, verify=True) as store:
+        assert (store.n, store.m, store.scored, store.params) == (
+            n,
+            solution.graph.m,
+            scored,
+            {"k": 3},
+        )
+        for name in ("value", "remoteness", "indptr", "indices"):
+            assert np.array_equal(
+                store.array(name),
+                getattr(solution.graph, name, None)
+                if name.startswith("ind")
+                else getattr(solution, name),
+            )
+        if scored:
+            assert np.array_equal(store.array("score"), solution.score)
+        for i in range(n):
+            expected = PositionValue(
+                Value(int(solution.value[i])),
+                int(solution.remoteness[i]),
+                int(solution.score[i]) if solution.score is not None else None,
+            )
+            key = i if codes is None else int(codes[i])
+            assert store.probe(key) == store.get(key) == expected
+            assert store.position_id(key) == i
+        rebuilt = store.solution()
+        assert [rebuilt.move_values(i) for i in range(n)] == [
+            solution.move_values(i) for i in range(n)
+        ]
+        expected_counts = Counter(
+            zip(solution.value.tolist(), solution.remoteness.tolist(), strict=True)
+        )
+        assert {(int(v), r): c for v, r, c in store.counts()} == expected_counts
+        assert store.counts() == sorted(store.counts())
+
+
+def test_missing_positions_raise_a_key_error_or_return_the_default(tmp_path: Path) -> None:
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(1, 5, False), codes=[10, 20, 30, 40, 50])
+    with open_store(path) as store:
+        for bad in (-1, 5, 99):
+            with pytest.raises(PositionNotFoundError) as info:
+                store.code_id(bad)
+            assert isinstance(info.value, KeyError) and isinstance(info.value, PerfectPlayError)
+            assert str(bad) in str(info.value)
+    save(path, _random_solution(1, 5, False))
+    with open_store(path) as store:
+        sentinel = PositionValue(Value.TIE, 0)
+        assert store.get(5, sentinel) is sentinel
+        assert store.get("a") is None
+        with pytest.raises(PositionNotFoundError, match="ids are 0..4"):
+            store.probe(5)
+
+
+def test_repeated_codes_and_bad_params_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.ppstore"
+    with pytest.raises(StoreError, match="code 7"):
+        save(path, _random_solution(2, 3, False), codes=[7, 1, 7])
+    with pytest.raises(StoreError, match="one entry per position"):
+        save(path, _random_solution(2, 3, False), codes=[1, 2])
+    with pytest.raises(StoreError, match="JSON"):
+        save(path, _random_solution(2, 3, False), params={"x": object()})
+    assert not path.exists()
+    assert os.listdir(tmp_path) == []
+
+
+def test_interrupted_write_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(3, 10, False))
+    before = path.read_bytes()
+
+    def crash(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", crash)
+    with pytest.raises(KeyboardInterrupt):
+        save(path, _random_solution(4, 30, True))
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["s.ppstore"]
+
+
+def _saved(tmp_path: Path) -> tuple[Path, bytes]:
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(5, 50, True), game="nim", params={"heaps": "1,2"})
+    return path, path.read_bytes()
+
+
+@pytest.mark.parametrize("cut", [0, 5, 23, 30, -1, -100])
+def test_truncated_files_are_refused(tmp_path: Path, cut: int) -> None:
+    path, data = _saved(tmp_path)
+    path.write_bytes(data[:cut])
+    with pytest.raises(StoreError, match="truncated|too short|not a perfectplay store"):
+        open_store(path)
+
+
+def test_every_flipped_byte_is_detected(tmp_path: Path) -> None:
+    """Damage anywhere (header, manifest, any array) makes the open fail with StoreError."""
+    path, data = _saved(tmp_path)
+    header_and_manifest = 24 + int.from_bytes(data[16:24], "little")
+    positions = list(range(0, header_and_manifest, 7)) + list(
+        range(header_and_manifest, len(data), 53)
+    )
+    with open_store(path) as store:
+        table = store.manifest["arrays"]
+    data_start = -(-header_and_manifest // 64) * 64
+    for entry in table.values():  # inside every array, not only in the padding
+        if entry["nbytes"]:
+            positions.append(data_start + entry["offset"] + entry["nbytes"] - 1)
+    for i in positions:
+        inside = i < header_and_manifest or any(
+            0 <= i - data_start - e["offset"] < e["nbytes"] for e in table.values()
+        )
+        if not inside:
+            continue
+        damaged = bytearray(data)
+        damaged[i] ^= 0x41
+        path.write_bytes(bytes(damaged))
+        with pytest.raises(StoreError):
+            open_store(path)
+
+
+def test_corruption_is_found_by_verify_when_open_skips_checksums(tmp_path: Path) -> None:
+    path, data = _saved(tmp_path)
+    damaged = bytearray(data)
+    damaged[-200] ^= 1
+    path.write_bytes(bytes(damaged))
+    with open_store(path, verify=False) as store, pytest.raises(StoreError, match="checksum"):
+        store.verify()
+
+
+def test_wrong_magic_version_game_and_options(tmp_path: Path) -> None:
+    path, data = _saved(tmp_path)
+    with open_store(path, game="nim") as store:
+        assert store.game_name == "nim"
+        assert "nim heaps='1,2'" in repr(store)
+    with pytest.raises(StoreError, match="holds nim, not tic-tac-toe"):
+        open_store(path, game="tic-tac-toe")
+    path.write_bytes(data[:8] + (FORMAT_VERSION + 1).to_bytes(4, "little") + data[12:])
+    with pytest.raises(StoreError, match=f"version {FORMAT_VERSION + 1}"):
+        open_store(path)
+    path.write_bytes(b"PK\x03\x04" + data[4:])
+    with pytest.raises(StoreError, match="bad magic"):
+        open_store(path)
+    assert data.startswith(MAGIC)
+    with pytest.raises(StoreError, match="verify must be"):
+        open_store(path, verify="yes")  # type: ignore[arg-type]
+    with pytest.raises(StoreError, match="cannot open") as info:
+        open_store(tmp_path / "missing.ppstore")
+    assert isinstance(info.value, OSError)
+
+
+def test_graph_store_has_no_game_and_closed_store_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(6, 0, False))
+    store = open_store(path)
+    assert store.n == 0 and store.counts() == [] and store.game_name is None
+    with pytest.raises(StoreError, match="game graph"):
+        _ = store.game
+    with pytest.raises(StoreError, match="no 'codes'"):
+        store.array("codes")
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.array("value")
+
+
+def test_arrays_are_read_only_memory_maps(tmp_path: Path) -> None:
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(7, 20, False))
+    with open_store(path) as store:
+        value = store.array("value")
+        assert not value.flags.writeable
+        with pytest.raises(ValueError):
+            value[0] = 1
+        del value
