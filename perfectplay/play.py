@@ -1,0 +1,326 @@
+"""Play a game against perfect play, in a text session: commands in, board and replies out.
+
+The session reads one command per line from a text stream and writes to another, so it runs
+in a terminal (``perfectplay play GAME``) and in tests alike. A person enters a move by its
+label (or by its number in the ``values`` list); the computer answers with a best move, the
+first of them in the game's move order, so replays are deterministic.
+
+Values are looked up in an *oracle*: anything with ``probe(position) -> PositionValue``, such
+as an open :class:`~perfectplay.store.SolutionStore`.
+
+Examples
+--------
+>>> import io
+>>> from perfectplay.games.base import Game, GameInfo
+>>> class TakeAway(Game[int]):  # take 1 or 2 tokens; who takes the last one wins
+...     info = GameInfo("take-away", impartial=True)
+...     def initial(self): return 4
+...     def moves(self, heap): return [(f"t{k}", heap - k) for k in (1, 2) if k <= heap]
+...     def outcome(self, heap): return None
+>>> class Oracle:  # heaps that are multiples of 3 are lost for the player to move
+...     def probe(self, heap):
+...         lost = heap % 3 == 0
+...         return PositionValue(Value.LOSE if lost else Value.WIN, heap // 3 * 2 + (not lost))
+>>> out = io.StringIO()
+>>> PlaySession(TakeAway(), Oracle(), stdin=io.StringIO("hint\\nt1\\nt1\\n"), stdout=out).run()
+0
+>>> print(out.getvalue().split("Hint: ")[1].splitlines()[0])
+t1 (WIN in 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TextIO
+
+from perfectplay.errors import InputFormatError
+from perfectplay.games.base import Game
+from perfectplay.store import PositionValue
+from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, Value
+
+__all__ = [
+    "COMMANDS",
+    "LabelledMove",
+    "Oracle",
+    "PlaySession",
+    "best_moves",
+    "describe",
+    "move_values",
+]
+
+COMMANDS = {
+    "values": "list every legal move with its value and remoteness for you",
+    "hint": "show a best move",
+    "undo": "take back your last move (and the computer's reply)",
+    "help": "show this help",
+    "quit": "leave the game",
+}
+"""The session's commands, with one line of help each."""
+
+
+class Oracle(Protocol):
+    """Where a session looks values up: ``probe`` raises KeyError for unknown positions."""
+
+    def probe(self, position: Any) -> PositionValue:
+        """The value of `position` for the player to move there."""
+        ...
+
+
+@dataclass(frozen=True)
+class LabelledMove:
+    """One legal move, valued for the player who makes it."""
+
+    label: str
+    """The move's label, as the game names it."""
+    position: Any
+    """The position the move leads to."""
+    value: Value
+    """The outcome for the mover, if both play perfectly afterwards."""
+    remoteness: int
+    """Moves until the game ends after this move, counting it (-1 for a draw)."""
+    score: int | None = None
+    """Scored games: the mover's (own - opponent) total from here with this move."""
+
+
+def describe(value: Value, remoteness: int, score: int | None = None) -> str:
+    """A value in words: ``"WIN in 3"``, ``"DRAW"``, ``"score +2, WIN in 5"``.
+
+    >>> describe(Value.LOSE, 4), describe(Value.DRAW, -1), describe(Value.TIE, 0, 0)
+    ('LOSE in 4', 'DRAW', 'score +0, TIE in 0')
+    """
+    words = value.name if remoteness == NO_REMOTENESS else f"{value.name} in {remoteness}"
+    return words if score is None else f"score {score:+d}, {words}"
+
+
+def move_values(game: Game[Any], oracle: Oracle, position: Any) -> list[LabelledMove]:
+    """Every legal move from `position`, in the game's order, valued for the mover.
+
+    A move into a position that is LOSE for its player to move is a WIN for the mover, one
+    move further from the end; a scored move is worth its gain minus the child's score.
+    Cost: one ``game.moves`` call and one ``oracle.probe`` per move.
+    """
+    result = []
+    for move in game.moves(position):
+        label, child = move[0], move[1]
+        gain = int(move[2]) if len(move) > 2 else 0
+        entry = oracle.probe(child)
+        r = entry.remoteness
+        result.append(
+            LabelledMove(
+                label=str(label),
+                position=child,
+                value=entry.value.flipped(),
+                remoteness=NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
+                score=None if entry.score is None else gain - entry.score,
+            )
+        )
+    return result
+
+
+def best_moves(moves: Sequence[LabelledMove], here: PositionValue) -> list[LabelledMove]:
+    """The optimal moves among `moves` from a position whose value is `here`.
+
+    The rule of :meth:`perfectplay.solution.Solution.best_moves`, on labelled moves: moves
+    achieving the position's score (scored games), then its value (unscored games; scored
+    games: the best value among those), then the shortest win or tie, the longest loss, any
+    drawing move. Order is kept, so ``best_moves(...)[0]`` is deterministic.
+    """
+    options = list(moves)
+    if here.score is not None:
+        options = [o for o in options if o.score == here.score]
+        target = max((int(o.value) for o in options), default=int(here.value))
+    else:
+        target = int(here.value)
+    options = [o for o in options if int(o.value) == target]
+    if not options or target == DRAW:
+        return options
+    pick = max if target == LOSE else min
+    best = pick(o.remoteness for o in options)
+    return [o for o in options if o.remoteness == best]
+
+
+class PlaySession:
+    """A game between a person (reading `stdin`) and perfect play (the `oracle`).
+
+    Parameters
+    ----------
+    game : Game
+        The game; ``render`` draws the board after every move.
+    oracle : Oracle
+        The solved values (e.g. an open store).
+    human : {"first", "second"}
+        Whether the person moves first.
+    stdin, stdout : text streams
+        Where commands come from and where the session writes.
+
+    Notes
+    -----
+    Input never raises: an unknown command or an illegal move gets a one-line message and
+    the prompt again. End of input ends the session like ``quit``.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any],
+        oracle: Oracle,
+        *,
+        human: Literal["first", "second"] = "first",
+        stdin: TextIO,
+        stdout: TextIO,
+    ) -> None:
+        if human not in ("first", "second"):
+            raise InputFormatError(f"side must be 'first' or 'second', got {human!r}")
+        self.game = game
+        self.oracle = oracle
+        self.human = human
+        self.stdin = stdin
+        self.stdout = stdout
+        self.history: list[Any] = [game.initial()]
+        """Positions from the start to the current one."""
+
+    # ------------------------------------------------------------------ state
+    @property
+    def position(self) -> Any:
+        """The current position."""
+        return self.history[-1]
+
+    def human_to_move(self) -> bool:
+        """Whether the person moves at the current position (the first player at even plies)."""
+        return self._human_at(len(self.history) - 1)
+
+    def final_value(self) -> Value | None:
+        """The value for the player to move where the game is over here, else None.
+
+        Over: the rules fix the value (``outcome``), or the player to move has no move and
+        loses (normal play).
+        """
+        ruled = self.game.outcome(self.position)
+        if ruled is not None:
+            return Value(ruled)
+        return None if any(True for _ in self.game.moves(self.position)) else Value.LOSE
+
+    # ------------------------------------------------------------------ output
+    def say(self, text: str) -> None:
+        """Write one line (or several) to the session's output."""
+        self.stdout.write(text + "\n")
+
+    def show(self) -> None:
+        """Draw the board and say whose turn it is, or how the game ended."""
+        self.say(self.game.render(self.position))
+        final = self.final_value()
+        if final is None:
+            self.say("Your move." if self.human_to_move() else "Computer to move.")
+            return
+        mine = final if self.human_to_move() else final.flipped()
+        verdict = {Value.WIN: "You win.", Value.LOSE: "You lose.", Value.TIE: "It is a tie."}
+        self.say(f"Game over: {verdict.get(mine, mine.name)} Type undo or quit.")
+
+    # ------------------------------------------------------------------ commands
+    def values(self) -> None:
+        """List every legal move with its value for the person."""
+        moves = move_values(self.game, self.oracle, self.position)
+        if not moves:
+            self.say("No legal moves: the game is over.")
+        width = max((len(m.label) for m in moves), default=0)
+        for i, move in enumerate(moves, start=1):
+            what = describe(move.value, move.remoteness, move.score)
+            self.say(f"{i:>3}. {move.label:<{width}}  {what}")
+
+    def hint(self) -> None:
+        """Say a best move."""
+        best = self.best()
+        if best is None:
+            self.say("No legal moves: the game is over.")
+        else:
+            self.say(f"Hint: {best.label} ({describe(best.value, best.remoteness, best.score)})")
+
+    def undo(self) -> None:
+        """Go back to the person's previous turn (before their last move)."""
+        turns = [ply for ply in range(len(self.history) - 1) if self._human_at(ply)]
+        if not turns:
+            self.say("Nothing to undo.")
+            return
+        del self.history[turns[-1] + 1 :]
+        self.show()
+
+    def _human_at(self, ply: int) -> bool:
+        """Whether the person moves after `ply` moves (the first player moves at even plies)."""
+        return (ply % 2 == 0) == (self.human == "first")
+
+    def help(self) -> None:
+        """List the commands."""
+        self.say("Enter a move by its label or by its number in 'values'. Commands:")
+        for name, text in COMMANDS.items():
+            self.say(f"  {name:<7} {text}")
+
+    def best(self) -> LabelledMove | None:
+        """The move perfect play makes here (first best move), or None where play is over."""
+        if self.final_value() is not None:
+            return None
+        moves = move_values(self.game, self.oracle, self.position)
+        chosen = best_moves(moves, self.oracle.probe(self.position))
+        return chosen[0] if chosen else None
+
+    def find_move(self, text: str) -> LabelledMove | None:
+        """The legal move `text` names: a label (exact, then any case), else a 1-based number."""
+        moves = move_values(self.game, self.oracle, self.position)
+        for key in (str, str.casefold):
+            for move in moves:
+                if key(move.label) == key(text):
+                    return move
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            return moves[int(text) - 1]
+        return None
+
+    # ------------------------------------------------------------------ the loop
+    def computer_moves(self) -> None:
+        """Play the computer's best move and show the board."""
+        move = self.best()
+        if move is None:
+            return
+        self.say(f"Computer plays {move.label}.")
+        self.history.append(move.position)
+        self.show()
+
+    def run(self) -> int:
+        """Play until ``quit`` or the end of input; returns 0 (the exit code)."""
+        name = self.game.info.name
+        self.say(f"{name}: you play {self.human} against perfect play. Type 'help' for commands.")
+        self.show()
+        while True:
+            if self.final_value() is None and not self.human_to_move():
+                self.computer_moves()
+                continue
+            self.stdout.write("> ")
+            line = self.stdin.readline()
+            if not line:
+                self.say("")
+                return 0
+            text = line.strip()
+            command = text.lower()
+            if not text:
+                continue
+            if command == "quit":
+                return 0
+            action = {
+                "values": self.values,
+                "hint": self.hint,
+                "undo": self.undo,
+                "help": self.help,
+            }.get(command)
+            if action is not None:
+                action()
+                continue
+            if self.final_value() is not None:
+                self.say(f"The game is over; {text!r} is not a command. Type undo or quit.")
+                continue
+            move = self.find_move(text)
+            if move is None:
+                self.say(
+                    f"{text!r} is not a legal move here. Type 'values' to list the moves, "
+                    "'help' for commands."
+                )
+                continue
+            self.history.append(move.position)
+            self.show()
