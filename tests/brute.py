@@ -46,3 +46,301 @@ def brute_grundy(n: int, edges: list[tuple[int, int]]) -> list[int] | None:
             return None
         result.append(g)
     return result
+
+
+# ---------------------------------------------------------------- retrograde
+def retrograde(
+    n: int,
+    edges: list[tuple[int, int]],
+    primitive: list[int] | None = None,
+    *,
+    misere: bool = False,
+) -> tuple[list[int], list[int]]:
+    """Values and remoteness (for the player to move) by the definition, no queue, no counters.
+
+    Iterates the defining equations synchronously from "nothing decided": round k sees the
+    game cut off after k moves, where an unfinished game counts as a DRAW. Each round recomputes
+    every position from the previous round's arrays (WIN if some child is LOSE, at 1 + the
+    smallest such remoteness; else LOSE if all children are WIN, at 1 + the largest; else TIE
+    if some child is TIE, at 1 + the smallest; else DRAW). The first round that changes
+    nothing has reached the least fixed point: the limit of ever longer cut-off games.
+    """
+    from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
+
+    children: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        children[u].append(v)
+    fixed = list(primitive) if primitive is not None else [UNDECIDED] * n
+    for p in range(n):
+        if fixed[p] == UNDECIDED and not children[p]:
+            fixed[p] = WIN if misere else LOSE
+    value = [DRAW if f == UNDECIDED else f for f in fixed]
+    remote = [NO_REMOTENESS if f == UNDECIDED else 0 for f in fixed]
+    while True:
+        new_value, new_remote = list(value), list(remote)
+        for p in range(n):
+            if fixed[p] != UNDECIDED:
+                continue
+            kids = children[p]
+            lose = [remote[c] for c in kids if value[c] == LOSE]
+            tie = [remote[c] for c in kids if value[c] == TIE]
+            if lose:
+                new_value[p], new_remote[p] = WIN, 1 + min(lose)
+            elif all(value[c] == WIN for c in kids):
+                new_value[p], new_remote[p] = LOSE, 1 + max(remote[c] for c in kids)
+            elif tie:
+                new_value[p], new_remote[p] = TIE, 1 + min(tie)
+            else:
+                new_value[p], new_remote[p] = DRAW, NO_REMOTENESS
+        if new_value == value and new_remote == remote:
+            return value, remote
+        value, remote = new_value, new_remote
+
+
+# ---------------------------------------------------------------- dag / staircase
+def dag_negamax(
+    n: int,
+    edges: list[tuple[int, int, int]],
+    primitive: list[int] | None = None,
+    *,
+    misere: bool = False,
+    terminal: list[int] | None = None,
+) -> tuple[list[int], list[int], list[int]]:
+    """Value, remoteness and score of every position of an acyclic graph, by plain recursion.
+
+    `edges` are ``(u, v, gain)``. Value and remoteness by the retrograde rules (for the player
+    to move); score = terminal score where the game is over (primitive or no moves), else the
+    best ``gain - score(child)``. Recursion straight from the definitions, memoised per position.
+    """
+    from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
+
+    moves: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for u, v, g in edges:
+        moves[u].append((v, g))
+    memo: dict[int, tuple[int, int, int]] = {}
+
+    def solve(p: int) -> tuple[int, int, int]:
+        if p in memo:
+            return memo[p]
+        end_score = terminal[p] if terminal is not None else 0
+        if primitive is not None and primitive[p] != UNDECIDED:
+            result = (primitive[p], 0, end_score)
+        elif not moves[p]:
+            result = (WIN if misere else LOSE, 0, end_score)
+        else:
+            kids = [(solve(c), g) for c, g in moves[p]]
+            score = max(g - s for (_, _, s), g in kids)
+            lose = [r for (v, r, _), _ in kids if v == LOSE]
+            tie = [r for (v, r, _), _ in kids if v == TIE]
+            if lose:
+                result = (WIN, 1 + min(lose), score)
+            elif all(v == WIN for (v, _, _), _ in kids):
+                result = (LOSE, 1 + max(r for (_, r, _), _ in kids), score)
+            elif tie:
+                result = (TIE, 1 + min(tie), score)
+            else:
+                result = (DRAW, NO_REMOTENESS, score)
+        memo[p] = result
+        return result
+
+    results = [solve(p) for p in range(n)]
+    return [r[0] for r in results], [r[1] for r in results], [r[2] for r in results]
+
+
+def staircase_scores(a: list[list[int]], b: list[list[int]]) -> dict[tuple[int, ...], int]:
+    """The staircase game by memoised minimax over row-length tuples.
+
+    Maps every staircase (row lengths, non-increasing, each at most m) to the best
+    (own - opponent) total the player to move can still force; black (the first player, gains
+    `a`) moves when the number of stones is even, white (gains `b`) otherwise.
+    """
+    n, m = len(a), len(a[0])
+    memo: dict[tuple[int, ...], int] = {}
+
+    def best(rows: tuple[int, ...]) -> int:
+        if rows in memo:
+            return memo[rows]
+        gains = a if sum(rows) % 2 == 0 else b
+        options = [
+            gains[i][rows[i]] - best((*rows[:i], rows[i] + 1, *rows[i + 1 :]))
+            for i in range(n)
+            if rows[i] < m and (i == 0 or rows[i - 1] > rows[i])
+        ]
+        memo[rows] = max(options) if options else 0
+        return memo[rows]
+
+    best((0,) * n)
+    return memo
+
+
+# ---------------------------------------------------------------- blossom (general matching)
+def max_matching_size(n: int, edges: list[tuple[int, int]], removed: int = -1) -> int:
+    """Size of a maximum matching by exhaustive search: the lowest vertex left either stays
+    exposed or is matched to one of its neighbours; memoised on the bitmask of used vertices.
+
+    `removed` is a vertex deleted from the graph first (-1: none).
+    """
+    adjacent = [0] * n
+    for u, v in edges:
+        if u != v:
+            adjacent[u] |= 1 << v
+            adjacent[v] |= 1 << u
+    memo: dict[int, int] = {}
+
+    def best(used: int) -> int:
+        if used in memo:
+            return memo[used]
+        free = ~used & ((1 << n) - 1)
+        if free == 0:
+            return 0
+        v = (free & -free).bit_length() - 1
+        result = best(used | 1 << v)
+        options = adjacent[v] & free & ~(1 << v)
+        while options:
+            w = (options & -options).bit_length() - 1
+            options &= options - 1
+            result = max(result, 1 + best(used | 1 << v | 1 << w))
+        memo[used] = result
+        return result
+
+    return best(0 if removed < 0 else 1 << removed)
+
+
+def gallai_edmonds_d(n: int, edges: list[tuple[int, int]]) -> list[bool]:
+    """D(G) by the definition: v is in D iff deleting v leaves the maximum matching size."""
+    size = max_matching_size(n, edges)
+    return [max_matching_size(n, edges, removed=v) == size for v in range(n)]
+
+
+# ---------------------------------------------------------------- geography (vertex geography)
+def geography_mover_wins(n: int, edges: list[tuple[int, int]]) -> list[bool]:
+    """Undirected vertex geography by exhaustive game-tree search (not via matchings).
+
+    ``result[v]``: the player to move with the token on `v`, only `v` visited, wins. Memo on
+    ``(vertex, frozenset of visited vertices)``; self-loops and repeated edges change nothing.
+    """
+    neighbours: list[set[int]] = [set() for _ in range(n)]
+    for u, v in edges:
+        if u != v:
+            neighbours[u].add(v)
+            neighbours[v].add(u)
+    memo: dict[tuple[int, frozenset[int]], bool] = {}
+
+    def wins(at: int, visited: frozenset[int]) -> bool:
+        key = (at, visited)
+        if key not in memo:
+            memo[key] = any(
+                not wins(w, visited | {w}) for w in neighbours[at] if w not in visited
+            )
+        return memo[key]
+
+    return [wins(v, frozenset({v})) for v in range(n)]
+
+
+# ---------------------------------------------------------------- two tokens and knights
+# Game-tree search over the set of visited positions, by the rules as stated (captures and moves
+# into adjacency included); no matching theory. Boards are lists of strings: "." free, "#" not.
+_CAPTURE = None
+
+
+def _brute_no_repeat(moves, starts):  # type: ignore[no-untyped-def]
+    """Does the player to move win from each of `starts` (visited = {start})?
+
+    `moves(state)` lists the successor states, with ``_CAPTURE`` for a move that wins at once;
+    a successor already visited is not a legal move.
+    """
+    memo: dict[tuple[object, frozenset[object]], bool] = {}
+
+    def wins(state, visited):  # type: ignore[no-untyped-def]
+        key = (state, visited)
+        if key not in memo:
+            memo[key] = any(
+                nxt is _CAPTURE or (nxt not in visited and not wins(nxt, visited | {nxt}))
+                for nxt in moves(state)
+            )
+        return memo[key]
+
+    return {s: wins(s, frozenset([s])) for s in starts}
+
+
+def _free_cells(board: list[str]) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(board) for c, ch in enumerate(row) if ch != "#"]
+
+
+def brute_two_tokens(board: list[str]) -> dict[frozenset[tuple[int, int]], bool]:
+    """Two tokens capturing on contact: for every unordered pair of distinct free cells, does
+    the player to move win? A move steps one token up/down/left/right onto a free cell; onto
+    the other token it captures and wins; a pair already seen in the game is not allowed."""
+    free = set(_free_cells(board))
+
+    def moves(pair):  # type: ignore[no-untyped-def]
+        out = []
+        for token in pair:
+            (other,) = pair - {token}
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                target = (token[0] + dr, token[1] + dc)
+                if target == other:
+                    out.append(_CAPTURE)
+                elif target in free:
+                    out.append(frozenset([target, other]))
+        return out
+
+    cells = sorted(free)
+    starts = [frozenset([a, b]) for k, a in enumerate(cells) for b in cells[k + 1 :]]
+    return _brute_no_repeat(moves, starts)  # type: ignore[no-any-return]
+
+
+def brute_knights(board: list[str], count: int) -> dict[frozenset[tuple[int, int]], bool]:
+    """One or two knights: for every position (a set of `count` distinct free cells), does the
+    player to move win? A move jumps one knight to a free cell not holding the other knight;
+    a position already seen in the game is not allowed."""
+    free = set(_free_cells(board))
+    jumps = [(a, b) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) if abs(a) != abs(b)]
+
+    def moves(position):  # type: ignore[no-untyped-def]
+        out = []
+        for knight in position:
+            rest = position - {knight}
+            for dr, dc in jumps:
+                target = (knight[0] + dr, knight[1] + dc)
+                if target in free and target not in rest:
+                    out.append(rest | {target})
+        return out
+
+    cells = sorted(free)
+    if count == 1:
+        starts = [frozenset([a]) for a in cells]
+    else:
+        starts = [frozenset([a, b]) for k, a in enumerate(cells) for b in cells[k + 1 :]]
+    return _brute_no_repeat(moves, starts)  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- pursuit (make-you-happy)
+def pursuit_bob_wins(n: int, edges: list[tuple[int, int]]) -> dict[tuple[int, int, int], bool]:
+    """Who wins the pursuit game from every state, played from its rules directly.
+
+    State ``(b, a, turn)``: Bob on ``b``, Alice on ``a``, ``turn`` 0 for Bob, 1 for Alice. Alice
+    wins on contact and when Bob is stuck; Bob wins when Alice is stuck and when the game never
+    ends. Alice's winning states are the least fixpoint of "contact, or Bob to move and every Bob
+    move (possibly none) reaches one, or Alice to move and some Alice move reaches one"; all other
+    states are Bob's. Returns ``{state: True if Bob wins}``.
+    """
+    out: dict[int, list[int]] = {v: [] for v in range(n)}
+    for u, v in edges:
+        out[u].append(v)
+    states = [(b, a, t) for b in range(n) for a in range(n) for t in (0, 1)]
+    alice: set[tuple[int, int, int]] = {s for s in states if s[0] == s[1]}
+    changed = True
+    while changed:
+        changed = False
+        for b, a, t in states:
+            if (b, a, t) in alice:
+                continue
+            if t == 0:
+                won = all((b2, a, 1) in alice for b2 in out[b])
+            else:
+                won = any((b, a2, 0) in alice for a2 in out[a])
+            if won:
+                alice.add((b, a, t))
+                changed = True
+    return {s: s not in alice for s in states}
