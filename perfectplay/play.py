@@ -5,48 +5,45 @@ in a terminal (``perfectplay play GAME``) and in tests alike. A person enters a 
 label (or by its number in the ``values`` list); the computer answers with a best move, the
 first of them in the game's move order, so replays are deterministic.
 
-Values are looked up in an *oracle*: anything with ``probe(position) -> PositionValue``, such
-as an open :class:`~perfectplay.store.SolutionStore`.
+Values come from a solved game: a :class:`~perfectplay.api.GameSolution` or an open
+:class:`~perfectplay.store.SolutionStore` (anything with ``move_values`` and ``best_moves``).
 
 Examples
 --------
 >>> import io
->>> from perfectplay.games.base import Game, GameInfo
->>> class TakeAway(Game[int]):  # take 1 or 2 tokens; who takes the last one wins
-...     info = GameInfo("take-away", impartial=True)
-...     def initial(self): return 4
-...     def moves(self, heap): return [(f"t{k}", heap - k) for k in (1, 2) if k <= heap]
-...     def outcome(self, heap): return None
->>> class Oracle:  # heaps that are multiples of 3 are lost for the player to move
-...     def probe(self, heap):
-...         lost = heap % 3 == 0
-...         return PositionValue(Value.LOSE if lost else Value.WIN, heap // 3 * 2 + (not lost))
+>>> from perfectplay.api import solve
+>>> from perfectplay.games.registry import load_game
+>>> game = load_game("nim", heaps=(1, 2))
 >>> out = io.StringIO()
->>> PlaySession(TakeAway(), Oracle(), stdin=io.StringIO("hint\\nt1\\nt1\\n"), stdout=out).run()
+>>> PlaySession(game, solve(game), stdin=io.StringIO("hint\nh2-1\n"), stdout=out).run()
 0
->>> print(out.getvalue().split("Hint: ")[1].splitlines()[0])
-t1 (WIN in 3)
+>>> print(out.getvalue())
+nim: you play first against perfect play. Type 'help' for commands.
+1 2
+Your move.
+> Hint: h2-1 (WIN in 3)
+> 1 1
+Computer to move.
+Computer plays h1-1.
+0 1
+Your move.
+> <BLANKLINE>
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TextIO
 
+from perfectplay.api import GameMove
 from perfectplay.errors import InputFormatError
 from perfectplay.games.base import Game
-from perfectplay.store import PositionValue
-from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, Value
+from perfectplay.values import NO_REMOTENESS, Value
 
 __all__ = [
     "COMMANDS",
-    "LabelledMove",
-    "Oracle",
     "PlaySession",
-    "best_moves",
+    "Solved",
     "describe",
-    "move_values",
 ]
 
 COMMANDS = {
@@ -59,28 +56,16 @@ COMMANDS = {
 """The session's commands, with one line of help each."""
 
 
-class Oracle(Protocol):
-    """Where a session looks values up: ``probe`` raises KeyError for unknown positions."""
+class Solved(Protocol):
+    """A solved game, as a session needs it (GameSolution and SolutionStore are ones)."""
 
-    def probe(self, position: Any) -> PositionValue:
-        """The value of `position` for the player to move there."""
+    def move_values(self, position: Any) -> list[GameMove[Any]]:
+        """Every move from `position` with its label and value for the mover."""
         ...
 
-
-@dataclass(frozen=True)
-class LabelledMove:
-    """One legal move, valued for the player who makes it."""
-
-    label: str
-    """The move's label, as the game names it."""
-    position: Any
-    """The position the move leads to."""
-    value: Value
-    """The outcome for the mover, if both play perfectly afterwards."""
-    remoteness: int
-    """Moves until the game ends after this move, counting it (-1 for a draw)."""
-    score: int | None = None
-    """Scored games: the mover's (own - opponent) total from here with this move."""
+    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+        """The optimal moves from `position`, in the game's order."""
+        ...
 
 
 def describe(value: Value, remoteness: int, score: int | None = None) -> str:
@@ -93,62 +78,15 @@ def describe(value: Value, remoteness: int, score: int | None = None) -> str:
     return words if score is None else f"score {score:+d}, {words}"
 
 
-def move_values(game: Game[Any], oracle: Oracle, position: Any) -> list[LabelledMove]:
-    """Every legal move from `position`, in the game's order, valued for the mover.
-
-    A move into a position that is LOSE for its player to move is a WIN for the mover, one
-    move further from the end; a scored move is worth its gain minus the child's score.
-    Cost: one ``game.moves`` call and one ``oracle.probe`` per move.
-    """
-    result = []
-    for move in game.moves(position):
-        label, child = move[0], move[1]
-        gain = int(move[2]) if len(move) > 2 else 0
-        entry = oracle.probe(child)
-        r = entry.remoteness
-        result.append(
-            LabelledMove(
-                label=str(label),
-                position=child,
-                value=entry.value.flipped(),
-                remoteness=NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
-                score=None if entry.score is None else gain - entry.score,
-            )
-        )
-    return result
-
-
-def best_moves(moves: Sequence[LabelledMove], here: PositionValue) -> list[LabelledMove]:
-    """The optimal moves among `moves` from a position whose value is `here`.
-
-    The rule of :meth:`perfectplay.solution.Solution.best_moves`, on labelled moves: moves
-    achieving the position's score (scored games), then its value (unscored games; scored
-    games: the best value among those), then the shortest win or tie, the longest loss, any
-    drawing move. Order is kept, so ``best_moves(...)[0]`` is deterministic.
-    """
-    options = list(moves)
-    if here.score is not None:
-        options = [o for o in options if o.score == here.score]
-        target = max((int(o.value) for o in options), default=int(here.value))
-    else:
-        target = int(here.value)
-    options = [o for o in options if int(o.value) == target]
-    if not options or target == DRAW:
-        return options
-    pick = max if target == LOSE else min
-    best = pick(o.remoteness for o in options)
-    return [o for o in options if o.remoteness == best]
-
-
 class PlaySession:
-    """A game between a person (reading `stdin`) and perfect play (the `oracle`).
+    """A game between a person (reading `stdin`) and perfect play (`solved`).
 
     Parameters
     ----------
     game : Game
         The game; ``render`` draws the board after every move.
-    oracle : Oracle
-        The solved values (e.g. an open store).
+    solved : Solved
+        The solved game: a GameSolution or an open SolutionStore.
     human : {"first", "second"}
         Whether the person moves first.
     stdin, stdout : text streams
@@ -163,7 +101,7 @@ class PlaySession:
     def __init__(
         self,
         game: Game[Any],
-        oracle: Oracle,
+        solved: Solved,
         *,
         human: Literal["first", "second"] = "first",
         stdin: TextIO,
@@ -172,7 +110,7 @@ class PlaySession:
         if human not in ("first", "second"):
             raise InputFormatError(f"side must be 'first' or 'second', got {human!r}")
         self.game = game
-        self.oracle = oracle
+        self.solved = solved
         self.human = human
         self.stdin = stdin
         self.stdout = stdout
@@ -219,7 +157,7 @@ class PlaySession:
     # ------------------------------------------------------------------ commands
     def values(self) -> None:
         """List every legal move with its value for the person."""
-        moves = move_values(self.game, self.oracle, self.position)
+        moves = self.solved.move_values(self.position)
         if not moves:
             self.say("No legal moves: the game is over.")
         width = max((len(m.label) for m in moves), default=0)
@@ -254,17 +192,14 @@ class PlaySession:
         for name, text in COMMANDS.items():
             self.say(f"  {name:<7} {text}")
 
-    def best(self) -> LabelledMove | None:
+    def best(self) -> GameMove[Any] | None:
         """The move perfect play makes here (first best move), or None where play is over."""
-        if self.final_value() is not None:
-            return None
-        moves = move_values(self.game, self.oracle, self.position)
-        chosen = best_moves(moves, self.oracle.probe(self.position))
+        chosen = self.solved.best_moves(self.position)
         return chosen[0] if chosen else None
 
-    def find_move(self, text: str) -> LabelledMove | None:
+    def find_move(self, text: str) -> GameMove[Any] | None:
         """The legal move `text` names: a label (exact, then any case), else a 1-based number."""
-        moves = move_values(self.game, self.oracle, self.position)
+        moves = self.solved.move_values(self.position)
         for key in (str, str.casefold):
             for move in moves:
                 if key(move.label) == key(text):

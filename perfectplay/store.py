@@ -14,9 +14,10 @@ File format (version 1), little-endian, one uncompressed file::
     data       each array's raw bytes at its recorded offset (64-byte aligned)
 
 The manifest records the format, the perfectplay version that wrote the file, the game's
-name and parameters (``null`` for a plain game graph), the solver, the counts ``n`` (positions)
-and ``m`` (moves), the start position's id, the total file size, and for each array its
-dtype, shape, offset in the data section, size and CRC-32. The arrays:
+name and parameters (``null`` for a plain game graph), whether its positions are canonical
+forms, the solver, the counts ``n`` (positions) and ``m`` (moves), the start position's id,
+the total file size, and for each array its dtype, shape, offset in the data section, size
+and CRC-32. The arrays:
 
 ``value`` (uint8, n), ``remoteness`` (int32, n)
     :class:`~perfectplay.values.Value` and remoteness for the player to move at each position.
@@ -25,8 +26,9 @@ dtype, shape, offset in the data section, size and CRC-32. The arrays:
 ``indptr`` (n + 1), ``indices`` (m)
     The moves, in CSR form (as in :class:`~perfectplay.graph.GameGraph`).
 ``codes`` (int64, n), ``code_ids`` (n)
-    Games with integer codes only: the positions' codes in increasing order, and the
-    position id of each; a lookup is a binary search (O(log n) pages touched).
+    Game stores only (a plain graph store looks positions up by id): the positions' codes
+    in increasing order, and the position id of each; a lookup is a binary search (O(log n)
+    pages touched).
 
 Why one file rather than a directory of ``.npy`` files: a single file is replaced atomically
 by one ``os.replace`` (a directory cannot atomically replace another), moves and copies as a
@@ -65,10 +67,12 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from perfectplay.api import GameMove, GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
+from perfectplay.games.base import Game
 from perfectplay.graph import GameGraph
 from perfectplay.solution import Solution
-from perfectplay.values import VALUE_DTYPE, Value
+from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, VALUE_DTYPE, Value
 
 __all__ = [
     "FORMAT_VERSION",
@@ -132,12 +136,13 @@ def _json_params(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def save(
     path: str | os.PathLike[str],
-    solution: Solution,
+    solved: Solution | GameSolution[Any],
     *,
     game: str | None = None,
     params: Mapping[str, Any] | None = None,
     codes: ArrayLike | None = None,
     start: int | None = None,
+    canonical: bool = False,
 ) -> None:
     """Write a solved game to `path`, atomically.
 
@@ -145,24 +150,32 @@ def save(
     ----------
     path : str or PathLike
         The file to write; an existing file is replaced only once the new one is complete.
-    solution : Solution
-        Values, remoteness (and scores) of every position, with the game graph.
+    solved : GameSolution or Solution
+        A solved game (from :func:`perfectplay.api.solve`): its name, parameters, integer
+        codes and start are taken from it, and the other options must be left out. Or a
+        graph :class:`~perfectplay.solution.Solution`, described by the options below.
     game : str, optional
-        The registered game's name, so :func:`open_store` can rebuild the game (its moves'
-        labels, its position parser). None for a plain game graph.
+        The game's name, so :func:`open_store` can rebuild a registered game (its moves'
+        labels, its position parser). None for a plain game graph, whose positions are
+        looked up by id.
     params : mapping, optional
         The game's parameters (JSON-serialisable values).
     codes : array of int, shape (n,), optional
-        The integer code (``game.encode``) of each position id. Without codes, positions are
-        looked up by id.
+        With `game` (and only then): the integer code (``game.encode``) of each position id.
     start : int, optional
         The id of the game's starting position.
+    canonical : bool
+        Whether the positions are canonical forms (``game.canonical``): look-ups then
+        canonicalise a position before encoding it.
 
     Raises
     ------
     StoreError
-        If the file cannot be written, `codes` has the wrong shape or repeats a code, or the
-        parameters are not JSON-serialisable.
+        If the file cannot be written, `codes` has the wrong shape, repeats a code or comes
+        without `game` (or `game` without `codes`), the parameters are not
+        JSON-serialisable, or options are given with a GameSolution.
+    GameDefinitionError
+        If the solved game has no integer codes (``encode``).
 
     Notes
     -----
@@ -170,6 +183,24 @@ def save(
     file is written to a temporary file in the same directory, flushed to disk, then renamed
     over `path` with ``os.replace``: an interrupted write leaves no partial file at `path`.
     """
+    if isinstance(solved, Solution):
+        solution = solved
+    else:
+        given = [
+            name
+            for name, v in (("game", game), ("params", params), ("codes", codes), ("start", start))
+            if v is not None
+        ]
+        if given or canonical:
+            raise StoreError(
+                f"save: {', '.join(given) or 'canonical'} come from the GameSolution; "
+                "give them only with a graph Solution"
+            )
+        solution = solved.solution
+        game, params = solved.game.info.name, solved.game.info.params
+        codes = solved.codes
+        start = solved.id_of(solved.initial)
+        canonical = solved.enumeration.canonical
     graph = solution.graph
     n = graph.n
     arrays: dict[str, NDArray[Any]] = {
@@ -182,6 +213,8 @@ def save(
         arrays["score"] = np.asarray(solution.score, dtype="<i8")
         gain = np.zeros(graph.m, np.int64) if graph.gain is None else graph.gain
         arrays["gain"] = np.asarray(gain, dtype="<i8")
+    if (codes is None) != (game is None):
+        raise StoreError("save: a game store needs both the game's name and the codes")
     if codes is not None:
         code_array = np.asarray(codes, dtype=np.int64)
         if code_array.shape != (n,):
@@ -226,6 +259,7 @@ def save(
         "m": graph.m,
         "scored": solution.score is not None,
         "start": start,
+        "canonical": canonical,
         "arrays": table,
     }
     # The file size depends on the manifest's length, which contains the file size: settle
@@ -280,12 +314,13 @@ class SolutionStore:
         manifest: dict[str, Any],
         arrays: dict[str, NDArray[Any]],
         mapping: mmap.mmap | None,
+        game: Game[Any] | None = None,
     ) -> None:
         self.path = path
         self.manifest = manifest
         self._arrays = arrays
         self._mapping = mapping
-        self._game: Any = None
+        self._game = game
 
     # ------------------------------------------------------------------ description
     @property
@@ -329,19 +364,19 @@ class SolutionStore:
         return self._arrays[name]
 
     @property
-    def game(self) -> Any:
-        """The game, rebuilt from the registry with the stored name and parameters.
+    def game(self) -> Game[Any]:
+        """The game: the one given to :func:`open_store`, else rebuilt from the registry.
 
         Raises
         ------
         StoreError
             If the store holds a plain game graph (no game name).
         UnknownNameError
-            If the game is not registered in this version of perfectplay.
+            If the game was not given and is not registered in this version of perfectplay.
         """
         if self._game is None:
             if self.game_name is None:
-                raise StoreError(f"{self.path} holds a game graph, not a registered game")
+                raise StoreError(f"{self.path} holds a game graph, not a game")
             from perfectplay.games.registry import load_game
 
             self._game = load_game(self.game_name, **self.params)
@@ -351,28 +386,24 @@ class SolutionStore:
     def position_id(self, position: Any) -> int:
         """The id of `position` in the stored arrays.
 
-        A store of a registered game takes a game position (canonicalised and encoded by the
-        game); a store with codes but no game takes a code; a plain graph store takes an id.
-        Cost: O(log n) for a binary search on the codes.
+        A game store takes a game position (canonicalised if the stored positions are
+        canonical, then encoded by the game); a graph store takes an id. Cost: O(log n) for
+        a binary search on the codes.
 
         Raises
         ------
         PositionNotFoundError
             If the position is not in the solved game.
         """
-        if "codes" not in self._arrays:
+        if self.game_name is None:
             if isinstance(position, int | np.integer) and 0 <= int(position) < self.n:
                 return int(position)
             raise PositionNotFoundError(
                 f"position {position!r} is not in {self.path} (ids are 0..{self.n - 1})"
             )
-        if self.game_name is None:
-            if not isinstance(position, int | np.integer):
-                raise PositionNotFoundError(f"{position!r} is not a position code")
-            return self.code_id(int(position))
         game = self.game
-        code = int(game.encode(game.canonical(position)))
-        return self.code_id(code, lambda: f"position {game.render(position)!r}")
+        key = game.canonical(position) if self.manifest["canonical"] else position
+        return self.code_id(int(game.encode(key)), lambda: f"position {game.render(position)!r}")
 
     def code_id(self, code: int, describe: Callable[[], str] | None = None) -> int:
         """The id of the position with integer code `code`; PositionNotFoundError if none."""
@@ -410,6 +441,73 @@ class SolutionStore:
             return self.probe(position)
         except PositionNotFoundError:
             return default
+
+    def move_values(self, position: Any) -> list[GameMove[Any]]:
+        """Every move from `position` with its label and value for the player making it.
+
+        A game store asks the game for the moves (labels, in the game's order); a graph store
+        reads them from the stored moves, labelled by the target's id. Empty where the game
+        is over. Cost: one probe per move.
+
+        Raises
+        ------
+        PositionNotFoundError
+            If `position` (or a position a move leads to) is not in the solved game.
+        """
+        pid = self.position_id(position)
+        if self.game_name is None:
+            indptr, indices = self.array("indptr"), self.array("indices")
+            gains = self._arrays.get("gain")
+            moves: list[tuple[Any, ...]] = [
+                (str(int(indices[e])), int(indices[e]), 0 if gains is None else int(gains[e]))
+                for e in range(int(indptr[pid]), int(indptr[pid + 1]))
+            ]
+        else:
+            if self.game.outcome(position) is not None:
+                return []
+            moves = list(self.game.moves(position))
+        result: list[GameMove[Any]] = []
+        for move in moves:
+            label, child = move[0], move[1]
+            entry = self.probe(child)
+            r = entry.remoteness
+            score = None
+            if entry.score is not None:
+                score = (int(move[2]) if len(move) > 2 else 0) - entry.score
+            result.append(
+                GameMove(
+                    str(label),
+                    child,
+                    entry.value.flipped(),
+                    NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
+                    score,
+                )
+            )
+        return result
+
+    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+        """The optimal moves from `position`, in the game's order.
+
+        The rule of :meth:`perfectplay.solution.Solution.best_moves`: moves achieving the
+        position's value (scored games: its score, then the best value among those); among
+        them the shortest win or tie, the longest loss, any drawing move. Empty where the
+        game is over. Cost: one probe per move.
+        """
+        here = self.probe(position)
+        if here.remoteness == 0:
+            return []
+        options = self.move_values(position)
+        if here.score is not None:
+            options = [o for o in options if o.score == here.score]
+            target = max((int(o.value) for o in options), default=int(here.value))
+        else:
+            target = int(here.value)
+        options = [o for o in options if int(o.value) == target]
+        if not options or target == DRAW:
+            return options
+        pick = max if target == LOSE else min
+        best = pick(o.remoteness for o in options)
+        return [o for o in options if o.remoteness == best]
 
     def counts(self) -> list[tuple[Value, int, int]]:
         """``(value, remoteness, count)`` for every value and remoteness that occurs, sorted.
@@ -500,7 +598,8 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
         table = dict(manifest["arrays"])
     except (KeyError, TypeError, ValueError) as error:
         raise StoreError(f"{path} is corrupted: bad manifest field {error}") from None
-    absent = [key for key in ("game", "params", "solver", "scored", "start") if key not in manifest]
+    keys = ("game", "params", "solver", "scored", "start", "canonical")
+    absent = [key for key in keys if key not in manifest]
     if absent:
         raise StoreError(f"{path} is corrupted: the manifest lacks {', '.join(absent)}")
     if size < declared:
@@ -510,6 +609,8 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
     required = {"value", "remoteness", "indptr", "indices"}
     if manifest["scored"]:
         required |= {"score", "gain"}
+    if manifest["game"] is not None:
+        required |= {"codes", "code_ids"}
     missing = required - set(table)
     if missing:
         raise StoreError(f"{path} is corrupted: missing arrays {', '.join(sorted(missing))}")
@@ -526,7 +627,7 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
 def open_store(
     path: str | os.PathLike[str],
     *,
-    game: str | None = None,
+    game: str | Game[Any] | None = None,
     verify: bool | Literal["auto"] = "auto",
 ) -> SolutionStore:
     """Open a store file written by :func:`save`, memory-mapped read-only.
@@ -535,8 +636,10 @@ def open_store(
     ----------
     path : str or PathLike
         The store file.
-    game : str, optional
-        The game the caller expects; a file holding another game is refused.
+    game : str or Game, optional
+        The game the caller expects, by name or as a game object; a file holding another
+        game (or, for a game object, other parameters) is refused. A game object is used
+        for look-ups: that is how to query a game of your own, not in the registry.
     verify : bool or "auto"
         Always checked on open: the magic bytes, the format version, the manifest's CRC-32,
         the file size and every array's size and dtype, O(size of the manifest). ``True``
@@ -586,22 +689,34 @@ def open_store(
         raise StoreError(f"cannot open {name}: {error.strerror or error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise StoreError(f"{name} is corrupted: the manifest is not JSON") from None
-    if game is not None and manifest["game"] != game:
+    expected = game.info.name if isinstance(game, Game) else game
+    if expected is not None and manifest["game"] != expected:
         mapping.close()
         held = manifest["game"] or "a game graph"
-        raise StoreError(f"{name} holds {held}, not {game}")
+        raise StoreError(f"{name} holds {held}, not {expected}")
+    if isinstance(game, Game):
+        params = json.loads(json.dumps(dict(game.info.params)))  # tuples as JSON lists
+        if params != manifest["params"]:
+            mapping.close()
+            raise StoreError(
+                f"{name} holds {expected} with parameters {manifest['params']}, not {params}"
+            )
     data_start = _aligned(_HEADER.size + length)
-    arrays: dict[str, NDArray[Any]] = {}
     for array_name, entry in manifest["arrays"].items():
         offset = data_start + int(entry["offset"])
         if offset % _ALIGN or offset + int(entry["nbytes"]) > size:
             mapping.close()
             raise StoreError(f"{name} is corrupted: {array_name} lies outside the file")
-        count = int(entry["shape"][0])
-        arrays[array_name] = np.frombuffer(
-            mapping, dtype=entry["dtype"], count=count, offset=offset
+    arrays: dict[str, NDArray[Any]] = {
+        array_name: np.frombuffer(
+            mapping,
+            dtype=entry["dtype"],
+            count=int(entry["shape"][0]),
+            offset=data_start + int(entry["offset"]),
         )
-    store = SolutionStore(name, manifest, arrays, mapping)
+        for array_name, entry in manifest["arrays"].items()
+    }
+    store = SolutionStore(name, manifest, arrays, mapping, game if isinstance(game, Game) else None)
     total = sum(int(entry["nbytes"]) for entry in manifest["arrays"].values())
     if verify is True or (verify == "auto" and total <= _AUTO_VERIFY_BYTES):
         try:

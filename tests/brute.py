@@ -344,3 +344,59 @@ def pursuit_bob_wins(n: int, edges: list[tuple[int, int]]) -> dict[tuple[int, in
                 alice.add((b, a, t))
                 changed = True
     return {s: s not in alice for s in states}
+
+
+# ---------------------------------------------------------------- store and play (solved games)
+def brute_game_solution(game: object) -> tuple[object, list[int]]:
+    """An acyclic unscored game solved by recursion over its own moves: (Solution, codes).
+
+    Positions are the canonical forms reachable from the start (id 0 is the start), numbered
+    in depth-first order; ``codes[i]`` is ``game.encode`` of position ``i``. Values are for
+    the player to move: the rules' value where ``outcome`` gives one; LOSE with no moves;
+    else WIN if a move reaches a LOSE (fastest), TIE if one reaches a TIE (fastest), else LOSE
+    (slowest).
+    """
+    import numpy as np
+
+    from perfectplay.graph import GameGraph
+    from perfectplay.solution import Solution
+    from perfectplay.values import Value
+
+    ids: dict[object, int] = {}
+    edges: list[tuple[int, int]] = []
+    value: dict[int, Value] = {}
+    remoteness: dict[int, int] = {}
+
+    def visit(position: object) -> int:
+        key = game.canonical(position)
+        if key in ids:
+            return ids[key]
+        me = ids[key] = len(ids)
+        ruled = game.outcome(key)
+        children = [] if ruled is not None else [visit(move[1]) for move in game.moves(key)]
+        edges.extend((me, c) for c in children)
+        if ruled is not None or not children:
+            value[me], remoteness[me] = Value(ruled if ruled is not None else Value.LOSE), 0
+            return me
+        for wanted, pick in ((Value.LOSE, min), (Value.TIE, min)):
+            found = [remoteness[c] for c in children if value[c] is wanted]
+            if found:
+                value[me] = wanted.flipped()
+                remoteness[me] = pick(found) + 1
+                return me
+        value[me], remoteness[me] = Value.LOSE, max(remoteness[c] for c in children) + 1
+        return me
+
+    visit(game.initial())
+    n = len(ids)
+    graph = GameGraph.from_edges([u for u, _ in edges], [v for _, v in edges], n=n)
+    solution = Solution(
+        graph,
+        np.array([value[i] for i in range(n)], dtype=np.uint8),
+        np.array([remoteness[i] for i in range(n)], dtype=np.int32),
+        solver="brute",
+    )
+    codes = [0] * n
+    for position, i in ids.items():
+        codes[i] = game.encode(position)
+    return solution, codes

@@ -3,49 +3,31 @@
 from __future__ import annotations
 
 import io
+import os
 import random
-from functools import cache
+import tempfile
 from typing import Any
 
 import pytest
+from brute import brute_game_solution
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.errors import InputFormatError
-from perfectplay.games.base import Game, GameInfo
+from perfectplay.games.base import Game
 from perfectplay.games.nim import Nim
-from perfectplay.play import (
-    LabelledMove,
-    PlaySession,
-    best_moves,
-    describe,
-    move_values,
-)
-from perfectplay.store import PositionValue
+from perfectplay.play import PlaySession, describe
+from perfectplay.store import SolutionStore, open_store, save
 from perfectplay.values import Value
 
 
-class BruteOracle:
-    """Value and remoteness by plain recursion over the game's own moves (acyclic games)."""
-
-    def __init__(self, game: Game[Any]) -> None:
-        self.game = game
-        self.probe = cache(self._probe)
-
-    def _probe(self, position: Any) -> PositionValue:
-        ruled = self.game.outcome(position)
-        if ruled is not None:
-            return PositionValue(Value(ruled), 0)
-        children = [self.probe(move[1]) for move in self.game.moves(position)]
-        if not children:
-            return PositionValue(Value.LOSE, 0)
-        losing = [c.remoteness for c in children if c.value is Value.LOSE]
-        if losing:
-            return PositionValue(Value.WIN, min(losing) + 1)
-        ties = [c.remoteness for c in children if c.value is Value.TIE]
-        if ties:
-            return PositionValue(Value.TIE, min(ties) + 1)
-        return PositionValue(Value.LOSE, max(c.remoteness for c in children) + 1)
+def brute_store(game: Game[Any]) -> SolutionStore:
+    """`game` solved by brute force, saved to a temporary store, opened with the game."""
+    solution, codes = brute_game_solution(game)
+    path = os.path.join(tempfile.mkdtemp(), "game.ppstore")
+    info = game.info
+    save(path, solution, game=info.name, params=info.params, codes=codes, start=0, canonical=True)
+    return open_store(path, game=game)
 
 
 class RandomPlayer(io.StringIO):
@@ -71,7 +53,7 @@ def _session(game: Game[Any], script: str, human: str = "first") -> tuple[PlaySe
     out = io.StringIO()
     session = PlaySession(
         game,
-        BruteOracle(game),
+        brute_store(game),
         human=human,  # type: ignore[arg-type]
         stdin=io.StringIO(script),
         stdout=out,
@@ -93,10 +75,10 @@ def test_perfect_play_never_loses_a_won_game(
     game = Nim(heaps=tuple(heaps))
     player = RandomPlayer(seed, commands)
     out = io.StringIO()
-    oracle = BruteOracle(game)
-    session = PlaySession(game, oracle, human=human, stdin=player, stdout=out)  # type: ignore[arg-type]
+    store = brute_store(game)
+    session = PlaySession(game, store, human=human, stdin=player, stdout=out)  # type: ignore[arg-type]
     player.session = session
-    start = oracle.probe(game.initial())
+    start = store.probe(game.initial())
     computer_first = human == "second"
     computer_wins = (start.value is Value.WIN) == computer_first
     assert session.run() == 0
@@ -112,12 +94,12 @@ def test_perfect_play_never_loses_a_won_game(
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=3), st.sampled_from(["first", "second"]))
 def test_following_the_hints_wins_every_won_game(heaps: list[int], human: str) -> None:
     game = Nim(heaps=tuple(heaps))
-    oracle = BruteOracle(game)
-    start = oracle.probe(game.initial())
+    store = brute_store(game)
+    start = store.probe(game.initial())
     person_wins = (start.value is Value.WIN) == (human == "first")
     script = io.StringIO()
     out = io.StringIO()
-    session = PlaySession(game, oracle, human=human, stdin=script, stdout=out)  # type: ignore[arg-type]
+    session = PlaySession(game, store, human=human, stdin=script, stdout=out)  # type: ignore[arg-type]
 
     class Hinted(io.StringIO):
         def readline(self, size: int | None = -1) -> str:
@@ -140,9 +122,9 @@ def test_values_lists_every_move_with_its_value_for_the_mover() -> None:
     lines = [line for line in text.splitlines() if ". h" in line]
     moves = game.moves((1, 2))
     assert [line.split()[1] for line in lines] == [label for label, _ in moves]
-    oracle = BruteOracle(game)
+    store = brute_store(game)
     for line, (_, child) in zip(lines, moves, strict=True):
-        entry = oracle.probe(child)
+        entry = store.probe(child)
         assert line.split(maxsplit=2)[2] == describe(entry.value.flipped(), entry.remoteness + 1)
 
 
@@ -192,45 +174,3 @@ def test_game_over_accepts_only_undo_and_quit() -> None:
 def test_bad_side_is_refused() -> None:
     with pytest.raises(InputFormatError, match="side"):
         _session(Nim(heaps=(1,)), "", human="middle")
-
-
-class _Scored(Game[int]):
-    info = GameInfo("scored", scored=True)
-
-    def initial(self) -> int:
-        return 0
-
-    def moves(self, position: int) -> list[tuple[str, int, int]]:
-        return [("a", 1, 5), ("b", 2, -1)] if position == 0 else []
-
-    def outcome(self, position: int) -> Value | None:
-        return None if position == 0 else Value.TIE
-
-
-def test_scored_moves_are_worth_gain_minus_the_reply() -> None:
-    scores = {1: PositionValue(Value.WIN, 0, 7), 2: PositionValue(Value.LOSE, 0, -3)}
-
-    class Fixed:
-        def probe(self, position: int) -> PositionValue:
-            return scores[position]
-
-    moves = move_values(_Scored(), Fixed(), 0)
-    assert [(m.label, m.score, m.value) for m in moves] == [
-        ("a", -2, Value.LOSE),
-        ("b", 2, Value.WIN),
-    ]
-    here = PositionValue(Value.WIN, 1, 2)
-    assert [m.label for m in best_moves(moves, here)] == ["b"]
-    assert describe(moves[0].value, moves[0].remoteness, moves[0].score) == "score -2, LOSE in 1"
-
-
-def test_best_moves_prefers_fast_wins_and_slow_losses() -> None:
-    def mv(label: str, value: Value, r: int) -> LabelledMove:
-        return LabelledMove(label, None, value, r)
-
-    moves = [mv("a", Value.WIN, 5), mv("b", Value.WIN, 3), mv("c", Value.LOSE, 8)]
-    assert [m.label for m in best_moves(moves, PositionValue(Value.WIN, 3))] == ["b"]
-    losing = [mv("a", Value.LOSE, 2), mv("b", Value.LOSE, 6), mv("c", Value.LOSE, 6)]
-    assert [m.label for m in best_moves(losing, PositionValue(Value.LOSE, 6))] == ["b", "c"]
-    draws = [mv("a", Value.DRAW, -1), mv("b", Value.LOSE, 1)]
-    assert [m.label for m in best_moves(draws, PositionValue(Value.DRAW, -1))] == ["a"]

@@ -40,7 +40,8 @@ def test_round_trip_keeps_every_array(
     rng = np.random.default_rng(seed + 1)
     codes = rng.choice(10 * n + 1, size=n, replace=False) if with_codes else None
     path = tmp_path / "s.ppstore"
-    save(path, solution, game=None, params={"k": 3}, codes=codes, start=0 if n else None)
+    game = "nim" if with_codes else None
+    save(path, solution, game=game, params={"k": 3}, codes=codes, start=0 if n else None)
     with open_store(path, verify=True) as store:
         assert (store.n, store.m, store.scored, store.params) == (
             n,
@@ -63,9 +64,17 @@ def test_round_trip_keeps_every_array(
                 int(solution.remoteness[i]),
                 int(solution.score[i]) if solution.score is not None else None,
             )
-            key = i if codes is None else int(codes[i])
-            assert store.probe(key) == store.get(key) == expected
-            assert store.position_id(key) == i
+            if codes is None:
+                assert store.probe(i) == store.get(i) == expected
+                assert store.position_id(i) == i
+            else:
+                assert store.entry(store.code_id(int(codes[i]))) == expected
+        graph_keyed = codes is None
+        for i in range(n if graph_keyed else 0):
+            assert [(m.position, m.value, m.remoteness, m.score) for m in store.move_values(i)] == [
+                (mv.move, mv.value, mv.remoteness, mv.score) for mv in solution.move_values(i)
+            ]
+            assert [m.position for m in store.best_moves(i)] == solution.best_moves(i)
         rebuilt = store.solution()
         assert [rebuilt.move_values(i) for i in range(n)] == [
             solution.move_values(i) for i in range(n)
@@ -79,7 +88,7 @@ def test_round_trip_keeps_every_array(
 
 def test_missing_positions_raise_a_key_error_or_return_the_default(tmp_path: Path) -> None:
     path = tmp_path / "s.ppstore"
-    save(path, _random_solution(1, 5, False), codes=[10, 20, 30, 40, 50])
+    save(path, _random_solution(1, 5, False), game="nim", codes=[10, 20, 30, 40, 50])
     with open_store(path) as store:
         for bad in (-1, 5, 99):
             with pytest.raises(PositionNotFoundError) as info:
@@ -98,9 +107,12 @@ def test_missing_positions_raise_a_key_error_or_return_the_default(tmp_path: Pat
 def test_repeated_codes_and_bad_params_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "s.ppstore"
     with pytest.raises(StoreError, match="code 7"):
-        save(path, _random_solution(2, 3, False), codes=[7, 1, 7])
+        save(path, _random_solution(2, 3, False), game="g", codes=[7, 1, 7])
     with pytest.raises(StoreError, match="one entry per position"):
-        save(path, _random_solution(2, 3, False), codes=[1, 2])
+        save(path, _random_solution(2, 3, False), game="g", codes=[1, 2])
+    for options in ({"game": "g"}, {"codes": [1, 2, 3]}):
+        with pytest.raises(StoreError, match="both the game's name and the codes"):
+            save(path, _random_solution(2, 3, False), **options)  # type: ignore[arg-type]
     with pytest.raises(StoreError, match="JSON"):
         save(path, _random_solution(2, 3, False), params={"x": object()})
     assert not path.exists()
@@ -126,7 +138,13 @@ def test_interrupted_write_leaves_the_old_file(
 
 def _saved(tmp_path: Path) -> tuple[Path, bytes]:
     path = tmp_path / "s.ppstore"
-    save(path, _random_solution(5, 50, True), game="nim", params={"heaps": "1,2"})
+    save(
+        path,
+        _random_solution(5, 50, True),
+        game="nim",
+        params={"heaps": "1,2"},
+        codes=np.arange(50) * 3,
+    )
     return path, path.read_bytes()
 
 
