@@ -1,0 +1,89 @@
+"""``perfectplay analyze FILE``: a saved game's positions counted by value and remoteness."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+__all__ = ["add_parser", "format_table", "run"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the ``analyze`` subcommand."""
+    parser = subparsers.add_parser(
+        "analyze",
+        help="count a saved solution's positions by value and remoteness",
+        description=(
+            "Print a table of a saved solution's positions: one row per remoteness, one column "
+            "per value (for the player to move), with totals. Reads only the value and "
+            "remoteness arrays."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="a saved solution")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.set_defaults(handler=run)
+
+
+def format_table(counts: list[tuple[Any, int, int]]) -> str:
+    """Rows by remoteness (a DRAW's row is ``draw``), columns WIN LOSE TIE DRAW and total.
+
+    >>> from perfectplay.values import Value
+    >>> print(format_table([(Value.LOSE, 0, 1), (Value.WIN, 1, 2), (Value.DRAW, -1, 3)]))
+    remoteness      WIN     LOSE      TIE     DRAW    total
+             0        0        1        0        0        1
+             1        2        0        0        0        2
+          draw        0        0        0        3        3
+         total        2        1        0        3        6
+    """
+    from perfectplay.values import Value
+
+    columns = (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
+    rows: dict[int, dict[Value, int]] = {}
+    for value, remoteness, count in counts:
+        rows.setdefault(remoteness, {})[Value(value)] = count
+    order = sorted(r for r in rows if r >= 0) + [r for r in rows if r < 0]
+    width = max(8, *(len(str(c)) + 1 for _, _, c in counts)) if counts else 8
+    lines = [
+        f"{'remoteness':>10}"
+        + "".join(f"{h:>{width + 1}}" for h in (*(v.name for v in columns), "total"))
+    ]
+    totals = dict.fromkeys(columns, 0)
+    for r in order:
+        cells = [rows[r].get(v, 0) for v in columns]
+        for v, c in zip(columns, cells, strict=True):
+            totals[v] += c
+        label = "draw" if r < 0 else str(r)
+        lines.append(f"{label:>10}" + "".join(f"{c:>{width + 1}}" for c in (*cells, sum(cells))))
+    grand = [totals[v] for v in columns]
+    lines.append(f"{'total':>10}" + "".join(f"{c:>{width + 1}}" for c in (*grand, sum(grand))))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the file and print its counts."""
+    from perfectplay.store import open_store
+
+    with open_store(args.file) as store:
+        counts = store.counts()
+        title = store.game_name or "game graph"
+        params = " ".join(
+            f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
+            for k, v in store.params.items()
+        )
+        if args.json:
+            record = {
+                "game": store.game_name,
+                "params": store.params,
+                "positions": store.n,
+                "moves": store.m,
+                "counts": [
+                    {"value": value.name, "remoteness": r, "count": c} for value, r, c in counts
+                ],
+            }
+            sys.stdout.write(json.dumps(record) + "\n")
+            return 0
+        header = f"{title}{' ' + params if params else ''}: {store.n} positions, {store.m} moves"
+        sys.stdout.write(header + "\n" + format_table(counts) + "\n")
+    return 0
