@@ -257,6 +257,7 @@ def _parse_body(buf, pos, line, n, src, dst, primitive, words, lengths, info):  
             info[_STATUS] = _EXTRA
             info[_OFFSET] = pos
             return
+    info[_INDEX] = -1  # from here on, errors are about primitive value lines
     while True:
         pos, line = _skip_to_token(buf, pos, line)
         info[_LINE] = line
@@ -266,11 +267,9 @@ def _parse_body(buf, pos, line, n, src, dst, primitive, words, lengths, info):  
         status, u, end = _read_int(buf, pos)
         if status != _OK:
             info[_STATUS] = status
-            info[_INDEX] = -1
             return
         if u < 0 or u >= n:
             info[_STATUS] = _RANGE
-            info[_INDEX] = -1
             info[_VALUE] = u
             return
         pos = _skip_inline(buf, end)
@@ -278,7 +277,6 @@ def _parse_body(buf, pos, line, n, src, dst, primitive, words, lengths, info):  
         info[_VALUE] = u
         if _at_line_end(buf, pos):
             info[_STATUS] = _EOL
-            info[_INDEX] = -1
             return
         value, end = _read_value_word(buf, pos, words, lengths)
         if value == UNDECIDED:
