@@ -12,8 +12,10 @@ __all__ = [
     "GameDefinitionError",
     "InputFormatError",
     "InvalidGraphError",
+    "LosingPositionError",
     "PerfectPlayError",
     "PositionNotFoundError",
+    "ScoreOverflowError",
     "StoreError",
     "TooLargeError",
     "UnknownNameError",
@@ -49,6 +51,14 @@ class InputFormatError(PerfectPlayError, ValueError):
 
 class CyclicGraphError(PerfectPlayError, ValueError):
     """An acyclic-only solver met a cycle; the message names one position on it."""
+
+
+class LosingPositionError(PerfectPlayError, ValueError):
+    """A winning move was asked for at a position the player to move loses; names the position."""
+
+
+class ScoreOverflowError(PerfectPlayError, OverflowError):
+    """A game's scores leave the int64 range; the message names the position where."""
 
 
 class TooLargeError(PerfectPlayError, MemoryError):

@@ -102,8 +102,9 @@ class Solution:
         """The optimal moves from `p` (empty where the game is over at `p`).
 
         Unscored games: moves achieving the value of `p`; among them the shortest win or tie,
-        the longest loss, any drawing move. Scored games: moves achieving the score of `p`,
-        then the same value and remoteness rule among those. Cost: O(out-degree of `p`).
+        the longest loss, any drawing move. Scored games: moves achieving the score of `p`;
+        among them those with the best value for the mover (which may be worse than the value
+        of `p`: score comes first), then the same remoteness rule. Cost: O(out-degree of `p`).
         """
         if int(self.remoteness[p]) == 0:
             return []
@@ -111,7 +112,9 @@ class Solution:
         if self.score is not None:
             target_score = int(self.score[p])
             options = [o for o in options if o.score == target_score]
-        target = int(self.value[p])
+            target = max((int(o.value) for o in options), default=int(self.value[p]))
+        else:
+            target = int(self.value[p])
         options = [o for o in options if int(o.value) == target]
         if not options or target == DRAW:
             return [o.move for o in options]

@@ -1,0 +1,233 @@
+"""Minimax over acyclic game graphs: value, remoteness and (for scored games) the best score.
+
+One sweep in reverse topological order decides every position from its children, so each move
+is read once. Values and remoteness follow exactly the rules of the retrograde solver
+(:func:`perfectplay.solvers.retrograde.solve_retrograde`), which also handles cycles; on an
+acyclic graph both give the same arrays. Scored games (per-move gains and/or terminal scores)
+also get, for every position, the best (own - opponent) total the player to move can force.
+
+Examples
+--------
+>>> from perfectplay.graph import GameGraph
+>>> from perfectplay.solvers.dag import solve_dag
+>>> g = GameGraph.from_edges([0, 0, 1], [1, 2, 2], n=3, gain=[1, 5, 3])
+>>> s = solve_dag(g)
+>>> s.value.tolist(), s.remoteness.tolist(), s.score.tolist()
+([3, 3, 0], [1, 1, 0], [5, 3, 0])
+>>> s.best_moves(0)
+[2]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perfectplay._memory import check_memory
+from perfectplay.errors import CyclicGraphError, InvalidGraphError, ScoreOverflowError
+from perfectplay.graph import GameGraph
+from perfectplay.solution import Solution
+from perfectplay.solvers import _dag_kernels as kernels
+from perfectplay.solvers.retrograde import primitive_values
+from perfectplay.values import LOSE, REMOTENESS_DTYPE, VALUE_DTYPE, WIN
+
+__all__ = ["solve_dag", "topological_order"]
+
+_EMPTY_INT64 = np.empty(0, dtype=np.int64)
+_EMPTY_UINT8 = np.empty(0, dtype=VALUE_DTYPE)
+_CYCLE_SHOWN = 8
+
+
+def _cycle_error(graph: GameGraph, indegree: NDArray[np.int64]) -> CyclicGraphError:
+    """The CyclicGraphError for a graph on which Kahn's algorithm got stuck, naming a cycle."""
+    rindptr, rindices = graph.reverse()
+    walk = np.empty(graph.n, dtype=np.int64)
+    length = int(kernels.cycle_witness(rindptr, rindices, indegree, walk))
+    cycle = walk[:length].tolist()
+    shown = " -> ".join(map(str, cycle[:_CYCLE_SHOWN]))
+    more = " -> ..." if length > _CYCLE_SHOWN else ""
+    return CyclicGraphError(
+        f"the game graph has a cycle through position {cycle[0]} "
+        f"({shown}{more} -> {cycle[0]}); "
+        "solve cyclic graphs with perfectplay.solvers.retrograde.solve_retrograde"
+    )
+
+
+def _order(graph: GameGraph) -> tuple[NDArray[np.int64], int]:
+    """``(order, direction)`` for the sweep: an empty order when the ids are already monotone."""
+    direction = int(kernels.monotone_direction(graph.indptr, graph.indices))
+    if direction != 0:
+        return _EMPTY_INT64, direction
+    check_memory(16.0 * graph.n, f"a topological order of {graph.n} positions")
+    order = np.empty(graph.n, dtype=np.int64)
+    indegree = np.zeros(graph.n, dtype=np.int64)
+    placed = int(kernels.kahn_order(graph.indptr, graph.indices, order, indegree))
+    if placed < graph.n:
+        raise _cycle_error(graph, indegree)
+    return order, 0
+
+
+def topological_order(graph: GameGraph) -> NDArray[np.int64]:
+    """Positions in an order where every move goes to a later position.
+
+    Parameters
+    ----------
+    graph : GameGraph
+        The game graph.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+        A topological order: the ids themselves (ascending or descending) when every move
+        already goes to a larger (smaller) id, otherwise Kahn's order.
+
+    Raises
+    ------
+    CyclicGraphError
+        If the graph has a cycle; the message names the positions of one cycle.
+
+    Notes
+    -----
+    Cost: O(m) to test whether the numbering is monotone, O(n + m) for Kahn's algorithm
+    (numba), plus O(n + m) for the reverse graph when a cycle must be named.
+
+    Examples
+    --------
+    >>> from perfectplay.graph import GameGraph
+    >>> topological_order(GameGraph.from_edges([2, 0], [0, 1], n=3)).tolist()
+    [2, 0, 1]
+    >>> topological_order(GameGraph.from_edges([0, 1], [1, 0], n=2))
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.CyclicGraphError: the game graph has a cycle through position 1 ...
+    """
+    order, direction = _order(graph)
+    if direction == 1:
+        return np.arange(graph.n, dtype=np.int64)
+    if direction == -1:
+        return np.arange(graph.n - 1, -1, -1, dtype=np.int64)
+    return order
+
+
+def _check_terminal(terminal_score: ArrayLike, n: int) -> NDArray[np.int64]:
+    """`terminal_score` as an int64 array with one entry per position."""
+    arr = np.asarray(terminal_score)
+    if arr.shape != (n,):
+        raise InvalidGraphError(
+            f"terminal_score must have one entry per position ({n}), got shape {arr.shape}"
+        )
+    if arr.size and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
+        raise InvalidGraphError(
+            f"terminal_score must hold integers that fit in int64, got dtype {arr.dtype}"
+        )
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+        i = int(np.argmax(arr))
+        raise InvalidGraphError(f"terminal_score[{i}] = {int(arr[i])} does not fit in int64")
+    return arr.astype(np.int64, copy=False)
+
+
+def solve_dag(
+    graph: GameGraph,
+    primitive: ArrayLike | None = None,
+    *,
+    misere: bool = False,
+    terminal_score: ArrayLike | None = None,
+) -> Solution:
+    """Solve an acyclic game graph: value, remoteness and, if scored, the best score.
+
+    Parameters
+    ----------
+    graph : GameGraph
+        An acyclic game graph. With ``graph.gain``, a move ``p -> c`` earns its mover
+        ``gain`` points.
+    primitive : array of uint8, shape (n,), optional
+        ``UNDECIDED`` (255) except where the rules fix the value for the player to move:
+        ``WIN``, ``LOSE`` or ``TIE``. The game is over at such a position (remoteness 0), even
+        if it has moves.
+    misere : bool
+        A position without moves that is not primitive is a WIN for the player to move
+        (default: a LOSE, the normal play convention).
+    terminal_score : array of int, shape (n,), optional
+        Scored games: where the game ends (no moves, or primitive), the player to move's
+        (own - opponent) total still to come. Defaults to 0 everywhere.
+
+    Returns
+    -------
+    Solution
+        ``solver == "dag"``. ``value`` and ``remoteness`` for the player to move, exactly as
+        the retrograde solver defines them (see Notes). For scored games (``graph.gain`` or
+        `terminal_score` given) ``score[p]`` is the best (own - opponent) total the player to
+        move at ``p`` can force from ``p`` on; otherwise ``score`` is None.
+
+    Raises
+    ------
+    CyclicGraphError
+        If the graph has a cycle; the message names its positions and points to the
+        retrograde solver.
+    ScoreOverflowError
+        If a score leaves the int64 range; the message names the position.
+    InvalidGraphError
+        If `primitive` or `terminal_score` has the wrong length or bad entries (`primitive`
+        is checked by :func:`perfectplay.solvers.retrograde.primitive_values`).
+    TooLargeError
+        If the working arrays would not fit in memory.
+
+    Notes
+    -----
+    Values (for the player to move): a primitive position has its fixed value; a position
+    without moves is a LOSE (a WIN if `misere`), remoteness 0. Otherwise it is a WIN if some
+    move leads to a LOSE (remoteness 1 + the smallest such), a LOSE if every move leads to a
+    WIN (1 + the largest), else a TIE if some move leads to a TIE (1 + the smallest), else a
+    DRAW (remoteness -1; only possible below a DRAW, which an acyclic graph never produces).
+
+    Scores: a position where the game is over (primitive, or without moves) scores its
+    terminal score; any other position ``p`` scores ``max(gain(p -> c) - score(c))`` over its
+    moves. Scores and values are independent: ``remoteness`` stays the game-theoretic one
+    above, and :meth:`Solution.best_moves` picks the score-optimal moves, breaking ties by
+    value and then remoteness (see its docstring).
+
+    Order: if every move goes to a larger id (as enumerations by depth produce), or every
+    move to a smaller id, the ids are used directly; otherwise Kahn's algorithm computes an
+    order first. Values and remoteness are packed in one integer per position so that each
+    move is a single random read and a maximum (see ``_dag_kernels``).
+
+    Cost: O(n + m) time. Memory: about 9 bytes per position (17 when an order is computed,
+    plus 8 per position for scores), on top of the graph.
+    """
+    n = graph.n
+    prim = _EMPTY_UINT8 if primitive is None else primitive_values(primitive, n)
+    scored = graph.gain is not None or terminal_score is not None
+    terminal = _EMPTY_INT64 if terminal_score is None else _check_terminal(terminal_score, n)
+    small = n < (1 << kernels.SHIFT32) - 1
+    key_dtype, shift = (np.int32, kernels.SHIFT32) if small else (np.int64, kernels.SHIFT64)
+    per_position = 1 + 4 + np.dtype(key_dtype).itemsize + (8 if scored else 0)
+    check_memory(float(per_position) * n, f"solving a graph of {n} positions")
+    order, direction = _order(graph)
+    keys = np.empty(n, dtype=key_dtype)
+    score = np.empty(n if scored else 0, dtype=np.int64)
+    gain = _EMPTY_INT64 if graph.gain is None else graph.gain
+    status = int(
+        kernels.sweep(
+            graph.indptr,
+            graph.indices,
+            order,
+            direction,
+            prim,
+            WIN if misere else LOSE,
+            gain,
+            terminal,
+            keys,
+            shift,
+            score,
+            scored,
+        )
+    )
+    if status != kernels.OK:
+        raise ScoreOverflowError(
+            f"the score of position {status} does not fit in int64 "
+            "(gains and terminal scores add up beyond ±9.2e18)"
+        )
+    value = np.empty(n, dtype=VALUE_DTYPE)
+    remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
+    kernels.decode_keys(keys, shift, value, remoteness)
+    return Solution(graph, value, remoteness, score=score if scored else None, solver="dag")

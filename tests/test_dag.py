@@ -1,0 +1,232 @@
+"""The DAG solver against its brute-force twin, the retrograde solver and its own properties."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+import pytest
+from brute import dag_negamax
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.errors import CyclicGraphError, InvalidGraphError, ScoreOverflowError
+from perfectplay.graph import GameGraph
+from perfectplay.solvers import _dag_kernels as kernels
+from perfectplay.solvers.dag import solve_dag, topological_order
+from perfectplay.solvers.retrograde import solve_retrograde
+from perfectplay.values import LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
+
+INT64_MAX = np.iinfo(np.int64).max
+INT64_MIN = np.iinfo(np.int64).min
+
+
+@st.composite
+def scored_dags(draw: st.DrawFn, max_n: int = 9) -> dict:  # type: ignore[type-arg]
+    """A random acyclic graph with gains, primitives, terminal scores and shuffled ids."""
+    n = draw(st.integers(1, max_n))
+    pairs = [(u, v) for u in range(n) for v in range(u + 1, n)]
+    chosen = draw(st.lists(st.sampled_from(pairs), max_size=3 * n) if pairs else st.just([]))
+    perm = draw(st.permutations(range(n)))  # the identity keeps ids topological
+    gain = st.integers(-3, 3)
+    edges = [(perm[u], perm[v], draw(gain)) for u, v in chosen]
+    primitive = draw(
+        st.none()
+        | st.lists(st.sampled_from([UNDECIDED] * 4 + [WIN, LOSE, TIE]), min_size=n, max_size=n)
+    )
+    terminal = draw(st.none() | st.lists(st.integers(-5, 5), min_size=n, max_size=n))
+    return {
+        "n": n,
+        "edges": edges,
+        "primitive": primitive,
+        "terminal": terminal,
+        "misere": draw(st.booleans()),
+    }
+
+
+def build(case: dict) -> GameGraph:  # type: ignore[type-arg]
+    edges = np.array(case["edges"], dtype=np.int64).reshape(-1, 3)
+    return GameGraph.from_edges(edges[:, 0], edges[:, 1], n=case["n"], gain=edges[:, 2])
+
+
+@settings(max_examples=400)
+@given(scored_dags())
+def test_whole_arrays_match_brute_force(case: dict) -> None:  # type: ignore[type-arg]
+    graph = build(case)
+    solution = solve_dag(
+        graph, case["primitive"], misere=case["misere"], terminal_score=case["terminal"]
+    )
+    value, remoteness, score = dag_negamax(
+        case["n"],
+        case["edges"],
+        case["primitive"],
+        misere=case["misere"],
+        terminal=case["terminal"],
+    )
+    assert solution.solver == "dag"
+    assert solution.value.tolist() == value
+    assert solution.remoteness.tolist() == remoteness
+    assert solution.score is not None
+    assert solution.score.tolist() == score
+
+
+@settings(max_examples=150)
+@given(scored_dags(max_n=40))
+def test_value_and_remoteness_match_retrograde(case: dict) -> None:  # type: ignore[type-arg]
+    graph = build(case)
+    dag = solve_dag(graph, case["primitive"], misere=case["misere"])
+    retro = solve_retrograde(graph, case["primitive"], misere=case["misere"])
+    np.testing.assert_array_equal(dag.value, retro.value)
+    np.testing.assert_array_equal(dag.remoteness, retro.remoteness)
+    assert dag.score is not None  # the graph has gains
+
+
+@settings(max_examples=150)
+@given(scored_dags(max_n=12))
+def test_best_moves_follow_the_documented_rule(case: dict) -> None:  # type: ignore[type-arg]
+    solution = solve_dag(build(case), case["primitive"], terminal_score=case["terminal"])
+    assert solution.score is not None
+    for p in range(case["n"]):
+        best = solution.best_moves(p)
+        if solution.remoteness[p] == 0:
+            assert best == []
+            continue
+        options = solution.move_values(p)
+        top = max(o.score for o in options if o.score is not None)
+        assert top == solution.score[p]
+        optimal = [o for o in options if o.score == top]
+        value = max(o.value for o in optimal)
+        kept = [o for o in optimal if o.value == value]
+        pick = max if value == Value.LOSE else min
+        length = pick(o.remoteness for o in kept)
+        assert sorted(best) == sorted(o.move for o in kept if o.remoteness == length)
+
+
+def test_unscored_graphs_have_no_score_and_terminal_scores_alone_make_one() -> None:
+    graph = GameGraph.from_edges([0, 0], [1, 2], n=3)
+    assert solve_dag(graph).score is None
+    scored = solve_dag(graph, terminal_score=[0, 4, -1])
+    assert scored.score is not None
+    assert scored.score.tolist() == [1, 4, -1]  # moving to 2 leaves the opponent -1
+    assert scored.best_moves(0) == [2]
+
+
+def test_primitive_positions_with_moves_score_their_terminal_score() -> None:
+    graph = GameGraph.from_edges([0, 1], [1, 2], n=3, gain=[10, 10])
+    primitive = [UNDECIDED, TIE, UNDECIDED]
+    s = solve_dag(graph, primitive, terminal_score=[0, 7, 100])
+    assert s.score is not None
+    assert s.score.tolist() == [10 - 7, 7, 100]
+    assert s.value.tolist() == [TIE, TIE, LOSE]
+    assert s.remoteness.tolist() == [1, 0, 0]
+    assert s.best_moves(1) == []
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_long_chains_any_numbering(misere: bool) -> None:
+    n = 1000
+    rng = np.random.default_rng(5)
+    for ids in (np.arange(n), np.arange(n)[::-1], rng.permutation(n)):
+        graph = GameGraph.from_edges(ids[:-1], ids[1:], n=n)
+        s = solve_dag(graph, misere=misere)
+        # Position k along the chain has n - 1 - k moves left; the parity decides.
+        left = n - 1 - np.arange(n)
+        lost = left % 2 == (1 if misere else 0)
+        np.testing.assert_array_equal(s.remoteness[ids], left)
+        np.testing.assert_array_equal(s.value[ids], np.where(lost, LOSE, WIN))
+
+
+@settings(max_examples=100)
+@given(scored_dags(max_n=30))
+def test_topological_order_puts_every_move_forward(case: dict) -> None:  # type: ignore[type-arg]
+    graph = build(case)
+    order = topological_order(graph)
+    assert sorted(order.tolist()) == list(range(case["n"]))
+    where = np.empty(case["n"], dtype=np.int64)
+    where[order] = np.arange(case["n"])
+    for u, v, _ in case["edges"]:
+        assert where[u] < where[v]
+
+
+@settings(max_examples=100)
+@given(st.integers(2, 40), st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_cycle_error_names_a_real_cycle(n: int, seed: int, length: int) -> None:
+    rng = np.random.default_rng(seed)
+    length = min(length, n)
+    src = rng.integers(0, n, 2 * n)
+    dst = rng.integers(0, n, 2 * n)
+    forward = src < dst  # acyclic part, plus hanging positions upstream and downstream
+    cycle = rng.choice(n, length, replace=False)
+    src = np.concatenate([src[forward], cycle])
+    dst = np.concatenate([dst[forward], np.roll(cycle, -1)])
+    graph = GameGraph.from_edges(src, dst, n=n)
+    with pytest.raises(CyclicGraphError, match="retrograde") as info:
+        solve_dag(graph)
+    shown = re.search(r"through position (\d+) \(([\d >-]+)\)", str(info.value))
+    assert shown is not None
+    named = [int(x) for x in shown.group(2).split(" -> ")]
+    assert named[0] == named[-1] == int(shown.group(1))
+    edges = set(zip(src.tolist(), dst.tolist(), strict=True))
+    assert all((u, v) in edges for u, v in itertools.pairwise(named))
+    assert len(set(named[:-1])) == len(named) - 1
+
+
+def test_self_loop_is_a_cycle() -> None:
+    with pytest.raises(CyclicGraphError, match=r"position 1 \(1 -> 1\)"):
+        topological_order(GameGraph.from_edges([0, 1], [1, 1], n=2))
+
+
+def test_score_overflow_is_detected_not_wrapped() -> None:
+    chain = GameGraph.from_edges([0, 1], [1, 2], n=3, gain=[2**62, -(2**62)])
+    # score(1) = -2**62, score(0) = 2**62 + 2**62 = 2**63: one past the int64 range.
+    with pytest.raises(ScoreOverflowError, match="position 0"):
+        solve_dag(chain)
+    with pytest.raises(OverflowError):
+        solve_dag(GameGraph.from_edges([0], [1], n=2), terminal_score=[0, INT64_MIN])
+    edge = solve_dag(GameGraph.from_edges([0], [1], n=2, gain=[-1]), terminal_score=[0, INT64_MIN])
+    assert edge.score is not None
+    assert edge.score.tolist() == [INT64_MAX, INT64_MIN]
+
+
+def test_bad_primitive_and_terminal_arrays() -> None:
+    graph = GameGraph.from_edges([0], [1], n=2)
+    with pytest.raises(InvalidGraphError, match="primitive"):
+        solve_dag(graph, [UNDECIDED])
+    with pytest.raises(InvalidGraphError, match="DRAW"):
+        solve_dag(graph, [UNDECIDED, 1])
+    with pytest.raises(InvalidGraphError, match="terminal_score"):
+        solve_dag(graph, terminal_score=[0.5, 1.0])
+    with pytest.raises(InvalidGraphError, match="terminal_score"):
+        solve_dag(graph, terminal_score=[0, 1, 2])
+    with pytest.raises(InvalidGraphError, match=r"terminal_score\[1\]"):
+        solve_dag(graph, terminal_score=np.array([0, 2**63], dtype=np.uint64))
+
+
+def test_empty_graph() -> None:
+    s = solve_dag(GameGraph.from_edges([], [], n=0))
+    assert s.value.shape == s.remoteness.shape == (0,)
+
+
+@settings(max_examples=60)
+@given(scored_dags(max_n=20))
+def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[type-arg]
+    """The int64 key layout (graphs beyond 2**29 positions) on small graphs."""
+    graph = build(case)
+    s = solve_dag(graph, case["primitive"])
+    order = topological_order(graph)
+    prim = np.asarray(
+        case["primitive"] if case["primitive"] else [UNDECIDED] * case["n"], dtype=np.uint8
+    )
+    keys = np.empty(case["n"], dtype=np.int64)
+    no_score = np.empty(0, dtype=np.int64)
+    status = kernels.sweep(
+        graph.indptr, graph.indices, order, 0, prim, LOSE, no_score, no_score,
+        keys, kernels.SHIFT64, no_score, False,
+    )  # fmt: skip
+    assert status == kernels.OK
+    value = np.empty(case["n"], dtype=np.uint8)
+    remoteness = np.full(case["n"], NO_REMOTENESS, dtype=np.int32)
+    kernels.decode_keys(keys, kernels.SHIFT64, value, remoteness)
+    np.testing.assert_array_equal(value, s.value)
+    np.testing.assert_array_equal(remoteness, s.remoteness)
