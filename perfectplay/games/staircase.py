@@ -1,0 +1,341 @@
+"""The staircase game ("一双木棋"): fill an n x m board in a Young-diagram shape, for points.
+
+Two players, black first, alternately place one stone each until the board is full. A stone
+may go on an empty cell only if the cell to its left and the cell above it are filled (or off
+the board), so the filled cells always form a staircase: row lengths
+``l[0] >= l[1] >= ... >= l[n-1]``. A stone on cell ``(i, j)`` earns ``a[i][j]`` for black and
+``b[i][j]`` for white; each player maximises (own total - opponent's total).
+
+A position is the tuple of row lengths; whose turn it is follows from the number of stones.
+Positions are numbered by a bijection with ``0..C(n + m, n) - 1`` (the staircase's boundary as
+an n-subset of the n + m boundary steps, ranked in the combinatorial number system), in which
+every move goes to a larger number: the empty board is 0, the full board the last number.
+
+Examples
+--------
+>>> game = Staircase([[2, 7, 3], [9, 1, 2]], [[3, 7, 2], [2, 3, 1]])
+>>> game.size, game.encode((0, 0)), game.encode((3, 3))
+(10, 0, 9)
+>>> game.moves((1, 0))
+[('r1c2', (2, 0), 7), ('r2c1', (1, 1), 2)]
+>>> print(game.render((2, 1)))
+##.
+#..
+white to move
+>>> game.best_score()
+2
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perfectplay._memory import check_memory
+from perfectplay.errors import (
+    GameDefinitionError,
+    InputFormatError,
+    InvalidGraphError,
+    ScoreOverflowError,
+)
+from perfectplay.games import _staircase_kernels as kernels
+from perfectplay.games.base import Game, GameInfo
+from perfectplay.graph import GameGraph
+from perfectplay.values import TIE, UNDECIDED, VALUE_DTYPE, Value
+
+__all__ = ["Rows", "Staircase", "staircase_score"]
+
+Rows = tuple[int, ...]
+"""A staircase position: the number of stones in each row, top row first (non-increasing)."""
+
+_INT32_MAX = 2**31 - 1
+_INT64_MAX = 2**63 - 1
+
+
+def _board(name: str, values: ArrayLike) -> NDArray[np.int64]:
+    """`values` as a 2-D int64 array with at least one row and one column."""
+    arr = np.asarray(values)
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise GameDefinitionError(f"{name} must be a non-empty 2-D grid, got shape {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise GameDefinitionError(f"{name} must hold integers, got dtype {arr.dtype}")
+    if arr.dtype == np.uint64 and int(arr.max()) > _INT64_MAX:
+        raise GameDefinitionError(f"{name} holds {int(arr.max())}, beyond int64")
+    return arr.astype(np.int64)
+
+
+def _largest_total(a: NDArray[np.int64], b: NDArray[np.int64]) -> int:
+    """An upper bound on |any total|: cells times the largest |gain| (exact Python integers)."""
+    largest = max(abs(int(x.min())) for x in (a, b)) + max(abs(int(x.max())) for x in (a, b))
+    return largest * a.size
+
+
+class Staircase(Game[Rows]):
+    """The staircase game on an ``n x m`` board with black's gains `a` and white's gains `b`.
+
+    Parameters
+    ----------
+    a, b : 2-D arrays of int, shape (n, m)
+        ``a[i][j]`` is what black scores by a stone on row i, column j (0-based, top-left
+        origin); ``b[i][j]`` what white scores there.
+
+    Raises
+    ------
+    GameDefinitionError
+        Shapes differ or are empty, or the entries are not integers.
+    ScoreOverflowError
+        The gains could add up beyond the int64 range.
+
+    Notes
+    -----
+    ``C(n + m, n)`` positions (184,756 for 10 x 10, 40,116,600 for 14 x 14). Move labels read
+    ``r<row>c<column>`` (1-based). Every game lasts ``n * m`` moves; the rules end it level
+    (``outcome`` is TIE at the full board), so the points alone decide: ``score`` is the
+    result. :meth:`scores` runs a dedicated sweep that generates moves on the fly (no graph
+    in memory, 4 or 8 bytes per position); :meth:`graph` builds the full GameGraph for the
+    generic solvers (small boards).
+    """
+
+    def __init__(self, a: ArrayLike, b: ArrayLike) -> None:
+        self.a = _board("a", a)
+        self.b = _board("b", b)
+        if self.a.shape != self.b.shape:
+            raise GameDefinitionError(
+                f"a and b must have the same shape, got {self.a.shape} and {self.b.shape}"
+            )
+        self.n, self.m = (int(x) for x in self.a.shape)
+        self.bound = _largest_total(self.a, self.b)
+        if self.bound > _INT64_MAX:
+            raise ScoreOverflowError(
+                f"staircase gains may add up to {self.bound}, beyond the int64 range"
+            )
+        self.size = comb(self.n + self.m, self.n)
+        """Number of positions, ``C(n + m, n)``."""
+        self.info = GameInfo(
+            "staircase",
+            {"n": self.n, "m": self.m},
+            scored=True,
+            description="fill a board in staircase shape; black gains a, white gains b",
+        )
+        self._binom: NDArray[np.int64] | None = None
+
+    # ------------------------------------------------------------------ ranking
+    def _table(self) -> NDArray[np.int64]:
+        if self._binom is None:
+            if self.size > _INT64_MAX:
+                raise InvalidGraphError(
+                    f"a {self.n} x {self.m} staircase board has {self.size} positions, "
+                    "too many to number with int64"
+                )
+            self._binom = kernels.binomials(self.n + self.m, self.n)
+        return self._binom
+
+    def _check_rows(self, rows: NDArray[np.int64]) -> None:
+        bad = (rows < 0) | (rows > self.m)
+        bad[:, 1:] |= rows[:, 1:] > rows[:, :-1]
+        where = np.flatnonzero(bad.any(axis=1))
+        if where.size:
+            shown = tuple(int(x) for x in rows[where[0]])
+            raise InvalidGraphError(
+                f"{shown} is not a staircase of a {self.n} x {self.m} board "
+                f"(row lengths must be non-increasing, each 0..{self.m})"
+            )
+
+    def encode_many(self, rows: ArrayLike) -> NDArray[np.int64]:
+        """Ranks of many positions at once: `rows` has shape ``(k, n)``.
+
+        Raises
+        ------
+        InvalidGraphError
+            If a row is not a staircase of this board.
+
+        Examples
+        --------
+        >>> Staircase(np.zeros((2, 2), int), np.zeros((2, 2), int)).encode_many(
+        ...     [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]).tolist()
+        [0, 1, 2, 3, 4, 5]
+        """
+        arr = np.asarray(rows, dtype=np.int64).reshape(-1, self.n)
+        self._check_rows(arr)
+        i = np.arange(self.n)
+        return self._table()[arr + (self.n - 1 - i), self.n - i].sum(axis=1)
+
+    def decode_many(self, codes: ArrayLike) -> NDArray[np.int64]:
+        """Row lengths of many positions at once: shape ``(k, n)``.
+
+        Raises
+        ------
+        InvalidGraphError
+            If a code is not in ``0..size - 1``.
+        """
+        arr = np.asarray(codes, dtype=np.int64).reshape(-1)
+        bad = np.flatnonzero((arr < 0) | (arr >= self.size))
+        if bad.size:
+            raise InvalidGraphError(
+                f"{int(arr[bad[0]])} is not a position code (expected 0..{self.size - 1})"
+            )
+        rows = np.empty((arr.shape[0], self.n), dtype=np.int64)
+        kernels.unrank(arr, self.n, self._table(), rows)
+        return rows
+
+    def encode(self, position: Rows) -> int:
+        return int(self.encode_many([position])[0])
+
+    def decode(self, code: int) -> Rows:
+        return tuple(int(x) for x in self.decode_many([code])[0])
+
+    # ------------------------------------------------------------------ rules
+    def initial(self) -> Rows:
+        return (0,) * self.n
+
+    def black_to_move(self, position: Rows) -> bool:
+        """True when black (the first player) moves at `position`: an even number of stones."""
+        return sum(position) % 2 == 0
+
+    def moves(self, position: Rows) -> list[tuple[str, Rows, int]]:
+        gains = self.a if self.black_to_move(position) else self.b
+        return [
+            (f"r{i + 1}c{length + 1}", (*position[:i], length + 1, *position[i + 1 :]),
+             int(gains[i, length]))
+            for i, length in enumerate(position)
+            if length < self.m and (i == 0 or position[i - 1] > length)
+        ]  # fmt: skip
+
+    def outcome(self, position: Rows) -> Value | None:
+        return Value.TIE if sum(position) == self.n * self.m else None
+
+    def render(self, position: Rows) -> str:
+        lines = ["#" * length + "." * (self.m - length) for length in position]
+        if sum(position) == self.n * self.m:
+            lines.append("board full")
+        else:
+            lines.append(f"{'black' if self.black_to_move(position) else 'white'} to move")
+        return "\n".join(lines)
+
+    def parse(self, text: str) -> Rows:
+        """The inverse of :meth:`render`: n lines of ``#`` then ``.`` (a status line may follow).
+
+        Raises
+        ------
+        InputFormatError
+            Wrong number or width of lines, other characters, or not a staircase.
+        """
+        lines = [line.strip() for line in text.strip().splitlines()][: self.n]
+        if len(lines) != self.n:
+            raise InputFormatError(f"expected {self.n} board lines, got {len(lines)}")
+        rows = []
+        for k, line in enumerate(lines, start=1):
+            length = len(line) - len(line.lstrip("#"))
+            if len(line) != self.m or line[length:] != "." * (self.m - length):
+                raise InputFormatError(
+                    f"expected {self.m} characters: '#' (stones) then '.', got {line!r}", k
+                )
+            rows.append(length)
+        if any(x < y for x, y in itertools.pairwise(rows)):
+            raise InputFormatError(f"row lengths {tuple(rows)} are not a staircase")
+        return tuple(rows)
+
+    # ------------------------------------------------------------------ whole-game arrays
+    def graph(self) -> GameGraph:
+        """Every position and move as a GameGraph (gain: the mover's points), ids = codes.
+
+        Raises
+        ------
+        TooLargeError
+            If the graph would not fit in memory (about 20 bytes per move plus 16 per position).
+
+        Notes
+        -----
+        Cost: O(C(n + m, n) * n) time, two numba passes (count the moves, then fill them).
+        """
+        size = self.size
+        check_memory(16.0 * size + 12.0 * size * min(self.n, self.m), self._what("graph"))
+        binom = self._table()
+        degree = np.empty(size, dtype=np.int64)
+        kernels.count_moves(self.n, self.m, size, binom, degree)
+        indptr = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum(degree, out=indptr[1:])
+        moves = int(indptr[-1])
+        check_memory(12.0 * moves + 8.0 * size, self._what("graph"))
+        indices = np.empty(moves, dtype=np.int64)  # indptr[-1] slots: one per counted move
+        gain = np.empty(moves, dtype=np.int64)
+        kernels.build_graph(self.n, self.m, size, binom, self.a, self.b, indptr, indices, gain)
+        return GameGraph(indptr, indices, gain=gain)
+
+    def primitive(self) -> NDArray[np.uint8]:
+        """Values fixed by the rules: TIE at the full board, UNDECIDED elsewhere (for solvers)."""
+        prim = np.full(self.size, UNDECIDED, dtype=VALUE_DTYPE)
+        prim[-1] = TIE
+        return prim
+
+    def scores(self) -> NDArray[np.int64]:
+        """The best (own - opponent) total for the player to move at every position (by code).
+
+        Raises
+        ------
+        TooLargeError
+            If one int64 per position does not fit in memory.
+
+        Notes
+        -----
+        Cost: O(C(n + m, n) * n) time, one numba sweep from the full board back to the empty
+        one that generates moves on the fly; memory 8 bytes per position.
+        """
+        check_memory(8.0 * self.size, self._what("score table"))
+        score = np.empty(self.size, dtype=np.int64)
+        kernels.sweep_scores(self.n, self.m, self.size, self._table(), self.a, self.b, score)
+        return score
+
+    def best_score(self) -> int:
+        """Black's total minus white's under perfect play from the empty board."""
+        return staircase_score(self.a, self.b)
+
+    def _what(self, array: str) -> str:
+        return f"the {array} of a {self.n} x {self.m} staircase board ({self.size} positions)"
+
+
+def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
+    """Black's total minus white's under perfect play on an empty staircase board.
+
+    Parameters
+    ----------
+    a, b : 2-D arrays of int, shape (n, m)
+        Black's and white's gain on each cell.
+
+    Returns
+    -------
+    int
+        The first player's (own - opponent) total when both play perfectly.
+
+    Raises
+    ------
+    TooLargeError
+        If the score table (4 bytes per position while every total fits in int32, else 8)
+        does not fit in memory; checked before allocating.
+    GameDefinitionError, ScoreOverflowError
+        As :class:`Staircase`.
+
+    Notes
+    -----
+    The board is transposed first when it has more rows than columns (the game is the same
+    on the transposed board), so the sweep keeps ``min(n, m)`` boundary elements.
+    Cost: O(C(n + m, n) * min(n, m)) time.
+
+    Examples
+    --------
+    >>> staircase_score([[2, 7, 3], [9, 1, 2]], [[3, 7, 2], [2, 3, 1]])
+    2
+    >>> staircase_score([[5]], [[100]])
+    5
+    """
+    game = Staircase(a, b)
+    if game.n > game.m:
+        game = Staircase(game.a.T, game.b.T)
+    itemsize = 4 if game.bound <= _INT32_MAX else 8
+    check_memory(float(itemsize) * game.size, game._what("score table"))
+    score = np.empty(game.size, dtype=np.int32 if itemsize == 4 else np.int64)
+    kernels.sweep_scores(game.n, game.m, game.size, game._table(), game.a, game.b, score)
+    return int(score[0])

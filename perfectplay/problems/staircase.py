@@ -1,0 +1,64 @@
+"""Luogu P4363 (ZJOI 2018) "一双木棋 chess": the staircase game, black's minus white's total.
+
+An n x m board starts empty; black and white alternately place a stone on a cell whose left
+and upper neighbours are filled (or off the board) until the board is full. Black scores
+``a[i][j]`` for a stone on ``(i, j)``, white ``b[i][j]``; each maximises (own - opponent).
+
+Input: ``n m``, then n lines of m integers (``a``), then n lines of m integers (``b``).
+Output: black's total minus white's total under perfect play, one integer.
+
+Validation: ``n, m >= 1`` and ``0 <= a, b <= 100000`` (the judge's limits); the board may be
+larger than the judge's 10 x 10 as long as the score table (``C(n + m, n)`` entries of 4 or 8
+bytes) fits in memory: 14 x 14 needs 160 MB. Oversized boards are refused before the gains
+are read. Nothing but whitespace may follow the second grid.
+
+This is :func:`~perfectplay.games.staircase.staircase_score`: one sweep over all staircases
+from the full board back to the empty one, moves generated on the fly.
+
+>>> print(solve(b"2 3\\n2 7 3\\n9 1 2\\n3 7 2\\n2 3 1\\n"), end="")
+2
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from perfectplay._memory import check_memory
+from perfectplay.games.staircase import staircase_score
+from perfectplay.problems._reader import TokenReader
+
+__all__ = ["solve"]
+
+GAIN_LIMIT = 100_000
+"""The judge's bound on every a[i][j] and b[i][j]."""
+
+
+def estimate_bytes(n: int, m: int) -> int:
+    """Peak memory of a solve: the score table plus the two gain grids.
+
+    >>> estimate_bytes(14, 14)
+    160469536
+    """
+    bound = 2 * GAIN_LIMIT * n * m
+    return comb(n + m, n) * (4 if bound < 2**31 else 8) + 16 * n * m
+
+
+def solve(data: bytes) -> str:
+    """Judge input bytes -> judge output text (one integer and a newline).
+
+    Raises
+    ------
+    InputFormatError
+        Malformed input, naming the line: a missing or non-integer number, n or m below 1,
+        a gain outside 0..100000, or extra input.
+    TooLargeError
+        The board has too many staircases for the memory available.
+    """
+    reader = TokenReader(data)
+    n = reader.integer("n, the number of rows", low=1)
+    m = reader.integer("m, the number of columns", low=1)
+    check_memory(estimate_bytes(n, m), f"a {n} x {m} staircase board")
+    a = reader.integers(n * m, "black's gains a[i][j]", low=0, high=GAIN_LIMIT)
+    b = reader.integers(n * m, "white's gains b[i][j]", low=0, high=GAIN_LIMIT)
+    reader.expect_end()
+    return f"{staircase_score(a.reshape(n, m), b.reshape(n, m))}\n"

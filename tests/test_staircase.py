@@ -1,0 +1,152 @@
+"""The staircase game: ranking bijection, move generation, both solving paths vs brute force."""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+import numpy as np
+import pytest
+from brute import staircase_scores
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.errors import (
+    GameDefinitionError,
+    InputFormatError,
+    InvalidGraphError,
+    ScoreOverflowError,
+    TooLargeError,
+)
+from perfectplay.games.staircase import Staircase, staircase_score
+from perfectplay.solvers.dag import solve_dag
+from perfectplay.values import TIE
+
+
+def zeros(n: int, m: int) -> Staircase:
+    return Staircase(np.zeros((n, m), int), np.zeros((n, m), int))
+
+
+@st.composite
+def boards(draw: st.DrawFn, max_side: int = 4, low: int = -5, high: int = 9) -> Staircase:
+    n = draw(st.integers(1, max_side))
+    m = draw(st.integers(1, max_side))
+    cells = st.lists(st.integers(low, high), min_size=n * m, max_size=n * m)
+    a = np.array(draw(cells)).reshape(n, m)
+    b = np.array(draw(cells)).reshape(n, m)
+    return Staircase(a, b)
+
+
+def all_staircases(n: int, m: int) -> list[tuple[int, ...]]:
+    return [r for r in itertools.product(range(m + 1), repeat=n) if list(r) == sorted(r)[::-1]]
+
+
+@pytest.mark.parametrize(("n", "m"), [(1, 1), (1, 5), (5, 1), (2, 3), (3, 2), (4, 4), (3, 6)])
+def test_ranking_is_a_bijection_onto_0_to_binomial(n: int, m: int) -> None:
+    game = zeros(n, m)
+    assert game.size == comb(n + m, n) == len(all_staircases(n, m))
+    rows = game.decode_many(np.arange(game.size))
+    assert sorted(map(tuple, rows.tolist())) == sorted(all_staircases(n, m))
+    np.testing.assert_array_equal(game.encode_many(rows), np.arange(game.size))
+    assert game.encode(game.initial()) == 0
+    assert game.decode(game.size - 1) == (m,) * n
+    for code in (0, game.size // 2, game.size - 1):
+        assert game.encode(game.decode(code)) == code
+
+
+@settings(max_examples=40)
+@given(boards())
+def test_graph_is_the_rules(game: Staircase) -> None:
+    graph = game.graph()
+    assert graph.n == game.size
+    assert graph.gain is not None
+    src = np.repeat(np.arange(graph.n), graph.out_degree())
+    assert bool(np.all(graph.indices > src))  # moves go to larger codes
+    for code in range(game.size):
+        position = game.decode(code)
+        expected = game.moves(position)
+        assert graph.moves(code).tolist() == [game.encode(child) for _, child, _ in expected]
+        gains = graph.gain[graph.indptr[code] : graph.indptr[code + 1]].tolist()
+        assert gains == [g for _, _, g in expected]
+        assert (game.outcome(position) is None) == bool(expected)
+
+
+@settings(max_examples=60)
+@given(boards())
+def test_both_solving_paths_match_brute_force_everywhere(game: Staircase) -> None:
+    brute = staircase_scores(game.a.tolist(), game.b.tolist())
+    fast = game.scores()
+    solution = solve_dag(game.graph(), game.primitive())
+    assert solution.score is not None
+    np.testing.assert_array_equal(solution.score, fast)
+    codes = game.encode_many(list(brute))
+    np.testing.assert_array_equal(fast[codes], list(brute.values()))
+    # Every game lasts n*m moves and the rules end it level: TIE, remoteness = moves left.
+    stones = game.decode_many(np.arange(game.size)).sum(axis=1)
+    assert bool(np.all(solution.value == TIE))
+    np.testing.assert_array_equal(solution.remoteness, game.n * game.m - stones)
+    assert staircase_score(game.a, game.b) == fast[0] == game.best_score()
+
+
+@settings(max_examples=40)
+@given(boards(max_side=5, low=0, high=50))
+def test_transposed_board_gives_the_same_result(game: Staircase) -> None:
+    assert staircase_score(game.a.T, game.b.T) == staircase_score(game.a, game.b)
+
+
+def test_wide_scores_use_int64() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 2**40, (3, 4))
+    b = rng.integers(0, 2**40, (3, 4))
+    game = Staircase(a, b)
+    assert game.bound > 2**31
+    brute = staircase_scores(a.tolist(), b.tolist())
+    assert staircase_score(a, b) == game.scores()[0] == brute[(0, 0, 0)]
+
+
+def test_best_moves_follow_the_score() -> None:
+    game = Staircase([[2, 7, 3], [9, 1, 2]], [[3, 7, 2], [2, 3, 1]])
+    solution = solve_dag(game.graph(), game.primitive())
+    assert solution.score is not None
+    for code in range(game.size - 1):
+        for child in solution.best_moves(code):
+            gain = next(g for _, c, g in game.moves(game.decode(code)) if game.encode(c) == child)
+            assert gain - solution.score[child] == solution.score[code]
+
+
+def test_render_parse_round_trip() -> None:
+    game = zeros(3, 4)
+    for code in range(game.size):
+        position = game.decode(code)
+        assert game.parse(game.render(position)) == position
+    assert game.render((4, 4, 4)).endswith("board full")
+    assert game.render((1, 0, 0)).endswith("white to move")
+    with pytest.raises(InputFormatError, match="line 2"):
+        game.parse("##..\n.#..\n....")
+    with pytest.raises(InputFormatError, match="staircase"):
+        game.parse("#...\n##..\n....")
+    with pytest.raises(InputFormatError, match="3 board lines"):
+        game.parse("#...")
+
+
+def test_bad_boards_and_codes() -> None:
+    with pytest.raises(GameDefinitionError, match="same shape"):
+        Staircase(np.zeros((2, 2), int), np.zeros((2, 3), int))
+    with pytest.raises(GameDefinitionError, match="2-D"):
+        Staircase([1, 2], [1, 2])
+    with pytest.raises(GameDefinitionError, match="integers"):
+        Staircase([[0.5]], [[1.0]])
+    with pytest.raises(ScoreOverflowError):
+        Staircase(np.full((3, 3), 2**62), np.zeros((3, 3), int))
+    game = zeros(2, 2)
+    with pytest.raises(InvalidGraphError, match="not a position code"):
+        game.decode(6)
+    with pytest.raises(InvalidGraphError, match="not a staircase"):
+        game.encode((0, 1))
+    with pytest.raises(InvalidGraphError, match="not a staircase"):
+        game.encode((3, 0))
+
+
+def test_oversized_boards_are_refused_before_allocating() -> None:
+    with pytest.raises(TooLargeError, match="60 x 60"):
+        staircase_score(np.zeros((60, 60), int), np.zeros((60, 60), int))

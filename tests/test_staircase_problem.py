@@ -1,0 +1,102 @@
+"""`perfectplay problem staircase` (p4363): judge I/O byte for byte, edge cases, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from brute import staircase_scores
+from cli_helpers import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.problems import get_problem
+
+SAMPLE = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n"
+
+
+def judge_input(a: np.ndarray, b: np.ndarray) -> str:  # type: ignore[type-arg]
+    n, m = a.shape
+    rows = [" ".join(map(str, row)) for row in (*a.tolist(), *b.tolist())]
+    return f"{n} {m}\n" + "\n".join(rows) + "\n"
+
+
+def expected(a: np.ndarray, b: np.ndarray) -> str:  # type: ignore[type-arg]
+    return f"{staircase_scores(a.tolist(), b.tolist())[(0,) * a.shape[0]]}\n"
+
+
+def test_sample_byte_exact() -> None:
+    for name in ("staircase", "p4363"):
+        result = run_cli(["problem", name], SAMPLE)
+        assert (result.code, result.out, result.err) == (0, "2\n", "")
+
+
+def test_one_cell() -> None:
+    assert get_problem("staircase").solve(b"1 1\n5\n100\n") == "5\n"
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+def test_single_row_or_column_is_forced(transpose: bool) -> None:
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 100_001, (1, 9))
+    b = rng.integers(0, 100_001, (1, 9))
+    # One line of cells: black takes cells 0, 2, 4, ... and white 1, 3, ...
+    answer = int(a[0, 0::2].sum() - b[0, 1::2].sum())
+    if transpose:
+        a, b = a.T, b.T
+    assert get_problem("staircase").solve(judge_input(a, b).encode()) == f"{answer}\n"
+
+
+@settings(max_examples=60)
+@given(
+    st.integers(1, 4),
+    st.integers(1, 4),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([10, 100_000]),
+    st.booleans(),
+)
+def test_small_boards_match_brute_force(n: int, m: int, seed: int, high: int, zero_b: bool) -> None:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, high + 1, (n, m))
+    b = np.zeros((n, m), np.int64) if zero_b else rng.integers(0, high + 1, (n, m))
+    assert get_problem("staircase").solve(judge_input(a, b).encode()) == expected(a, b)
+
+
+def test_boards_beyond_the_judge_limit_are_accepted() -> None:
+    n, m = 11, 12
+    a = np.full((n, m), 100_000)
+    b = np.full((n, m), 100_000)
+    # Equal gains everywhere: black places ceil(nm/2) stones, white floor(nm/2).
+    assert get_problem("staircase").solve(judge_input(a, b).encode()) == "0\n"
+    a[:, :] = 1
+    b[:, :] = 0
+    assert get_problem("staircase").solve(judge_input(a, b).encode()) == f"{(n * m + 1) // 2}\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "what"),
+    [
+        ("", 1, "input ends early"),
+        ("2\n", 2, "input ends early"),
+        ("0 3\n", 1, "out of range"),
+        ("2 x\n", 1, "expected an integer"),
+        ("1 2\n1 2\n3\n", 4, "input ends early"),
+        ("1 2\n1 2\n3 -4\n", 3, "out of range"),
+        ("1 1\n100001\n0\n", 2, "out of range"),
+        ("1 1\n1\n2\n3\n", 4, "unexpected extra input"),
+        ("2 2\n1 2\n3 4\n5 6\n7 z\n", 5, "expected an integer"),
+    ],
+)
+def test_malformed_input_is_one_line_with_its_number(data: str, line: int, what: str) -> None:
+    result = run_cli(["problem", "staircase"], data)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.count("\n") == 1
+    assert f"line {line}:" in result.err
+    assert what in result.err
+
+
+def test_oversized_board_is_refused_before_reading_the_gains() -> None:
+    result = run_cli(["problem", "staircase"], "40 40\n")
+    assert result.code == 2
+    assert "40 x 40 staircase board needs about" in result.err
+    assert result.err.count("\n") == 1
