@@ -18,7 +18,7 @@ Examples
 >>> s.move_values("XX." "OO." "...")[0]
 GameMove(label='c1', position='XXXOO....', value=<Value.WIN: 3>, remoteness=1, score=None)
 >>> solve([(0, 1), (1, 2)]).value.tolist()
-[3, 0, 3]
+[0, 3, 0]
 """
 
 from __future__ import annotations

@@ -1,0 +1,155 @@
+"""Dodgem, Colin Vout's car race: a loopy game, won by the first player on 3x3.
+
+The rules (Berlekamp, Conway and Guy, *Winning Ways*, ch. 22): on an n x n board each player
+has n - 1 cars. Blue's cars start on the left edge, Red's on the bottom edge; the bottom-left
+cell stays empty. Blue moves first. On a turn a player moves one car one cell *forward* or
+*sideways* onto an empty cell: Blue's cars go right (forward), up or down; Red's cars go up
+(forward), left or right. A car leaves the board only by a forward move off the far edge
+(Blue's right edge, Red's top edge) and is then out of the game. **The player who has no legal
+move on their turn wins**, whether all their cars have left the board or the rest are blocked:
+a player must leave the opponent a move. Sideways moves let positions repeat, so best play
+may go on forever (a DRAW).
+
+Values, for the player to move: the 3x3 game is a win for the first player (Winning Ways
+gives the value of every position); David des Jardins (1996) showed that on 4x4 and 5x5 best
+play never ends.
+
+A position is ``(board, turn)``: `board` is a string of n * n cells ``B``, ``R`` or ``.``, row
+by row from the top, and `turn` is ``"B"`` or ``"R"``, the player to move. Move labels name the
+car's cell (column letter, row digit from the bottom) and a direction: ``r`` right, ``l``
+left, ``u`` up, ``d`` down (``"c2r"`` drives the car on c2 right, off the board).
+
+References
+----------
+E. R. Berlekamp, J. H. Conway, R. K. Guy, *Winning Ways for your Mathematical Plays*, vol. 3,
+2nd ed., A K Peters, 2003, ch. 22 ("Dodgem"), p. 749 (table of 3x3 values on p. 686 of the
+first edition). Rules as summarised at https://en.wikipedia.org/wiki/Dodgem.
+
+Examples
+--------
+>>> game = Dodgem()
+>>> print(game.render(game.initial()))
+B . .
+B . .
+. R R
+Blue to move
+>>> [label for label, _ in game.moves(game.initial())]
+['a3r', 'a2r', 'a2d']
+>>> game.outcome(("....RR...", "B"))  # every Blue car has left: Blue cannot move and wins
+<Value.WIN: 3>
+"""
+
+from __future__ import annotations
+
+from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games.base import Game, GameInfo
+from perfectplay.values import Value
+
+__all__ = ["Dodgem"]
+
+DodgemPosition = tuple[str, str]
+_OFF = -1  # target of a move that leaves the board
+_NAMES = {"B": "Blue", "R": "Red"}
+
+
+class Dodgem(Game[DodgemPosition]):
+    """Dodgem on a `size` x `size` board with ``size - 1`` cars each (see the module docstring).
+
+    Parameters
+    ----------
+    size : int
+        Board side, at least 2. 3 is the classic game (a few thousand positions); 4 has
+        about a million.
+    """
+
+    def __init__(self, size: int = 3) -> None:
+        if size < 2:
+            raise GameDefinitionError(f"dodgem needs a board side of at least 2, got {size}")
+        self.size = size
+        self.info = GameInfo(
+            "dodgem",
+            {"size": size},
+            cyclic=True,
+            description=f"Dodgem on {size}x{size} (Vout; Winning Ways ch. 22)",
+        )
+        # For each player and cell: the (label, target) moves, target _OFF to leave the board.
+        self._steps = {
+            player: [self._cell_steps(player, i) for i in range(size * size)] for player in "BR"
+        }
+
+    def _cell_steps(self, player: str, index: int) -> list[tuple[str, int]]:
+        n = self.size
+        row, col = divmod(index, n)  # row 0 is the top row
+        name = f"{'abcdefghijklmnopqrstuvwxyz'[col]}{n - row}"
+        if player == "B":
+            candidates = [("r", _OFF if col == n - 1 else index + 1)]
+            candidates += [("u", index - n)] if row > 0 else []
+            candidates += [("d", index + n)] if row < n - 1 else []
+        else:
+            candidates = [("u", _OFF if row == 0 else index - n)]
+            candidates += [("l", index - 1)] if col > 0 else []
+            candidates += [("r", index + 1)] if col < n - 1 else []
+        return [(name + direction, target) for direction, target in candidates]
+
+    def initial(self) -> DodgemPosition:
+        n = self.size
+        rows = ["B" + "." * (n - 1) for _ in range(n - 1)] + ["." + "R" * (n - 1)]
+        return "".join(rows), "B"
+
+    def moves(self, position: DodgemPosition) -> list[tuple[str, DodgemPosition]]:
+        board, turn = position
+        other = "R" if turn == "B" else "B"
+        result = []
+        for index, cell in enumerate(board):
+            if cell != turn:
+                continue
+            for label, target in self._steps[turn][index]:
+                if target == _OFF:
+                    child = board[:index] + "." + board[index + 1 :]
+                elif board[target] == ".":
+                    cells = list(board)
+                    cells[index], cells[target] = ".", turn
+                    child = "".join(cells)
+                else:
+                    continue
+                result.append((label, (child, other)))
+        return result
+
+    def outcome(self, position: DodgemPosition) -> Value | None:
+        return None if self.moves(position) else Value.WIN
+
+    def render(self, position: DodgemPosition) -> str:
+        board, turn = position
+        n = self.size
+        grid = [" ".join(board[r * n : (r + 1) * n]) for r in range(n)]
+        return "\n".join([*grid, f"{_NAMES[turn]} to move"])
+
+    def parse(self, text: str) -> DodgemPosition:
+        lines = text.strip().splitlines()
+        n = self.size
+        words = lines[-1].split() if lines else []
+        turn = {"blue": "B", "red": "R"}.get(words[0].lower() if words else "")
+        board = "".join("".join(line.split()) for line in lines[:-1]).upper()
+        if turn is None or len(board) != n * n or set(board) - set("BR."):
+            raise InputFormatError(
+                f"expected {n} lines of {n} cells (B, R or .) and 'Blue to move' or "
+                f"'Red to move', got {text!r}"
+            )
+        if board.count("B") > n - 1 or board.count("R") > n - 1:
+            raise InputFormatError(f"each player has at most {n - 1} cars, got {text!r}")
+        return board, turn
+
+    def encode(self, position: DodgemPosition) -> int:
+        board, turn = position
+        code = 0
+        for cell in board:
+            code = code * 3 + ".BR".index(cell)
+        return code * 2 + (turn == "R")
+
+    def decode(self, code: int) -> DodgemPosition:
+        code, red = divmod(code, 2)
+        cells = []
+        for _ in range(self.size * self.size):
+            code, digit = divmod(code, 3)
+            cells.append(".BR"[digit])
+        return "".join(reversed(cells)), "R" if red else "B"
