@@ -1,0 +1,92 @@
+"""ICPC 2014 Xi'an H "The Problem to Make You Happy": pursuit on a digraph, endless games to Bob.
+
+Bob's piece starts on x, Alice's on y (x != y) of a directed graph; Bob moves first and each
+move takes the mover's own piece along an outgoing edge. Alice wins as soon as both pieces
+share a vertex (also when Bob steps onto her), a player who cannot move loses, and a game
+that never ends is Bob's win. The answer is ``Yes`` when Bob wins with best play.
+
+Input: ``T``, then per case ``n m``, ``m`` lines ``b e`` (an edge b -> e, vertices ``1..n``)
+and a line ``x y``. Output per case: ``Case #k: Yes`` or ``Case #k: No``.
+
+Validation beyond the judge's limits: ``n >= 2`` and ``m >= 0`` (no upper bounds: the
+solver handles n = 2000, m = 20000 in seconds), vertices in ``1..n``, ``x != y``, and no
+self-loop ``b == b`` (the statement forbids loops; a loop would be a "pass" move). Repeated
+edges, also forbidden by the statement, are accepted: they only repeat a move.
+
+This is :class:`~perfectplay.games.pursuit.Pursuit` with Bob as the evader, Alice as the
+pursuer and ``endless="evader"``.
+
+>>> print(solve(b"1\\n3 3\\n1 2\\n2 3\\n3 1\\n2 1\\n"), end="")
+Case #1: Yes
+"""
+
+from __future__ import annotations
+
+from perfectplay.errors import InputFormatError
+from perfectplay.games.pursuit import EVADER, Pursuit
+from perfectplay.graph import GameGraph
+from perfectplay.problems._reader import TokenReader
+
+__all__ = ["bob_wins", "solve"]
+
+
+def bob_wins(board: GameGraph, x: int, y: int) -> bool:
+    """Whether Bob, to move on `x` with Alice on `y`, wins (0-based vertices of `board`).
+
+    Notes
+    -----
+    Cost: O(n^2 + m n) time and about ``32 n^2 + 11 m n`` bytes (the whole position graph
+    and its solution); see :meth:`~perfectplay.games.pursuit.Pursuit.estimate_bytes`.
+
+    >>> path = GameGraph.from_edges([0], [1], n=2)
+    >>> bob_wins(path, 0, 1), bob_wins(path, 1, 0)
+    (False, False)
+    >>> bob_wins(GameGraph.from_edges([0, 0], [1, 2], n=3), 0, 1)
+    True
+    """
+    game = Pursuit(board, endless="evader")
+    return game.winner(game.solve(), game.encode(x, y, EVADER)) == "evader"
+
+
+def solve(data: bytes) -> str:
+    """Judge input bytes -> judge output text (one line per case).
+
+    Raises
+    ------
+    InputFormatError
+        Malformed input: the message names the line and the problem (a missing or
+        non-integer number, a vertex out of range, a self-loop, x == y, extra input).
+    """
+    reader = TokenReader(data)
+    cases = reader.integer("T, the number of cases", low=0)
+    lines = []
+    for k in range(1, cases + 1):
+        n = reader.integer(f"n of case {k}", low=2)
+        m = reader.integer(f"m of case {k}", low=0)
+        start = reader.pos
+        edges = reader.integers(2 * m, f"the edges `b e` of case {k}", low=1, high=n)
+        edges = edges.reshape(m, 2) - 1
+        loops = (edges[:, 0] == edges[:, 1]).nonzero()[0]
+        if loops.size:
+            raise InputFormatError(
+                f"edge {int(loops[0]) + 1} of case {k} is a self-loop "
+                f"{int(edges[loops[0], 0]) + 1} -> {int(edges[loops[0], 0]) + 1}",
+                _line_of_token(data, start, 2 * int(loops[0])),
+            )
+        line = reader.line()
+        x, y = reader.integers(2, f"`x y` of case {k}", low=1, high=n).tolist()
+        if x == y:
+            raise InputFormatError(f"x and y of case {k} must differ, both are {x}", line)
+        board = GameGraph.from_edges(edges[:, 0], edges[:, 1], n=n)
+        answer = bob_wins(board, x - 1, y - 1)
+        lines.append(f"Case #{k}: {'Yes' if answer else 'No'}\n")
+    reader.expect_end()
+    return "".join(lines)
+
+
+def _line_of_token(data: bytes, start: int, skip: int) -> int:
+    """Line of the token after the first `skip` integers from byte `start` (error path)."""
+    reader = TokenReader(data)
+    reader.pos = start
+    reader.integers(skip, "already read")
+    return reader.line()
