@@ -15,9 +15,9 @@ Examples
 >>> from perfectplay.games.registry import load_game
 >>> game = load_game("nim", heaps=(1, 2))
 >>> out = io.StringIO()
->>> PlaySession(game, solve(game), stdin=io.StringIO("hint\nh2-1\n"), stdout=out).run()
+>>> PlaySession(game, solve(game), stdin=io.StringIO("hint\\nh2-1\\n"), stdout=out).run()
 0
->>> print(out.getvalue())
+>>> print(out.getvalue(), end="")
 nim: you play first against perfect play. Type 'help' for commands.
 1 2
 Your move.
@@ -27,7 +27,7 @@ Computer to move.
 Computer plays h1-1.
 0 1
 Your move.
-> <BLANKLINE>
+>
 """
 
 from __future__ import annotations

@@ -221,7 +221,7 @@ def save(
             raise StoreError(
                 f"codes must have one entry per position ({n}), got {code_array.shape}"
             )
-        order = np.argsort(code_array, kind="stable")
+        order = np.argsort(code_array)  # codes are distinct (checked below): no need for stable
         sorted_codes = code_array[order]
         repeated = np.flatnonzero(sorted_codes[1:] == sorted_codes[:-1])
         if repeated.size:

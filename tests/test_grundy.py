@@ -170,3 +170,18 @@ def test_bad_sum_terms_are_rejected(term: object) -> None:
 def test_solution_shape_is_checked() -> None:
     with pytest.raises(InvalidGraphError, match="one entry per position"):
         GrundySolution(GameGraph.from_edges([0], [1], n=2), np.zeros(3, dtype=np.int32))
+
+
+@pytest.mark.parametrize("heaps", [(1, 2, 3), (2, 3, 5), (4, 4, 1, 2)])
+def test_enumerated_nim_grundy_values_are_nim_sums_and_match_the_solved_values(
+    heaps: tuple[int, ...],
+) -> None:
+    from perfectplay.api import solve
+    from perfectplay.games.nim import Nim
+
+    solved = solve(Nim(heaps=heaps))
+    grundy = grundy_values(solved.graph)
+    for pid in range(len(solved)):
+        position = solved.position_of(pid)
+        assert grundy[pid] == reduce(xor, position, 0)
+        assert (grundy[pid] != 0) == (solved.value(position) is Value.WIN)

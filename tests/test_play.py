@@ -174,3 +174,18 @@ def test_game_over_accepts_only_undo_and_quit() -> None:
 def test_bad_side_is_refused() -> None:
     with pytest.raises(InputFormatError, match="side"):
         _session(Nim(heaps=(1,)), "", human="middle")
+
+
+def test_a_game_solution_plays_like_the_brute_force_store() -> None:
+    """The same scripted game against api.solve and against the brute-force store."""
+    from perfectplay.api import solve
+
+    game = Nim(heaps=(2, 3, 4))
+    script = "h2-1\nhint\nvalues\n1\n2\nundo\n3\nh1-1\n" * 2
+    outputs = []
+    for solved in (solve(game), brute_store(game)):
+        out = io.StringIO()
+        PlaySession(game, solved, human="second", stdin=io.StringIO(script), stdout=out).run()
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1]
+    assert "Computer plays" in outputs[0]

@@ -235,3 +235,38 @@ def test_arrays_are_read_only_memory_maps(tmp_path: Path) -> None:
         with pytest.raises(ValueError):
             value[0] = 1
         del value
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("nim", {"heaps": (1, 2, 3)}), ("tic-tac-toe", {}), ("subtraction", {"heap": 12})],
+)
+def test_a_saved_game_answers_like_its_game_solution(
+    tmp_path: Path, name: str, params: dict[str, object]
+) -> None:
+    from perfectplay.api import solve
+    from perfectplay.games.registry import load_game
+
+    game = load_game(name, **params)
+    solved = solve(game)
+    path = tmp_path / "game.ppstore"
+    save(path, solved)
+    with open_store(path, game=name) as store:
+        assert store.start == solved.id_of(solved.initial)
+        assert store.n == len(solved)
+        for pid in range(len(solved)):
+            position = solved.position_of(pid)
+            entry = store.probe(position)
+            assert (entry.value, entry.remoteness, entry.score) == (
+                solved.value(position),
+                solved.remoteness(position),
+                solved.score(position),
+            )
+            assert store.move_values(position) == solved.move_values(position)
+            assert store.best_moves(position) == solved.best_moves(position)
+    with open_store(path, game=game) as store:
+        assert store.game is game
+    other = {"nim": {"heaps": (2, 2)}, "subtraction": {"heap": 5}}.get(name)
+    if other is not None:
+        with pytest.raises(StoreError, match="parameters"):
+            open_store(path, game=load_game(name, **other))
