@@ -103,6 +103,39 @@ def test_endless_rule_only_rewrites_draws(
             assert winner == ("evader", "pursuer")[to_move if mover_wins else 1 - to_move]
 
 
+@settings(max_examples=60)
+@given(boards(), st.data())
+def test_restricted_board_keeps_every_value(
+    board: tuple[int, list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    n, edges = board
+    evader = data.draw(st.integers(0, n - 1))
+    pursuer = data.draw(st.integers(0, n - 1))
+    game = _game(n, edges, "pursuer")
+    small, kept = game.restricted(evader, pursuer)
+    # kept = exactly the vertices reachable from either piece
+    reach = {evader, pursuer}
+    frontier = list(reach)
+    while frontier:
+        u = frontier.pop()
+        for a, b in edges:
+            if a == u and b not in reach:
+                reach.add(b)
+                frontier.append(b)
+    assert kept.tolist() == sorted(reach)
+    assert small.endless == "pursuer"
+    assert small.board.labels == kept.tolist()
+    full, part = game.solve(), small.solve()
+    new = {int(v): i for i, v in enumerate(kept)}
+    for e in kept.tolist():
+        for p in kept.tolist():
+            for mover in (EVADER, PURSUER):
+                before = game.encode(e, p, mover)
+                after = small.encode(new[e], new[p], mover)
+                assert part.value[after] == full.value[before]
+                assert part.remoteness[after] == full.remoteness[before]
+
+
 def test_caught_positions_are_over() -> None:
     game = _game(3, [(0, 1), (1, 2), (2, 0)])
     solution = game.solve()

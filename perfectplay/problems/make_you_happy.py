@@ -22,6 +22,8 @@ Case #1: Yes
 
 from __future__ import annotations
 
+import numpy as np
+
 from perfectplay.errors import InputFormatError
 from perfectplay.games.pursuit import EVADER, Pursuit
 from perfectplay.graph import GameGraph
@@ -35,8 +37,10 @@ def bob_wins(board: GameGraph, x: int, y: int) -> bool:
 
     Notes
     -----
-    Cost: O(n^2 + m n) time and about ``32 n^2 + 11 m n`` bytes (the whole position graph
-    and its solution); see :meth:`~perfectplay.games.pursuit.Pursuit.estimate_bytes`.
+    Only the vertices reachable from `x` or `y` are kept
+    (:meth:`~perfectplay.games.pursuit.Pursuit.restricted`). Cost, with ``n`` and ``m``
+    counting those: O(n^2 + m n) time and about ``42 n^2 + 16 m n`` bytes (the position
+    graph, its reverse and the solver's arrays).
 
     >>> path = GameGraph.from_edges([0], [1], n=2)
     >>> bob_wins(path, 0, 1), bob_wins(path, 1, 0)
@@ -44,8 +48,10 @@ def bob_wins(board: GameGraph, x: int, y: int) -> bool:
     >>> bob_wins(GameGraph.from_edges([0, 0], [1, 2], n=3), 0, 1)
     True
     """
-    game = Pursuit(board, endless="evader")
-    return game.winner(game.solve(), game.encode(x, y, EVADER)) == "evader"
+    game, kept = Pursuit(board, endless="evader").restricted(x, y)
+    bob, alice = np.searchsorted(kept, [x, y]).tolist()
+    start = game.encode(bob, alice, EVADER)
+    return game.winner(game.solve(), start) == "evader"
 
 
 def solve(data: bytes) -> str:
