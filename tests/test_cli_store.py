@@ -145,3 +145,53 @@ def test_play_errors_exit_2(graph_file: Path) -> None:
     assert graph.code == 2 and "game graph" in graph.err
     side = run_cli(["play", "nim", "--side", "middle"])
     assert side.code == 2
+
+
+def test_solve_a_game_saves_a_file_query_agrees_with(tmp_path: Path) -> None:
+    from perfectplay.api import solve
+
+    out = tmp_path / "nim.ppstore"
+    result = run_cli(["solve", "nim", "--param", "heaps=1,2,3", "--save", str(out), "--json"])
+    assert result.code == 0, result.err
+    record = json.loads(result.out)
+    solved = solve(load_game("nim", heaps=(1, 2, 3)))
+    assert record["positions"] == len(solved) and record["summary"] == solved.summary()
+    assert record["start"] == {"value": "LOSE", "remoteness": 6, "score": None}
+    assert f"saved to {out}" in result.err
+    with open_store(out, game="nim") as store:
+        assert store.params == {"heaps": [1, 2, 3]}
+        assert store.probe((1, 2, 3)).value.name == "LOSE"
+    query = json.loads(run_cli(["query", str(out), "3 2 1", "--json"]).out)
+    assert query["value"] == "LOSE" and query["remoteness"] == 6
+    text = run_cli(["solve", "nim", "--param", "heaps=1,2,3"]).out.splitlines()
+    assert text[0].startswith("nim heaps=1,2,3: ") and text[1].startswith("start: LOSE in 6")
+
+
+def test_a_registered_name_wins_over_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("nim").write_text("2 1\n0 1\n")
+    assert run_cli(["solve", "nim", "--json"]).out.startswith('{"game": "nim"')
+    graph = run_cli(["solve", "./nim", "--save", "g.ppstore"])
+    assert graph.out == "0 WIN 1\n1 LOSE 0\n"
+    with open_store("g.ppstore") as store:
+        assert store.game_name is None and store.array("value").tolist() == [3, 0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nim", "--param", "bogus=1"], "game nim has no parameter 'bogus'; its parameters: heaps"),
+        (["nim", "--param", "heaps=x"], "parameter heaps: expected integers separated by commas"),
+        (["nim", "--param", "heaps"], "expected a parameter as KEY=VALUE"),
+        (["connect-four", "--param", "rows=four"], "parameter rows: expected an integer"),
+        (["-", "--param", "heaps=1"], "--param applies to a registered game, not to -"),
+        (["nim", "--save", "/no/such/dir/x.ppstore"], "No such file or directory"),
+    ],
+)
+def test_solve_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
+    result = run_cli(["solve", *args], "1 0\n")
+    assert result.code == 2 and result.out == ""
+    assert result.err.startswith("perfectplay: error: ") and message in result.err
+    assert result.err.count("\n") == 1

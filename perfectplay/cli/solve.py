@@ -1,4 +1,5 @@
-"""``perfectplay solve FILE``: solve a game graph file, one line per position (or ``--json``)."""
+"""``perfectplay solve FILE|GAME``: solve a game graph file, one line per position (or ``--json``),
+or a registered game (a summary); ``--save`` writes the solution to a store file."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
+    from collections.abc import Sequence
+
+    from perfectplay.games.base import Game
     from perfectplay.graphfile import ParsedGraph
 
 __all__ = ["add_parser", "resolve_target", "run"]
@@ -28,8 +32,21 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "target",
-        metavar="FILE",
-        help="a game graph file, or - to read it from standard input",
+        metavar="FILE|GAME",
+        help="a game graph file, - to read it from standard input, or a registered game's name "
+        "(a registered name wins over a file of the same name; write ./NAME for the file)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of the registered game, e.g. --param rows=4 (repeatable)",
+    )
+    parser.add_argument(
+        "--save",
+        metavar="OUT",
+        help="also write the solution to this store file (for perfectplay query/analyze/play)",
     )
     parser.add_argument(
         "--json",
@@ -39,34 +56,105 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def resolve_target(target: str) -> ParsedGraph:
-    """The game graph `target` names: ``-`` (standard input), a path containing ``/`` or an
+def resolve_target(target: str, params: Sequence[str] = ()) -> ParsedGraph | Game[Any]:
+    """The game graph or registered game `target` names.
+
+    A registered game's name wins, built with `params` (``KEY=VALUE`` strings, typed by the
+    game's parameter specs); otherwise ``-`` (standard input), a path containing ``/`` or an
     existing file is read as a graph file.
 
     Raises
     ------
     FileNotFoundError
-        If `target` names no existing file.
+        If `target` names no registered game and no existing file.
+    UnknownNameError, InputFormatError
+        An unknown parameter or a badly typed value; `params` given with a graph file.
     InputFormatError, TooLargeError
         If the file is malformed or too large (see :func:`perfectplay.graphfile.parse_graph`).
     """
+    from perfectplay.errors import InputFormatError, UnknownNameError
+    from perfectplay.games.registry import game_entry, load_game, parse_params
     from perfectplay.graphfile import read_graph_file
 
+    try:
+        name = game_entry(target).name
+    except UnknownNameError:
+        name = None
+    if name is not None:
+        return load_game(name, **parse_params(name, params))
     if target == "-" or "/" in target or os.path.isfile(target):
+        if params:
+            raise InputFormatError(f"--param applies to a registered game, not to {target}")
         return read_graph_file(target)
     raise FileNotFoundError(errno.ENOENT, "no such file", target)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve the graph `args.target` names and print every position's value and remoteness.
+    """Solve the graph or game `args.target` names; print the solution, save it if asked.
 
     The whole output is built before anything is written, so an error leaves stdout empty.
     """
+    from perfectplay.games.base import Game
     from perfectplay.graphfile import format_solution, format_solution_json
     from perfectplay.solvers.retrograde import solve_retrograde
 
-    parsed = resolve_target(args.target)
+    target = resolve_target(args.target, args.param)
+    if isinstance(target, Game):
+        return _solve_game(target, args)
+    parsed = target
     solution = solve_retrograde(parsed.graph, parsed.primitive)
     text = format_solution_json(solution) + "\n" if args.json else format_solution(solution)
+    if args.save is not None:
+        from perfectplay.store import save
+
+        save(args.save, solution)
+        print(f"saved to {args.save}", file=sys.stderr)
     sys.stdout.write(text)
+    return 0
+
+
+def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
+    """Solve a registered game; print a summary (the start's value, counts by value)."""
+    import json
+    import time
+
+    from perfectplay.api import solve
+    from perfectplay.play import describe
+
+    start = time.perf_counter()
+    solved = solve(game)
+    seconds = time.perf_counter() - start
+    initial = solved.initial
+    value, remoteness = solved.value(initial), solved.remoteness(initial)
+    score = solved.score(initial)
+    counts = solved.summary()
+    info = game.info
+    if args.save is not None:
+        from perfectplay.store import save
+
+        save(args.save, solved)
+        print(f"saved to {args.save}", file=sys.stderr)
+    if args.json:
+        record = {
+            "game": info.name,
+            "params": dict(info.params),
+            "positions": len(solved),
+            "moves": solved.graph.m,
+            "solver": solved.solution.solver,
+            "start": {"value": value.name, "remoteness": remoteness, "score": score},
+            "summary": counts,
+        }
+        sys.stdout.write(json.dumps(record) + "\n")
+        return 0
+    params = " ".join(
+        f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}"
+        for k, v in info.params.items()
+    )
+    lines = [
+        f"{info.name}{' ' + params if params else ''}: {len(solved)} positions, "
+        f"{solved.graph.m} moves, solved in {seconds:.2f} s ({solved.solution.solver})",
+        f"start: {describe(value, remoteness, score)} for the player to move",
+        "positions by value: " + ", ".join(f"{k} {v}" for k, v in counts.items()),
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
