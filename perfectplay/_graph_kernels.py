@@ -8,7 +8,25 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["csr_from_edges", "reverse_csr"]
+__all__ = ["csr_from_edges", "first_decrease", "first_out_of_range", "reverse_csr"]
+
+
+@nb.njit(cache=True)
+def first_out_of_range(arr, n):  # type: ignore[no-untyped-def]
+    """Index of the first entry of `arr` outside ``0..n-1``, or -1 (no temporaries, one pass)."""
+    for i in range(arr.shape[0]):
+        if arr[i] < 0 or arr[i] >= n:
+            return i
+    return -1
+
+
+@nb.njit(cache=True)
+def first_decrease(arr):  # type: ignore[no-untyped-def]
+    """Smallest ``i >= 1`` with ``arr[i] < arr[i - 1]``, or -1 when `arr` is non-decreasing."""
+    for i in range(1, arr.shape[0]):
+        if arr[i] < arr[i - 1]:
+            return i
+    return -1
 
 
 @nb.njit(cache=True)

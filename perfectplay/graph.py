@@ -23,7 +23,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perfectplay._graph_kernels import csr_from_edges, reverse_csr
+from perfectplay._graph_kernels import (
+    csr_from_edges,
+    first_decrease,
+    first_out_of_range,
+    reverse_csr,
+)
 from perfectplay._memory import check_memory
 from perfectplay.errors import InvalidGraphError
 
@@ -46,11 +51,8 @@ def _int_array(name: str, data: ArrayLike) -> IntArray:
 
 def _check_range(name: str, arr: IntArray, n: int) -> None:
     """Every entry of `arr` lies in ``0..n-1``, else InvalidGraphError naming the first bad one."""
-    if arr.size == 0:
-        return
-    bad = np.flatnonzero((arr < 0) | (arr >= n))
-    if bad.size:
-        i = int(bad[0])
+    i = int(first_out_of_range(arr, n))
+    if i >= 0:
         raise InvalidGraphError(
             f"{name}[{i}] = {int(arr[i])} is not a position id (expected 0..{n - 1})"
         )
@@ -62,9 +64,8 @@ def _validate_csr(indptr: IntArray, indices: IntArray, n: int) -> None:
         raise InvalidGraphError(f"indptr must have n + 1 = {n + 1} entries, got {indptr.shape[0]}")
     if int(indptr[0]) != 0:
         raise InvalidGraphError(f"indptr[0] = {int(indptr[0])}, expected 0")
-    drops = np.flatnonzero(np.diff(indptr) < 0)
-    if drops.size:
-        i = int(drops[0]) + 1
+    i = int(first_decrease(indptr))
+    if i >= 0:
         raise InvalidGraphError(
             f"indptr must be non-decreasing, but indptr[{i}] = {int(indptr[i])} "
             f"< indptr[{i - 1}] = {int(indptr[i - 1])}"
