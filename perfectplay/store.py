@@ -105,6 +105,13 @@ _ARRAY_DTYPES = {
 """Every array a store may hold, with the dtypes it may be stored as."""
 
 
+_VALUES = sorted(Value)
+"""Every value in increasing order: LOSE, DRAW, TIE, WIN, UNDECIDED."""
+_VALUE_SLOT = np.full(256, len(_VALUES), dtype=np.int64)
+_VALUE_SLOT[[int(v) for v in _VALUES]] = np.arange(len(_VALUES))
+"""Position of each uint8 value code in `_VALUES`; ``len(_VALUES)`` marks an invalid code."""
+
+
 @dataclass(frozen=True)
 class PositionValue:
     """The solved value of one position, for the player to move there."""
@@ -512,15 +519,24 @@ class SolutionStore:
     def counts(self) -> list[tuple[Value, int, int]]:
         """``(value, remoteness, count)`` for every value and remoteness that occurs, sorted.
 
-        Cost: O(n) with numpy (reads the value and remoteness arrays entirely).
+        Cost: O(n) with numpy (reads the value and remoteness arrays entirely, one
+        ``bincount``; about 5 * (max remoteness + 2) counters).
+
+        Raises
+        ------
+        StoreError
+            If a value or remoteness is out of range (a damaged file opened unverified).
         """
-        value = self.array("value").astype(np.int64)
-        remoteness = self.array("remoteness").astype(np.int64)
-        span = int(remoteness.max(initial=0)) + 2  # remoteness -1..max maps to 0..span-1
-        keys, tally = np.unique(value * span + remoteness + 1, return_counts=True)
+        slot = _VALUE_SLOT[self.array("value")]
+        remoteness = self.array("remoteness")
+        low, high = int(remoteness.min(initial=0)), int(remoteness.max(initial=0))
+        if (slot == len(_VALUES)).any() or low < NO_REMOTENESS:
+            raise StoreError(f"{self.path} is corrupted: a value or remoteness is out of range")
+        span = high + 2  # remoteness -1..high maps to 0..span-1
+        tally = np.bincount(slot * span + remoteness + 1, minlength=len(_VALUES) * span)
         return [
-            (Value(int(k) // span), int(k) % span - 1, int(c))
-            for k, c in zip(keys, tally, strict=True)
+            (_VALUES[int(k) // span], int(k) % span - 1, int(tally[k]))
+            for k in np.flatnonzero(tally)
         ]
 
     def solution(self) -> Solution:

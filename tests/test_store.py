@@ -270,3 +270,16 @@ def test_a_saved_game_answers_like_its_game_solution(
     if other is not None:
         with pytest.raises(StoreError, match="parameters"):
             open_store(path, game=load_game(name, **other))
+
+
+def test_counts_refuse_values_out_of_range_in_an_unverified_file(tmp_path: Path) -> None:
+    path, data = _saved(tmp_path)
+    with open_store(path) as store:
+        entry = store.manifest["arrays"]["value"]
+    header_and_manifest = 24 + int.from_bytes(data[16:24], "little")
+    first_value = -(-header_and_manifest // 64) * 64 + entry["offset"]
+    damaged = bytearray(data)
+    damaged[first_value] = 7  # not a Value code
+    path.write_bytes(bytes(damaged))
+    with open_store(path, verify=False) as store, pytest.raises(StoreError, match="out of range"):
+        store.counts()
