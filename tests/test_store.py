@@ -11,7 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from perfectplay.errors import PerfectPlayError, PositionNotFoundError, StoreError
+from perfectplay.errors import (
+    GameDefinitionError,
+    PerfectPlayError,
+    PositionNotFoundError,
+    StoreError,
+    UnknownNameError,
+)
+from perfectplay.games.base import Game, GameInfo
 from perfectplay.graph import GameGraph
 from perfectplay.solution import Solution
 from perfectplay.store import FORMAT_VERSION, MAGIC, PositionValue, open_store, save
@@ -283,3 +290,51 @@ def test_counts_refuse_values_out_of_range_in_an_unverified_file(tmp_path: Path)
     path.write_bytes(bytes(damaged))
     with open_store(path, verify=False) as store, pytest.raises(StoreError, match="out of range"):
         store.counts()
+
+
+class _TakeAway(Game[int]):
+    """A user's own game, not in the registry: take 1 or 2 from a heap; last take wins."""
+
+    info = GameInfo("take-away", {"heap": 7}, impartial=True)
+
+    def initial(self) -> int:
+        return 7
+
+    def moves(self, heap: int) -> list[tuple[str, int]]:
+        return [(f"t{k}", heap - k) for k in (1, 2) if k <= heap]
+
+    def outcome(self, heap: int) -> Value | None:
+        return None
+
+    def encode(self, heap: int) -> int:
+        return heap
+
+    def decode(self, code: int) -> int:
+        return code
+
+
+def test_a_users_own_game_is_queried_with_the_game_object(tmp_path: Path) -> None:
+    from perfectplay.api import solve
+
+    path = tmp_path / "take.ppstore"
+    save(path, solve(_TakeAway()))
+    with open_store(path, game=_TakeAway()) as store:
+        for heap in range(8):
+            entry = store.probe(heap)
+            assert entry.value is (Value.LOSE if heap % 3 == 0 else Value.WIN)
+        assert [m.label for m in store.best_moves(7)] == ["t1"]
+        assert store.get(8) is None
+    with open_store(path) as store, pytest.raises(UnknownNameError, match="take-away"):
+        store.probe(3)
+
+
+def test_a_game_without_codes_cannot_be_saved(tmp_path: Path) -> None:
+    from perfectplay.api import solve
+
+    class NoCodes(_TakeAway):
+        encode = Game.encode
+        decode = Game.decode
+
+    with pytest.raises(GameDefinitionError, match="integer codes"):
+        save(tmp_path / "x.ppstore", solve(NoCodes()))
+    assert os.listdir(tmp_path) == []
