@@ -26,9 +26,10 @@ def graphs(draw: st.DrawFn) -> tuple[GameGraph, list[int] | None, bool]:
     return GameGraph.from_edges(src, dst, n=n), primitive, draw(st.booleans())
 
 
-def has_cycle(graph: GameGraph) -> bool:
+def has_cycle(graph: GameGraph, primitive: list[int] | None) -> bool:
+    """A cycle of play: cycles through primitive positions do not count, play stops there."""
     try:
-        solve_dag(graph)
+        solve_dag(graph, primitive)
     except CyclicGraphError:
         return True
     return False
@@ -41,7 +42,7 @@ def test_picks_the_solver_by_acyclicity_and_agrees_with_it(
 ) -> None:
     graph, primitive, misere = case
     solution = solve_graph(graph, primitive, misere=misere)
-    assert solution.solver == ("retrograde" if has_cycle(graph) else "dag")
+    assert solution.solver == ("retrograde" if has_cycle(graph, primitive) else "dag")
     twin = solve_retrograde(graph, primitive, misere=misere)
     np.testing.assert_array_equal(solution.value, twin.value)
     np.testing.assert_array_equal(solution.remoteness, twin.remoteness)
@@ -66,3 +67,8 @@ def test_scored_cyclic_graphs_are_refused_naming_the_cycle() -> None:
     with pytest.raises(CyclicGraphError, match="scores need an acyclic"):
         solve_graph(unscored, terminal_score=[0, 0, 0])
     assert solve_graph(unscored).solver == "retrograde"
+    # Play stops at a primitive position, so a cycle through one is no cycle of play.
+    stopped = solve_graph(unscored, [UNDECIDED, TIE, UNDECIDED])
+    assert stopped.solver == "dag"
+    assert stopped.value.tolist() == [TIE, TIE, TIE]
+    assert stopped.remoteness.tolist() == [1, 0, 1]

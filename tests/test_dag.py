@@ -127,7 +127,7 @@ def test_primitive_positions_with_moves_score_their_terminal_score() -> None:
 def test_long_chains_any_numbering(misere: bool) -> None:
     n = 1000
     rng = np.random.default_rng(5)
-    for ids in (np.arange(n), np.arange(n)[::-1], rng.permutation(n)):
+    for ids in (np.arange(n), np.arange(n)[::-1], rng.permutation(n), np.roll(np.arange(n), 1)):
         graph = GameGraph.from_edges(ids[:-1], ids[1:], n=n)
         s = solve_dag(graph, misere=misere)
         # Position k along the chain has n - 1 - k moves left; the parity decides.
@@ -211,22 +211,25 @@ def test_empty_graph() -> None:
 @settings(max_examples=60)
 @given(scored_dags(max_n=20))
 def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[type-arg]
-    """The int64 key layout (graphs beyond 2**29 positions) on small graphs."""
+    """The int64 key layout (graphs beyond 2**29 positions) on small graphs, both kernels."""
     graph = build(case)
-    s = solve_dag(graph, case["primitive"])
-    order = topological_order(graph)
-    prim = np.asarray(
-        case["primitive"] if case["primitive"] else [UNDECIDED] * case["n"], dtype=np.uint8
-    )
-    keys = np.empty(case["n"], dtype=np.int64)
-    no_score = np.empty(0, dtype=np.int64)
-    status = kernels.sweep(
-        graph.indptr, graph.indices, order, 0, prim, LOSE, no_score, no_score,
-        keys, kernels.SHIFT64, no_score, False,
+    n = case["n"]
+    s = solve_dag(graph, case["primitive"], terminal_score=case["terminal"])
+    prim = np.asarray(case["primitive"] or [UNDECIDED] * n, dtype=np.uint8)
+    terminal = np.asarray(case["terminal"] or [0] * n, dtype=np.int64)
+    assert graph.gain is not None
+    info = np.zeros(2, dtype=np.int64)
+    keys = np.full(n, kernels.UNSEEN, dtype=np.int64)
+    score = np.empty(n, dtype=np.int64)
+    status = kernels.dfs_sweep(
+        graph.indptr, graph.indices, prim, LOSE, graph.gain, terminal, keys, kernels.SHIFT64,
+        score, True, np.empty(n, np.int64), np.empty(n, graph.indptr.dtype),
+        np.empty(n, np.int64), np.empty(n, np.int64), np.empty(0, np.int64), info,
     )  # fmt: skip
     assert status == kernels.OK
-    value = np.empty(case["n"], dtype=np.uint8)
-    remoteness = np.full(case["n"], NO_REMOTENESS, dtype=np.int32)
+    value = np.empty(n, dtype=np.uint8)
+    remoteness = np.full(n, NO_REMOTENESS, dtype=np.int32)
     kernels.decode_keys(keys, kernels.SHIFT64, value, remoteness)
     np.testing.assert_array_equal(value, s.value)
     np.testing.assert_array_equal(remoteness, s.remoteness)
+    np.testing.assert_array_equal(score, s.score)

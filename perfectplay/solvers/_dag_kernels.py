@@ -1,4 +1,4 @@
-"""numba kernels of the DAG solver: topological order (Kahn), cycle witness, minimax sweep.
+"""numba kernels of the DAG solver: minimax sweeps in id order or depth-first, cycle witness.
 
 The sweep packs each position's value and remoteness into one integer *key*, ordered by how
 much the player moving INTO that position likes it, so the retrograde rules become a single
@@ -24,11 +24,14 @@ import numpy as np
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
 
 __all__ = [
+    "CYCLE",
+    "OK",
+    "OVERFLOW",
     "SHIFT32",
     "SHIFT64",
-    "cycle_witness",
+    "UNSEEN",
     "decode_keys",
-    "kahn_order",
+    "dfs_sweep",
     "monotone_direction",
     "sweep",
 ]
@@ -36,8 +39,12 @@ __all__ = [
 SHIFT32 = 29
 SHIFT64 = 61
 
-# Return codes of the sweep.
+# Return codes of the sweeps, and the key states of positions not yet decided (keys are >= 0).
 OK = -1
+OVERFLOW = -2
+CYCLE = -3
+UNSEEN = -1
+OPEN = -2
 
 
 @nb.njit(cache=True)
@@ -59,68 +66,6 @@ def monotone_direction(indptr, indices):  # type: ignore[no-untyped-def]
         if not up and not down:
             return 0
     return 1 if up else -1
-
-
-@nb.njit(cache=True)
-def kahn_order(indptr, indices, order, indegree):  # type: ignore[no-untyped-def]
-    """Fill `order` with a topological order (every move goes later); return how many fit.
-
-    `indegree` (length n, zeroed) is left holding, for every position not placed, its number of
-    moves from other unplaced positions; fewer than n placed means a cycle. `order` has n slots
-    and each position enters it at most once, when its last incoming move is removed.
-    """
-    n = indptr.shape[0] - 1
-    for e in range(indices.shape[0]):
-        indegree[indices[e]] += 1
-    tail = 0
-    for u in range(n):
-        if indegree[u] == 0:
-            order[tail] = u
-            tail += 1
-    head = 0
-    while head < tail:
-        u = order[head]
-        head += 1
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            indegree[v] -= 1
-            if indegree[v] == 0:
-                order[tail] = v
-                tail += 1
-    return tail
-
-
-@nb.njit(cache=True)
-def cycle_witness(rindptr, rindices, indegree, walk):  # type: ignore[no-untyped-def]
-    """After a failed `kahn_order`: write one cycle into `walk`; return its length.
-
-    Every unplaced position (``indegree > 0``) has an unplaced predecessor, so walking backwards
-    through unplaced predecessors never stops and must revisit a position; the walk from that
-    position's first visit is a cycle. `walk` has n slots: positions are distinct until the
-    repeat. The cycle is returned in move order (``walk[0] -> walk[1] -> ... -> walk[0]``).
-    """
-    n = indegree.shape[0]
-    seen_at = np.full(n, -1, np.int64)
-    u = 0
-    while indegree[u] == 0:
-        u += 1
-    steps = 0
-    while seen_at[u] < 0:
-        seen_at[u] = steps
-        walk[steps] = u
-        steps += 1
-        for e in range(rindptr[u], rindptr[u + 1]):
-            if indegree[rindices[e]] > 0:
-                u = rindices[e]
-                break
-    start = seen_at[u]
-    length = steps - start
-    # The backward walk lists the cycle against the moves: reverse it, then move it to the front.
-    for k in range(length // 2):
-        walk[start + k], walk[steps - 1 - k] = walk[steps - 1 - k], walk[start + k]
-    for k in range(length):
-        walk[k] = walk[start + k]
-    return length
 
 
 @nb.njit(cache=True)
@@ -151,10 +96,34 @@ def _parent_key(best, shift):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
+def _settle_end(u, primitive, no_move_key, terminal, keys, shift, score, scored):  # type: ignore[no-untyped-def]
+    """Decide a position where the game is over (primitive, or without moves)."""
+    if primitive.shape[0] > 0 and primitive[u] != UNDECIDED:
+        keys[u] = _own_key(primitive[u], 0, shift)
+    else:
+        keys[u] = no_move_key
+    if scored:
+        score[u] = terminal[u] if terminal.shape[0] > 0 else 0
+
+
+@nb.njit(cache=True)
+def _is_end(u, indptr, primitive):  # type: ignore[no-untyped-def]
+    return indptr[u] == indptr[u + 1] or (primitive.shape[0] > 0 and primitive[u] != UNDECIDED)
+
+
+@nb.njit(cache=True)
+def _move_score(e, c, gain, score):  # type: ignore[no-untyped-def]
+    """``(gain[e] - score[c], wrapped)``: the move's worth and whether int64 overflowed."""
+    g = gain[e] if gain.shape[0] > 0 else np.int64(0)
+    s = score[c]
+    r = g - s
+    return r, ((g ^ s) & (g ^ r)) < 0
+
+
+@nb.njit(cache=True)
 def sweep(  # type: ignore[no-untyped-def]
     indptr,
     indices,
-    order,
     direction,
     primitive,
     no_move_value,
@@ -164,55 +133,130 @@ def sweep(  # type: ignore[no-untyped-def]
     shift,
     score,
     scored,
+    info,
 ):
-    """Fill `keys` (and `score` if `scored`) in reverse topological order; return OK or a position.
+    """Fill `keys` (and `score` if `scored`) when every move goes up (`direction` 1) or down (-1).
 
-    The order is ``order[n - 1], ..., order[0]`` when `order` is non-empty, otherwise the ids
-    themselves: descending when ``direction == 1`` (moves go up), ascending when -1.
-    `primitive` is empty or holds UNDECIDED except fixed positions; `gain` is empty or per move;
-    `terminal` is empty or per position; `shift` is SHIFT32 for int32 keys, SHIFT64 for int64.
-    Returns the first position whose score overflows int64.
+    Positions are visited by descending id (ascending for -1), children first. `primitive` is
+    empty or holds UNDECIDED except fixed positions; `gain` is empty or per move; `terminal`
+    is empty or per position; `shift` is SHIFT32 for int32 keys, SHIFT64 for int64. Returns OK,
+    or OVERFLOW with the position whose score leaves int64 in ``info[0]``.
     """
     n = indptr.shape[0] - 1
-    has_primitive = primitive.shape[0] > 0
-    has_gain = gain.shape[0] > 0
-    has_terminal = terminal.shape[0] > 0
     no_move_key = _own_key(no_move_value, 0, shift)
     for k in range(n):
-        if order.shape[0] > 0:
-            u = order[n - 1 - k]
-        elif direction == 1:
-            u = n - 1 - k
-        else:
-            u = k
+        u = n - 1 - k if direction == 1 else k
+        if _is_end(u, indptr, primitive):
+            _settle_end(u, primitive, no_move_key, terminal, keys, shift, score, scored)
+            continue
         start = indptr[u]
         stop = indptr[u + 1]
-        fixed = has_primitive and primitive[u] != UNDECIDED
-        if fixed:
-            keys[u] = _own_key(primitive[u], 0, shift)
-        elif start == stop:
-            keys[u] = no_move_key
-        else:
-            best = keys[indices[start]]
-            for e in range(start + 1, stop):
-                c = keys[indices[e]]
-                if c > best:
-                    best = c
-            keys[u] = _parent_key(best, shift)
+        best = keys[indices[start]]
+        for e in range(start + 1, stop):
+            best = max(best, keys[indices[e]])  # branch-free: the loads overlap
+        keys[u] = _parent_key(best, shift)
         if scored:
-            if fixed or start == stop:
-                score[u] = terminal[u] if has_terminal else 0
-            else:
-                top = np.int64(0)
-                for e in range(start, stop):
-                    g = gain[e] if has_gain else np.int64(0)
-                    s = score[indices[e]]
-                    r = g - s
-                    if ((g ^ s) & (g ^ r)) < 0:  # the subtraction wrapped around
-                        return u
-                    if e == start or r > top:
-                        top = r
-                score[u] = top
+            top, wrapped = _move_score(start, indices[start], gain, score)
+            for e in range(start + 1, stop):
+                r, wrapped_here = _move_score(e, indices[e], gain, score)
+                wrapped |= wrapped_here
+                top = max(top, r)
+            if wrapped:
+                info[0] = u
+                return OVERFLOW
+            score[u] = top
+    return OK
+
+
+@nb.njit(cache=True)
+def dfs_sweep(  # type: ignore[no-untyped-def]
+    indptr,
+    indices,
+    primitive,
+    no_move_value,
+    gain,
+    terminal,
+    keys,
+    shift,
+    score,
+    scored,
+    stack,
+    edge_at,
+    best_at,
+    top_at,
+    post,
+    info,
+):
+    """Like `sweep` for any numbering: a depth-first search decides each position on leaving it.
+
+    `keys` must come filled with UNSEEN; a position on the search path is OPEN, so meeting an
+    OPEN child is a cycle. `stack`, `edge_at`, `best_at` (and `top_at` when scored) have n
+    slots: the path holds distinct positions. When `post` is non-empty it receives the
+    positions in the order they are decided (children first). Returns OK; OVERFLOW with the
+    position in ``info[0]``; or CYCLE with the cycle ``stack[info[0]] -> ... ->
+    stack[info[1]] -> stack[info[0]]``.
+    """
+    n = indptr.shape[0] - 1
+    no_move_key = _own_key(no_move_value, 0, shift)
+    decided = 0
+    for root in range(n):
+        if keys[root] != UNSEEN:
+            continue
+        if _is_end(root, indptr, primitive):
+            _settle_end(root, primitive, no_move_key, terminal, keys, shift, score, scored)
+            if post.shape[0] > 0:
+                post[decided] = root
+            decided += 1
+            continue
+        keys[root] = OPEN
+        depth = 0
+        stack[0] = root
+        edge_at[0] = indptr[root]
+        while depth >= 0:
+            u = stack[depth]
+            e = edge_at[depth]
+            stop = indptr[u + 1]
+            while e < stop:
+                c = indices[e]
+                key = keys[c]
+                if key == UNSEEN:
+                    if not _is_end(c, indptr, primitive):
+                        keys[c] = OPEN
+                        edge_at[depth] = e  # resume at this move once c is decided
+                        depth += 1
+                        stack[depth] = c
+                        edge_at[depth] = indptr[c]
+                        break
+                    _settle_end(c, primitive, no_move_key, terminal, keys, shift, score, scored)
+                    if post.shape[0] > 0:
+                        post[decided] = c
+                    decided += 1
+                    key = keys[c]
+                elif key == OPEN:
+                    first = depth
+                    while stack[first] != c:
+                        first -= 1
+                    info[0] = first
+                    info[1] = depth
+                    return CYCLE
+                first_move = e == indptr[u]
+                best_at[depth] = key if first_move else max(best_at[depth], key)
+                if scored:
+                    r, wrapped = _move_score(e, c, gain, score)
+                    if wrapped:
+                        info[0] = u
+                        return OVERFLOW
+                    top_at[depth] = r if first_move else max(top_at[depth], r)
+                e += 1
+            if e < stop:
+                continue  # descended into a child
+            keys[u] = _parent_key(best_at[depth], shift)
+            if scored:
+                score[u] = top_at[depth]
+            if post.shape[0] > 0:
+                post[decided] = u
+            decided += 1
+            depth -= 1
     return OK
 
 
