@@ -195,3 +195,15 @@ def test_solve_errors_exit_2_with_one_line(args: list[str], message: str) -> Non
     assert result.code == 2 and result.out == ""
     assert result.err.startswith("perfectplay: error: ") and message in result.err
     assert result.err.count("\n") == 1
+
+
+def test_play_a_registered_game_as_second_player() -> None:
+    result = run_cli(["play", "nim", "--param", "heaps=1,2", "--side", "second"], "h2-1\nquit\n")
+    assert result.code == 0, result.err
+    out = result.out
+    assert out.startswith("nim: you play second against perfect play.")
+    # nim 1,2 is a first-player win: the computer moves first and wins whatever the reply
+    assert out.index("Computer plays") < out.index("> ")
+    assert "Game over: You lose." in out
+    bad = run_cli(["play", "nim", "--param", "heaps=a"])
+    assert bad.code == 2 and "parameter heaps" in bad.err
