@@ -66,6 +66,17 @@ def test_grundy_matches_brute_force_on_random_dags(case: tuple[int, list[tuple[i
     assert np.all(grundy <= graph.out_degree())
 
 
+@settings(max_examples=150)
+@given(random_dags(), st.booleans())
+def test_monotone_numberings_take_the_sweep_and_agree(
+    case: tuple[int, list[tuple[int, int]]], upwards: bool
+) -> None:
+    """DAGs whose moves all go to higher (or all to lower) ids: the one-pass sweep."""
+    n, edges = case
+    ordered = [(min(u, v), max(u, v)) if upwards else (max(u, v), min(u, v)) for u, v in edges]
+    assert grundy_values(_graph(n, ordered)).tolist() == brute_grundy(n, ordered)
+
+
 @settings(max_examples=200)
 @given(random_digraphs())
 def test_cycles_are_reported_with_a_position_on_them(

@@ -1,20 +1,65 @@
-"""numba kernel for Sprague–Grundy values: one iterative depth-first search over CSR arrays.
+"""numba kernels for Sprague–Grundy values over CSR arrays.
 
-A position's Grundy value is the mex (minimum excluded value) of its children's values. The
-search finishes every child before its parent (post-order is a reverse topological order), so
-each position's mex is taken the moment it finishes; a move into a position still on the
-search stack closes a cycle, and the kernel stops and reports that position.
+A position's Grundy value is the mex (minimum excluded value) of its children's values, so
+children must be done before their parents:
+
+* :func:`move_direction` detects the common case where every move goes to a higher id (games
+  enumerated layer by layer) or every move to a lower id; :func:`grundy_sweep` then takes
+  the mexes in one sequential pass over the ids, the cache-friendly order.
+* Otherwise :func:`grundy_kernel` runs one iterative depth-first search: it finishes every
+  child before its parent (post-order is a reverse topological order), so each position's
+  mex is taken the moment it finishes; a move into a position still on the search stack
+  closes a cycle, and the kernel stops and reports that position.
 """
 
 from __future__ import annotations
 
 import numba as nb
 
-__all__ = ["grundy_kernel"]
+__all__ = ["grundy_kernel", "grundy_sweep", "move_direction"]
 
 _WHITE = 0  # not reached yet
 _GREY = 1  # on the search stack: its subtree is being explored
 _BLACK = 2  # finished: its Grundy value is known
+
+
+@nb.njit(cache=True)
+def move_direction(indptr, indices):  # type: ignore[no-untyped-def]
+    """1 if every move goes to a higher id, -1 if every move to a lower id, else 0."""
+    up = True
+    down = True
+    for p in range(indptr.shape[0] - 1):
+        for e in range(indptr[p], indptr[p + 1]):
+            c = indices[e]
+            up = up and c > p
+            down = down and c < p
+        if not (up or down):
+            return 0
+    return 1 if up else -1
+
+
+@nb.njit(cache=True)
+def _mex(indptr, indices, grundy, seen, p):  # type: ignore[no-untyped-def]
+    """The mex of the children of `p` (all done); `seen` as in :func:`grundy_kernel`."""
+    start = indptr[p]
+    degree = indptr[p + 1] - start
+    for k in range(start, start + degree):
+        g = grundy[indices[k]]
+        if g < degree:
+            seen[g] = p
+    mex = 0
+    while mex < degree and seen[mex] == p:
+        mex += 1
+    return mex
+
+
+@nb.njit(cache=True)
+def grundy_sweep(indptr, indices, grundy, seen, direction):  # type: ignore[no-untyped-def]
+    """Fill `grundy` in one pass over the ids: descending if `direction` is 1, else ascending."""
+    n = indptr.shape[0] - 1
+    for k in range(n):
+        p = n - 1 - k if direction == 1 else k
+        grundy[p] = _mex(indptr, indices, grundy, seen, p)
 
 
 @nb.njit(cache=True)
@@ -51,16 +96,7 @@ def grundy_kernel(indptr, indices, grundy, state, stack, cursor, seen):  # type:
                     cursor[top] = indptr[c]
                     state[c] = _GREY
                 continue
-            start = indptr[p]
-            degree = indptr[p + 1] - start
-            for k in range(start, start + degree):
-                g = grundy[indices[k]]
-                if g < degree:
-                    seen[g] = p
-            mex = 0
-            while mex < degree and seen[mex] == p:
-                mex += 1
-            grundy[p] = mex
+            grundy[p] = _mex(indptr, indices, grundy, seen, p)
             state[p] = _BLACK
             top -= 1
     return -1

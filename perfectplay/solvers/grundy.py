@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from perfectplay._memory import check_memory
 from perfectplay.errors import CyclicGraphError, InvalidGraphError
 from perfectplay.graph import GameGraph, as_game_graph
-from perfectplay.solvers._grundy_kernels import grundy_kernel
+from perfectplay.solvers._grundy_kernels import grundy_kernel, grundy_sweep, move_direction
 from perfectplay.values import LOSE, VALUE_DTYPE, WIN, Position, Value
 
 __all__ = ["GrundySolution", "SumTerm", "grundy_sum", "grundy_values", "solve_grundy"]
@@ -61,10 +61,12 @@ def grundy_values(graph: Any) -> NDArray[np.integer]:
 
     Notes
     -----
-    One iterative depth-first search: a position's mex is taken when its last child
-    finishes, which is a reverse topological order whatever the numbering. Cost: O(n + m)
-    time and about 17 bytes per position of working memory. A position's value never exceeds
-    its number of moves.
+    When every move goes to a higher id (as in games enumerated layer by layer), or every
+    move to a lower id, one sequential sweep over the ids takes each mex after its children's.
+    Otherwise one iterative depth-first search takes a position's mex when its last child
+    finishes, a reverse topological order whatever the numbering (random memory access: a
+    few times slower). Cost: O(n + m) time and at most about 17 bytes per position of
+    working memory. A position's value never exceeds its number of moves.
 
     Examples
     --------
@@ -85,12 +87,16 @@ def grundy_values(graph: Any) -> NDArray[np.integer]:
         f"Grundy values of {n} positions",
     )
     grundy: NDArray[np.integer] = np.zeros(n, dtype=value_dtype)
+    # A mex is at most the out-degree, so values 0..max_degree-1 are all a mex can test.
+    seen = np.full(max(max_degree, 1), -1, dtype=np.int64)
+    direction = int(move_direction(g.indptr, g.indices))
+    if direction:
+        grundy_sweep(g.indptr, g.indices, grundy, seen, direction)
+        return grundy
     state = np.zeros(n, dtype=np.uint8)
     # Each position is pushed at most once, so the search stack needs n entries at most.
     stack = np.empty(n, dtype=g.indices.dtype)
     cursor = np.empty(n, dtype=g.indptr.dtype)
-    # A mex is at most the out-degree, so values 0..max_degree-1 are all a mex can test.
-    seen = np.full(max(max_degree, 1), -1, dtype=np.int64)
     on_cycle = int(grundy_kernel(g.indptr, g.indices, grundy, state, stack, cursor, seen))
     if on_cycle >= 0:
         raise CyclicGraphError(
