@@ -1,0 +1,342 @@
+"""Tests of retrograde analysis: each kernel step, the public solver, and the brute-force twin."""
+
+from __future__ import annotations
+
+import brute
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import perfectplay._memory
+from perfectplay.errors import InvalidGraphError, TooLargeError
+from perfectplay.graph import GameGraph
+from perfectplay.solvers import _retrograde_kernels as k
+from perfectplay.solvers.retrograde import primitive_values, solve_retrograde
+from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
+
+# ---------------------------------------------------------------- random small games
+
+
+@st.composite
+def games(draw: st.DrawFn, max_n: int = 12) -> tuple[int, list[tuple[int, int]], list[int], bool]:
+    """A random game: cycles, self-loops, multi-edges, move-less and primitive positions."""
+    n = draw(st.integers(1, max_n))
+    pos = st.integers(0, n - 1)
+    edges = draw(st.lists(st.tuples(pos, pos), max_size=3 * n))
+    code = st.sampled_from([UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, WIN, LOSE, TIE])
+    primitive = draw(st.lists(code, min_size=n, max_size=n))
+    misere = draw(st.booleans())
+    return n, edges, primitive, misere
+
+
+def build(n: int, edges: list[tuple[int, int]]) -> GameGraph:
+    src = [u for u, _ in edges]
+    dst = [v for _, v in edges]
+    return GameGraph.from_edges(src, dst, n=n)
+
+
+@settings(max_examples=2000)
+@given(games())
+def test_matches_brute_force_on_random_games(game: tuple[int, list, list, bool]) -> None:
+    n, edges, primitive, misere = game
+    solution = solve_retrograde(build(n, edges), np.array(primitive), misere=misere)
+    value, remoteness = brute.retrograde(n, edges, primitive, misere=misere)
+    assert solution.value.tolist() == value
+    assert solution.remoteness.tolist() == remoteness
+
+
+@settings(max_examples=300)
+@given(games())
+def test_every_position_satisfies_the_value_equations(game: tuple[int, list, list, bool]) -> None:
+    n, edges, primitive, misere = game
+    g = build(n, edges)
+    s = solve_retrograde(g, np.array(primitive), misere=misere)
+    for p in range(n):
+        v, r = int(s.value[p]), int(s.remoteness[p])
+        kids = g.moves(p).tolist()
+        kid_values = [int(s.value[c]) for c in kids]
+        if primitive[p] != UNDECIDED or not kids:
+            assert r == 0
+            assert s.best_moves(p) == []
+            expected = primitive[p] if primitive[p] != UNDECIDED else (WIN if misere else LOSE)
+            assert v == expected
+            continue
+        assert r != 0
+        best = s.best_moves(p)
+        best_values = {int(s.value[c]) for c in best}
+        best_remoteness = {int(s.remoteness[c]) for c in best}
+        if v == WIN:
+            assert best_values == {LOSE}
+            assert best_remoteness == {r - 1}
+            assert min(int(s.remoteness[c]) for c in kids if s.value[c] == LOSE) == r - 1
+        elif v == LOSE:
+            assert set(kid_values) == {WIN}
+            assert max(int(s.remoteness[c]) for c in kids) == r - 1
+            assert best_values == {WIN} and best_remoteness == {r - 1}
+        elif v == TIE:
+            assert LOSE not in kid_values and set(kid_values) != {WIN}
+            assert best_values == {TIE} and best_remoteness == {r - 1}
+            assert min(int(s.remoteness[c]) for c in kids if s.value[c] == TIE) == r - 1
+        else:
+            assert v == DRAW and r == NO_REMOTENESS
+            assert LOSE not in kid_values and TIE not in kid_values
+            assert DRAW in kid_values
+            assert best and best_values == {DRAW}
+
+
+@settings(max_examples=200)
+@given(games())
+def test_best_moves_reach_the_end_in_exactly_remoteness_moves(
+    game: tuple[int, list, list, bool],
+) -> None:
+    n, edges, primitive, misere = game
+    s = solve_retrograde(build(n, edges), np.array(primitive), misere=misere)
+    for p in range(n):
+        r = int(s.remoteness[p])
+        if r == NO_REMOTENESS:
+            continue
+        q, steps, mover_value = p, 0, int(s.value[p])
+        while s.best_moves(q):
+            q = s.best_moves(q)[0]
+            steps += 1
+        assert steps == r
+        final = Value(int(s.value[q]))
+        assert (final if steps % 2 == 0 else final.flipped()) == mover_value
+
+
+@settings(max_examples=200)
+@given(games())
+def test_misere_swaps_only_the_move_less_positions(game: tuple[int, list, list, bool]) -> None:
+    n, edges, primitive, _ = game
+    g = build(n, edges)
+    normal = solve_retrograde(g, primitive)
+    misere = solve_retrograde(g, primitive, misere=True)
+    no_moves = (g.out_degree() == 0) & (np.array(primitive) == UNDECIDED)
+    assert (normal.value[no_moves] == LOSE).all()
+    assert (misere.value[no_moves] == WIN).all()
+    # Marking those positions primitive WIN instead gives the misere answer.
+    as_rule = np.where(no_moves, WIN, primitive)
+    by_rule = solve_retrograde(g, as_rule)
+    assert (by_rule.value == misere.value).all()
+    assert (by_rule.remoteness == misere.remoteness).all()
+
+
+# ---------------------------------------------------------------- hand-made games
+
+
+def solve_edges(
+    edges: list[tuple[int, int]], n: int, primitive: dict[int, int] | None = None
+) -> tuple[list[str], list[int]]:
+    prim = np.full(n, UNDECIDED, dtype=np.uint8)
+    for p, v in (primitive or {}).items():
+        prim[p] = v
+    s = solve_retrograde(build(n, edges), prim)
+    return [s[p].name for p in range(n)], s.remoteness.tolist()
+
+
+def test_chain_alternates_and_counts_moves() -> None:
+    n = 1000
+    names, remoteness = solve_edges([(p, p + 1) for p in range(n - 1)], n)
+    assert remoteness == list(range(n - 1, -1, -1))
+    assert names == ["LOSE" if (n - 1 - p) % 2 == 0 else "WIN" for p in range(n)]
+
+
+def test_winner_takes_the_shortest_win_and_loser_the_longest_loss() -> None:
+    # 0 -> 1 (LOSE in 0) and 0 -> 2 -> 3 -> 4 (2 is LOSE in 2): 0 wins in 1.
+    # 5 -> 6 (WIN in 1: 6 -> 1) and 5 -> 0 (WIN in 1) and 5 -> 7 (WIN in 3): 5 loses in 4.
+    edges = [(0, 1), (0, 2), (2, 3), (3, 4), (5, 6), (6, 1), (5, 0), (5, 7), (7, 2)]
+    names, remoteness = solve_edges(edges, 8)
+    assert names[0] == "WIN" and remoteness[0] == 1
+    assert names[7] == "WIN" and remoteness[7] == 3
+    assert names[5] == "LOSE" and remoteness[5] == 4
+
+
+def test_multi_edges_count_as_separate_moves() -> None:
+    # 0 has two moves to the WIN 1 and one to the endless 2 <-> 3: a DRAW, not a LOSE.
+    edges = [(0, 1), (0, 1), (1, 4), (0, 2), (2, 3), (3, 2)]
+    names, _ = solve_edges(edges, 5)
+    assert names == ["DRAW", "WIN", "DRAW", "DRAW", "LOSE"]
+    # Without the escape, both moves lead to the WIN: a LOSE in 2.
+    names, remoteness = solve_edges([(0, 1), (0, 1), (1, 2)], 3)
+    assert names == ["LOSE", "WIN", "LOSE"] and remoteness == [2, 1, 0]
+
+
+def test_self_loops() -> None:
+    assert solve_edges([(0, 0)], 1) == (["DRAW"], [-1])
+    assert solve_edges([(0, 0), (0, 1)], 2) == (["WIN", "LOSE"], [1, 0])
+    # A self-loop on a position whose other move wins keeps it from being a LOSE.
+    assert solve_edges([(0, 0), (0, 1), (1, 2)], 3)[0] == ["DRAW", "WIN", "LOSE"]
+
+
+def test_primitive_positions_ignore_their_moves() -> None:
+    edges = [(0, 1), (1, 0), (2, 0)]
+    assert solve_edges(edges, 3, {0: WIN}) == (["WIN", "LOSE", "LOSE"], [0, 1, 1])
+    assert solve_edges(edges, 3, {0: LOSE}) == (["LOSE", "WIN", "WIN"], [0, 1, 1])
+    assert solve_edges(edges, 3, {0: TIE}) == (["TIE", "TIE", "TIE"], [0, 1, 1])
+    assert solve_edges(edges, 3) == (["DRAW"] * 3, [-1] * 3)
+
+
+def test_tie_only_where_no_win_and_not_all_lose() -> None:
+    # 0 -> TIE 1, 0 -> LOSE 2: WIN. 3 -> TIE 1, 3 -> WIN 4: TIE. 5 -> 3 (TIE in 1): TIE in 2.
+    edges = [(0, 1), (0, 2), (3, 1), (3, 4), (4, 2), (5, 3)]
+    names, remoteness = solve_edges(edges, 6, {1: TIE})
+    assert names == ["WIN", "TIE", "LOSE", "TIE", "WIN", "TIE"]
+    assert remoteness == [1, 0, 0, 1, 1, 2]
+
+
+def test_tie_takes_the_nearest_tie_and_a_tie_never_makes_a_win() -> None:
+    # 0 -> 1 -> 2 -> TIE 3 and 0 -> TIE 3: 0 ties in 1; 4 <-> 5 with 5 -> TIE 3 stay TIE.
+    edges = [(0, 1), (1, 2), (2, 3), (0, 3), (4, 5), (5, 4), (5, 3)]
+    names, remoteness = solve_edges(edges, 6, {3: TIE})
+    assert names == ["TIE"] * 6
+    assert remoteness == [1, 2, 1, 0, 2, 1]
+
+
+def test_empty_graph_and_isolated_positions() -> None:
+    empty = solve_retrograde(GameGraph.from_edges([], [], n=0))
+    assert empty.value.shape == (0,) and empty.remoteness.shape == (0,)
+    s = solve_retrograde(GameGraph.from_edges([], [], n=3), misere=True)
+    assert s.value.tolist() == [WIN] * 3 and s.remoteness.tolist() == [0] * 3
+
+
+def test_solution_arrays_and_solver_name() -> None:
+    g = GameGraph.from_edges([0, 1], [1, 2], n=3)
+    s = solve_retrograde(g)
+    assert s.graph is g and s.solver == "retrograde" and s.score is None
+    assert s.value.dtype == np.uint8 and s.remoteness.dtype == np.int32
+    assert s.summary() == {"WIN": 1, "LOSE": 2, "TIE": 0, "DRAW": 0}
+
+
+def test_primitive_accepts_any_integer_dtype_and_value_members() -> None:
+    g = GameGraph.from_edges([0], [1], n=2)
+    for prim in ([UNDECIDED, Value.TIE], np.array([255, 2], dtype=np.int64), (255, 2)):
+        assert solve_retrograde(g, prim).value.tolist() == [TIE, TIE]
+
+
+# ---------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    ("primitive", "message"),
+    [
+        ([0, 0], r"one entry per position \(shape \(3,\)\), got shape \(2,\)"),
+        ([[0, 0, 0]], r"got shape \(1, 3\)"),
+        (np.zeros(3, dtype=np.float64), "integer value codes, got dtype float64"),
+        (np.zeros(3, dtype=bool), "integer value codes, got dtype bool"),
+        ([255, 255, DRAW], r"primitive\[2\] = 1 \(DRAW\) is not a primitive value"),
+        ([255, 7, 9], r"primitive\[1\] = 7 is not a primitive value"),
+        ([-1, 0, 0], r"primitive\[0\] = -1 is not"),
+        (np.array([3, 256, 0], dtype=np.int64), r"primitive\[1\] = 256 is not"),
+    ],
+)
+def test_bad_primitive_arrays_are_rejected(primitive: object, message: str) -> None:
+    g = GameGraph.from_edges([0], [1], n=3)
+    with pytest.raises(InvalidGraphError, match=message):
+        solve_retrograde(g, primitive)  # type: ignore[arg-type]
+
+
+def test_primitive_values_passes_codes_through_as_uint8() -> None:
+    out = primitive_values(np.array([3, 0, 2, 255], dtype=np.int16), 4)
+    assert out.dtype == np.uint8 and out.tolist() == [3, 0, 2, 255]
+    assert primitive_values(np.array([]), 0).shape == (0,)
+
+
+def test_refuses_graphs_larger_than_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = GameGraph.from_edges([0, 1], [1, 2], n=3)
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 10)
+    with pytest.raises(TooLargeError, match="retrograde analysis of 3 positions and 2 moves"):
+        solve_retrograde(g)
+
+
+# ---------------------------------------------------------------- kernel steps, one by one
+
+
+def arrays(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    value = np.full(n, 77, dtype=np.uint8)
+    remoteness = np.full(n, 77, dtype=np.int32)
+    queue = np.full(n, -7, dtype=np.int32)
+    return value, remoteness, queue
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_count_children_counts_moves_not_distinct_children(dtype: type) -> None:
+    g = GameGraph.from_edges([0, 0, 0, 2, 2], [1, 1, 2, 2, 0], n=4)
+    counters = np.full(4, -1, dtype=dtype)
+    k.count_children(g.indptr.astype(dtype), counters)
+    assert counters.tolist() == [3, 0, 2, 0]
+
+
+def test_seed_primitives_decides_rules_and_move_less_positions() -> None:
+    # 0 has moves and a primitive LOSE; 1 TIE; 2 no moves; 3 has moves; 4 WIN without moves.
+    g = GameGraph.from_edges([0, 1, 3], [3, 3, 2], n=5)
+    prim = np.array([LOSE, TIE, UNDECIDED, UNDECIDED, WIN], dtype=np.uint8)
+    for terminal in (LOSE, WIN):
+        value, remoteness, queue = arrays(5)
+        tail = k.seed_primitives(g.indptr, prim, terminal, value, remoteness, queue)
+        assert value.tolist() == [LOSE, TIE, terminal, UNDECIDED, WIN]
+        assert remoteness.tolist() == [0, 0, 0, -1, 0]
+        assert tail == 3 and queue[:tail].tolist() == [0, 2, 4]
+
+
+def test_propagate_win_lose_runs_in_remoteness_order() -> None:
+    # 4 has no moves; 3 -> 4 (WIN 1); 2 -> 3, 2 -> 4 (WIN 1); 1 -> 2, 1 -> 3 (LOSE 2);
+    # 0 -> 1, 0 -> 0 (WIN 3); 5 -> 5 stays undecided.
+    g = GameGraph.from_edges([0, 0, 1, 1, 2, 2, 3, 5], [1, 0, 2, 3, 3, 4, 4, 5], n=6)
+    rindptr, rindices = g.reverse()
+    counters = np.empty(6, dtype=np.int32)
+    k.count_children(g.indptr, counters)
+    value, remoteness, queue = arrays(6)
+    prim = np.full(6, UNDECIDED, dtype=np.uint8)
+    tail = k.seed_primitives(g.indptr, prim, LOSE, value, remoteness, queue)
+    tail = k.propagate_win_lose(rindptr, rindices, counters, value, remoteness, queue, 0, tail)
+    assert value.tolist() == [WIN, LOSE, WIN, WIN, LOSE, UNDECIDED]
+    assert remoteness.tolist() == [3, 2, 1, 1, 0, -1]
+    assert tail == 5
+    assert remoteness[queue[:tail]].tolist() == sorted(remoteness[queue[:tail]].tolist())
+    assert counters[1] == 0 and counters[5] == 1
+
+
+def test_seed_ties_appends_only_tie_positions() -> None:
+    value = np.array([TIE, WIN, UNDECIDED, TIE, LOSE], dtype=np.uint8)
+    queue = np.array([1, 4, -7, -7, -7], dtype=np.int32)
+    assert k.seed_ties(value, queue, 2) == 4
+    assert queue[:4].tolist() == [1, 4, 0, 3]
+
+
+def test_propagate_ties_fills_only_undecided_predecessors() -> None:
+    # 0 -> 1 -> 2(TIE), 3(WIN) -> 2, 4 -> 4: 1 ties in 1, 0 in 2, 3 keeps its WIN.
+    g = GameGraph.from_edges([0, 1, 3, 4], [1, 2, 2, 4], n=5)
+    rindptr, rindices = g.reverse()
+    value = np.array([UNDECIDED, UNDECIDED, TIE, WIN, UNDECIDED], dtype=np.uint8)
+    remoteness = np.array([-1, -1, 0, 5, -1], dtype=np.int32)
+    queue = np.array([3, 2, -7, -7, -7], dtype=np.int32)
+    tail = k.propagate_ties(rindptr, rindices, value, remoteness, queue, 1, 2)
+    assert tail == 4 and queue[:4].tolist() == [3, 2, 1, 0]
+    assert value.tolist() == [TIE, TIE, TIE, WIN, UNDECIDED]
+    assert remoteness.tolist() == [2, 1, 0, 5, -1]
+
+
+def test_mark_draws_marks_only_undecided() -> None:
+    value = np.array([UNDECIDED, WIN, UNDECIDED, TIE], dtype=np.uint8)
+    remoteness = np.array([9, 3, 9, 1], dtype=np.int32)
+    assert k.mark_draws(value, remoteness) == 2
+    assert value.tolist() == [DRAW, WIN, DRAW, TIE]
+    assert remoteness.tolist() == [-1, 3, -1, 1]
+
+
+def test_kernels_accept_int64_index_arrays() -> None:
+    g = GameGraph.from_edges([0, 1, 2], [1, 2, 0], n=4)
+    rindptr, rindices = (a.astype(np.int64) for a in g.reverse())
+    counters = np.empty(4, dtype=np.int64)
+    k.count_children(g.indptr.astype(np.int64), counters)
+    value, remoteness, _ = arrays(4)
+    queue = np.empty(4, dtype=np.int64)
+    prim = np.array([UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED], dtype=np.uint8)
+    tail = k.seed_primitives(g.indptr.astype(np.int64), prim, LOSE, value, remoteness, queue)
+    tail = k.propagate_win_lose(rindptr, rindices, counters, value, remoteness, queue, 0, tail)
+    tail = k.propagate_ties(
+        rindptr, rindices, value, remoteness, queue, tail, k.seed_ties(value, queue, tail)
+    )
+    assert k.mark_draws(value, remoteness) == 3
+    assert value.tolist() == [DRAW, DRAW, DRAW, LOSE]
