@@ -228,10 +228,11 @@ def enumerate_game(
         Show a tqdm progress bar on standard error. Default: only when standard error is a
         terminal, and only once the run has lasted half a second.
     vectorized : bool, optional
-        Use the vectorized path. Default: whenever the game provides it.
+        Use the vectorized path. Default: whenever the game provides it (and `canonical` is
+        not turned off for a game with symmetries).
     canonical : bool
         Replace positions by ``game.canonical`` forms (symmetry reduction). ``False`` explores
-        the full game, e.g. to check that canonical forms keep values.
+        the full game on the plain path, e.g. to check that canonical forms keep values.
 
     Returns
     -------
@@ -245,7 +246,8 @@ def enumerate_game(
     GameDefinitionError
         If the game breaks the protocol: a move that is not a ``(label, position)`` pair (or
         triple for scored games), an unhashable position, an outcome that is not WIN, LOSE,
-        TIE or None, malformed batch arrays, or ``vectorized=True`` for a game without them.
+        TIE or None, malformed batch arrays, or ``vectorized=True`` for a game without them
+        (or with ``canonical=False`` for a game with symmetries).
 
     Notes
     -----
@@ -255,8 +257,14 @@ def enumerate_game(
     of the layer's children (``np.unique``) and binary searches against the positions seen
     so far: O(m log n) array work, ~10^7 positions per second.
     """
+    reduced = canonical or not provides(game, "canonical")  # batch_moves gives canonical codes
     if vectorized is None:
-        vectorized = has_vectorized_path(game) and not game.info.scored
+        vectorized = has_vectorized_path(game) and not game.info.scored and reduced
+    elif vectorized and not reduced:
+        raise GameDefinitionError(
+            f"{game.info.name}: the vectorized path always reduces by symmetry "
+            "(batch_moves gives canonical codes); use canonical=True or the plain path"
+        )
     elif vectorized and not has_vectorized_path(game):
         raise GameDefinitionError(
             f"{game.info.name} has no vectorized path: it needs encode, decode, "

@@ -1,0 +1,82 @@
+"""The Game protocol: GameInfo, defaults of the optional extras, `provides`."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from perfectplay.errors import GameDefinitionError
+from perfectplay.games.base import OPTIONAL_METHODS, Game, GameInfo, provides
+from perfectplay.values import Value
+
+
+class Countdown(Game[int]):
+    """Take 1 from a counter; the player who reaches 0 has made the last move."""
+
+    info = GameInfo("countdown", {"start": 3})
+
+    def initial(self) -> int:
+        return 3
+
+    def moves(self, position: int) -> list[tuple[str, int]]:
+        return [("down", position - 1)] if position > 0 else []
+
+    def outcome(self, position: int) -> Value | None:
+        return None
+
+
+def test_game_info_is_frozen_and_its_params_read_only() -> None:
+    info = GameInfo("g", {"rows": 4})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        info.name = "h"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        info.params["rows"] = 5  # type: ignore[index]
+
+
+def test_game_info_equality_and_hash_follow_the_fields() -> None:
+    a = GameInfo("g", {"rows": 4}, cyclic=True)
+    assert a == GameInfo("g", {"rows": 4}, cyclic=True)
+    assert hash(a) == hash(GameInfo("g", {"rows": 4}, cyclic=True))
+    assert a != GameInfo("g", {"rows": 5}, cyclic=True)
+    assert a != GameInfo("g", {"rows": 4})
+    assert {a, GameInfo("g", {"rows": 4}, cyclic=True)} == {a}
+
+
+def test_game_info_needs_a_name() -> None:
+    with pytest.raises(GameDefinitionError, match="name"):
+        GameInfo("")
+
+
+def test_defaults_of_the_optional_extras() -> None:
+    game = Countdown()
+    assert game.canonical(2) == 2
+    assert game.render(2) == "2"
+    assert game.terminal_score(0) == 0
+    for method, args in (("parse", ("2",)), ("encode", (2,)), ("decode", (2,))):
+        with pytest.raises(GameDefinitionError, match="countdown"):
+            getattr(game, method)(*args)
+
+
+def test_required_methods_must_be_defined() -> None:
+    class Empty(Game[int]):
+        pass
+
+    for method, args in (("initial", ()), ("moves", (0,)), ("outcome", (0,))):
+        with pytest.raises(GameDefinitionError, match=f"Empty must define {method}"):
+            getattr(Empty(), method)(*args)
+
+
+def test_provides_tells_overridden_extras() -> None:
+    class Drawn(Countdown):
+        def render(self, position: int) -> str:
+            return "*" * position
+
+    assert [name for name in OPTIONAL_METHODS if provides(Drawn(), name)] == ["render"]
+    assert not any(provides(Countdown(), name) for name in OPTIONAL_METHODS)
+    with pytest.raises(GameDefinitionError, match="not an optional"):
+        provides(Countdown(), "moves")
+
+
+def test_repr_names_the_game_and_its_params() -> None:
+    assert repr(Countdown()) == "<Countdown countdown start=3>"

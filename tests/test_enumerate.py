@@ -1,0 +1,214 @@
+"""The enumerator: reachable positions, breadth-first numbering, both paths, limits, errors."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
+from perfectplay.games.base import Game, GameInfo
+from perfectplay.games.connect_four import ConnectFour
+from perfectplay.games.enumerate import enumerate_game, has_vectorized_path
+from perfectplay.games.subtraction import Subtraction
+from perfectplay.games.tictactoe import TicTacToe
+from perfectplay.values import UNDECIDED, Value
+
+
+class ExplicitGame(Game[int]):
+    """A game given by an explicit move list per position (positions are ints)."""
+
+    def __init__(self, children: list[list[int]], over: dict[int, Value]) -> None:
+        self.children, self.over = children, over
+        self.info = GameInfo("explicit", cyclic=True)
+
+    def initial(self) -> int:
+        return 0
+
+    def moves(self, position: int) -> list[tuple[str, int]]:
+        if position in self.over:
+            return []
+        return [(f"m{i}", c) for i, c in enumerate(self.children[position])]
+
+    def outcome(self, position: int) -> Value | None:
+        return self.over.get(position)
+
+
+@st.composite
+def explicit_games(draw: Any) -> ExplicitGame:
+    n = draw(st.integers(1, 12))
+    children = [draw(st.lists(st.integers(0, n - 1), max_size=4)) for _ in range(n)]
+    over = draw(
+        st.dictionaries(st.integers(0, n - 1), st.sampled_from(list(Value)[::3]), max_size=3)
+    )
+    return ExplicitGame(children, {p: v for p, v in over.items() if v != Value.UNDECIDED})
+
+
+def bfs_layers(game: ExplicitGame) -> dict[int, int]:
+    """Depth of every reachable position (independent BFS)."""
+    depth = {0: 0}
+    queue = deque([0])
+    while queue:
+        p = queue.popleft()
+        for _, q in game.moves(p):
+            if q not in depth:
+                depth[q] = depth[p] + 1
+                queue.append(q)
+    return depth
+
+
+@settings(max_examples=150)
+@given(explicit_games())
+def test_enumeration_is_the_reachable_graph_numbered_by_depth(game: ExplicitGame) -> None:
+    e = enumerate_game(game)
+    depth = bfs_layers(game)
+    assert sorted(e.positions) == sorted(depth)
+    assert e.positions[0] == 0
+    layer_of = np.repeat(np.arange(e.layers.size - 1), np.diff(e.layers))
+    assert [depth[p] for p in e.positions] == layer_of.tolist()
+    for pid, p in enumerate(e.positions):
+        assert e.id_of(p) == pid
+        assert [e.positions[c] for c in e.graph.moves(pid)] == [q for _, q in game.moves(p)]
+        assert e.primitive[pid] == game.over.get(p, UNDECIDED)
+    assert e.topological == all(depth[q] > depth[p] for p in depth for _, q in game.moves(p))
+
+
+def test_tic_tac_toe_counts_on_both_paths() -> None:
+    game = TicTacToe()
+    assert enumerate_game(game, canonical=False).n == 5478
+    plain = enumerate_game(game, vectorized=False)
+    fast = enumerate_game(game, vectorized=True)
+    assert plain.n == fast.n == 765
+    assert plain.path == "plain" and fast.path == "vectorized"
+    assert plain.topological and fast.topological
+    assert np.array_equal(plain.layers, fast.layers)
+    assert sorted(plain.codes.tolist()) == sorted(fast.codes.tolist())
+    assert plain.rate > 0 and fast.seconds > 0
+
+
+@pytest.mark.parametrize("game", [Subtraction(30, (1, 3, 4)), ConnectFour(3, 4), TicTacToe()])
+def test_vectorized_path_builds_the_plain_graph(game: Game[Any]) -> None:
+    assert has_vectorized_path(game)
+    plain = enumerate_game(game, vectorized=False)
+    fast = enumerate_game(game, vectorized=True)
+    ids = np.array([fast.id_of_code(int(c)) for c in plain.codes])
+    assert np.array_equal(np.sort(ids), np.arange(fast.n))
+    assert np.array_equal(fast.primitive[ids], plain.primitive)
+    for pid in range(plain.n):
+        assert ids[plain.graph.moves(pid)].tolist() == fast.graph.moves(int(ids[pid])).tolist()
+        assert fast.position_of(int(ids[pid])) == plain.positions[pid]
+
+
+def test_position_limit() -> None:
+    with pytest.raises(TooLargeError, match="more than max_positions=100 reachable"):
+        enumerate_game(TicTacToe(), max_positions=100, vectorized=False)
+    with pytest.raises(TooLargeError, match="max_positions=100"):
+        enumerate_game(TicTacToe(), max_positions=100, vectorized=True)
+    assert enumerate_game(TicTacToe(), max_positions=765).n == 765
+
+
+def test_unknown_positions_and_ids() -> None:
+    e = enumerate_game(TicTacToe())
+    with pytest.raises(PositionNotFoundError, match="not a position reachable"):
+        e.id_of("XXXXXXXXX")
+    with pytest.raises(PositionNotFoundError, match="out of range"):
+        e.position_of(765)
+    with pytest.raises(PositionNotFoundError, match="code 1 "):
+        e.id_of_code(1)
+
+
+def test_progress_bar_on_request(capsys: pytest.CaptureFixture[str]) -> None:
+    enumerate_game(TicTacToe(), progress=True, vectorized=False)
+    assert "enumerating tic-tac-toe" in capsys.readouterr().err
+    enumerate_game(TicTacToe(), progress=False)
+    assert capsys.readouterr().err == ""
+
+
+class Faulty(Game[Any]):
+    """A game whose moves from 1 are given by `bad` (to trigger each protocol error)."""
+
+    def __init__(self, bad: Any, scored: bool = False, rule: Any = None) -> None:
+        self.bad, self.rule = bad, rule
+        self.info = GameInfo("faulty", scored=scored)
+
+    def initial(self) -> Any:
+        return 0
+
+    def moves(self, position: Any) -> Any:
+        return [("go", 1, 0) if self.info.scored else ("go", 1)] if position == 0 else self.bad
+
+    def outcome(self, position: Any) -> Value | None:
+        return self.rule if position == 1 else None
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        (Faulty([("a", [1, 2])]), "move 'a' from 1 leads to an unhashable position \\(list\\)"),
+        (Faulty([("a", 2, 5)]), "a 3-tuple needs GameInfo\\(scored=True\\)"),
+        (Faulty([("a", 2)], scored=True), "a 2-tuple needs GameInfo\\(scored=False\\)"),
+        (Faulty([3]), "yielded 3; expected a \\(label, position\\) tuple"),
+        (Faulty([], rule="win"), "outcome\\(1\\) returned 'win'"),
+        (Faulty([], rule=Value.DRAW), "expected None, Value.WIN, Value.LOSE or Value.TIE"),
+    ],
+)
+def test_protocol_errors_are_one_clear_message(game: Faulty, message: str) -> None:
+    with pytest.raises(GameDefinitionError, match=message):
+        enumerate_game(game)
+
+
+def test_unhashable_initial_position() -> None:
+    class ListStart(Faulty):
+        def initial(self) -> Any:
+            return [0]
+
+    with pytest.raises(GameDefinitionError, match="initial position \\[0\\] is unhashable"):
+        enumerate_game(ListStart([]))
+
+
+def test_vectorized_on_request_needs_the_batch_methods() -> None:
+    with pytest.raises(GameDefinitionError, match="no vectorized path"):
+        enumerate_game(Faulty([]), vectorized=True)
+
+
+def test_scored_game_keeps_gains_and_terminal_scores() -> None:
+    class Coins(Game[int]):
+        """Take 1 or 2 coins, scoring them; the last coin left is worth -1 to the mover."""
+
+        info = GameInfo("coins", scored=True)
+
+        def initial(self) -> int:
+            return 4
+
+        def moves(self, n: int) -> list[tuple[str, int, int]]:
+            return [(str(k), n - k, k) for k in (1, 2) if k <= n and n > 1]
+
+        def outcome(self, n: int) -> Value | None:
+            return Value.TIE if n <= 1 else None
+
+        def terminal_score(self, n: int) -> int:
+            return -n
+
+    e = enumerate_game(Coins())
+    assert e.graph.gain is not None and e.terminal_score is not None
+    assert e.positions == [4, 3, 2, 1, 0]
+    assert e.graph.gain.tolist() == [1, 2, 1, 2, 1, 2]
+    assert e.terminal_score.tolist() == [0, 0, 0, -1, 0]
+
+
+def test_bad_batch_arrays_are_reported() -> None:
+    class BadBatch(Subtraction):
+        def batch_moves(self, codes: Any) -> Any:
+            return np.array([0, 0]), np.array([1])
+
+    with pytest.raises(GameDefinitionError, match="2 parents but 1 children"):
+        enumerate_game(BadBatch(3, (1,)), vectorized=True)
+
+
+def test_vectorized_path_cannot_skip_the_symmetry_reduction() -> None:
+    with pytest.raises(GameDefinitionError, match="always reduces by symmetry"):
+        enumerate_game(TicTacToe(), vectorized=True, canonical=False)
