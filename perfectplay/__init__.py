@@ -3,44 +3,102 @@
 For every position of a game: who wins with best play (for the player to move), how fast
 (remoteness), by which moves, or, for scored games, the exact minimax score.
 
+Every public name is listed here once and loaded on first use, so ``import perfectplay`` is
+cheap and numba loads only with the first solver.
+
 >>> import perfectplay
 >>> g = perfectplay.GameGraph.from_edges([0, 1], [1, 2], n=3)
->>> g
-<GameGraph n=3, m=2>
+>>> perfectplay.solve(g).summary()
+{'WIN': 1, 'LOSE': 2, 'TIE': 0, 'DRAW': 0}
+>>> ttt = perfectplay.solve(perfectplay.load_game("tic-tac-toe"))
+>>> ttt.value(ttt.initial)
+<Value.TIE: 2>
 """
 
 from __future__ import annotations
 
-from perfectplay.errors import (
-    CyclicGraphError,
-    GameDefinitionError,
-    InputFormatError,
-    InvalidGraphError,
-    PerfectPlayError,
-    StoreError,
-    TooLargeError,
-    UnknownNameError,
-)
-from perfectplay.graph import GameGraph, as_game_graph
-from perfectplay.solution import MoveValue, Solution
-from perfectplay.values import Position, Value
+from typing import TYPE_CHECKING
+
+from perfectplay._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CyclicGraphError",
-    "GameDefinitionError",
-    "GameGraph",
-    "InputFormatError",
-    "InvalidGraphError",
-    "MoveValue",
-    "PerfectPlayError",
-    "Position",
-    "Solution",
-    "StoreError",
-    "TooLargeError",
-    "UnknownNameError",
-    "Value",
-    "__version__",
-    "as_game_graph",
-]
+_EXPORTS = {
+    # core
+    "CyclicGraphError": ".errors",
+    "GameDefinitionError": ".errors",
+    "InputFormatError": ".errors",
+    "InvalidGraphError": ".errors",
+    "LosingPositionError": ".errors",
+    "PerfectPlayError": ".errors",
+    "PositionNotFoundError": ".errors",
+    "ScoreOverflowError": ".errors",
+    "StoreError": ".errors",
+    "TooLargeError": ".errors",
+    "UnknownNameError": ".errors",
+    "Position": ".values",
+    "Value": ".values",
+    "GameGraph": ".graph",
+    "as_game_graph": ".graph",
+    "MoveValue": ".solution",
+    "Solution": ".solution",
+    # solvers
+    "solve_graph": ".solvers.auto",
+    "solve_retrograde": ".solvers.retrograde",
+    "solve_dag": ".solvers.dag",
+    "GeographyResult": ".solvers.geography",
+    "solve_geography": ".solvers.geography",
+    "GrundySolution": ".solvers.grundy",
+    "grundy_sum": ".solvers.grundy",
+    "grundy_values": ".solvers.grundy",
+    "solve_grundy": ".solvers.grundy",
+    # games and the user API
+    "Game": ".games.base",
+    "GameInfo": ".games.base",
+    "check_game": ".games.check",
+    "enumerate_game": ".games.enumerate",
+    "game_names": ".games.registry",
+    "load_game": ".games.registry",
+    "GameMove": ".api",
+    "GameSolution": ".api",
+    "solve": ".api",
+    # database of solved positions, terminal play
+    "SolutionStore": ".store",
+    "open_store": ".store",
+    "save": ".store",
+    "PlaySession": ".play",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from perfectplay.api import GameMove, GameSolution, solve
+    from perfectplay.errors import (
+        CyclicGraphError,
+        GameDefinitionError,
+        InputFormatError,
+        InvalidGraphError,
+        LosingPositionError,
+        PerfectPlayError,
+        PositionNotFoundError,
+        ScoreOverflowError,
+        StoreError,
+        TooLargeError,
+        UnknownNameError,
+    )
+    from perfectplay.games.base import Game, GameInfo
+    from perfectplay.games.check import check_game
+    from perfectplay.games.enumerate import enumerate_game
+    from perfectplay.games.registry import game_names, load_game
+    from perfectplay.graph import GameGraph, as_game_graph
+    from perfectplay.play import PlaySession
+    from perfectplay.solution import MoveValue, Solution
+    from perfectplay.solvers.auto import solve_graph
+    from perfectplay.solvers.dag import solve_dag
+    from perfectplay.solvers.geography import GeographyResult, solve_geography
+    from perfectplay.solvers.grundy import GrundySolution, grundy_sum, grundy_values, solve_grundy
+    from perfectplay.solvers.retrograde import solve_retrograde
+    from perfectplay.store import SolutionStore, open_store, save
+    from perfectplay.values import Position, Value
