@@ -400,3 +400,141 @@ def brute_game_solution(game: object) -> tuple[object, list[int]]:
     for position, i in ids.items():
         codes[i] = game.encode(position)
     return solution, codes
+
+
+# ---------------------------------------------------------------- classic games (Game API)
+# Each game re-implemented from its rules on its own data layout (grids, coordinate sets), solved
+# by memoised recursion or a fixed-point iteration; values for the player to move, as -1/0/+1
+# (LOSE/TIE/WIN) or Value names for loopy games.
+def _c4_line_through(state: tuple[str, ...], col: int, rows: int) -> bool:
+    """Whether the top stone of column `col` lies on four equal stones in a row."""
+    cols = len(state)
+    row = len(state[col]) - 1
+    mark = state[col][row]
+
+    def at(c: int, r: int) -> str:
+        return state[c][r] if 0 <= c < cols and 0 <= r < len(state[c]) else "."
+
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            k = 1
+            while at(col + sign * k * dc, row + sign * k * dr) == mark:
+                run, k = run + 1, k + 1
+        if run >= 4:
+            return True
+    return False
+
+
+def brute_connect_four(rows: int, cols: int, columns: tuple[str, ...] | None = None) -> int:
+    """Negamax value (-1, 0, +1 for the player to move) of a Connect Four position.
+
+    `columns` lists each column's stones bottom-up (X moved first; no four in a row yet);
+    default the empty board. Stops at the first winning move (values only, no remoteness).
+    """
+    from functools import cache
+
+    @cache
+    def value(state: tuple[str, ...]) -> int:
+        me = "X" if sum(map(len, state)) % 2 == 0 else "O"
+        options = [c for c in range(cols) if len(state[c]) < rows]
+        if not options:
+            return 0
+        best = -1
+        for c in options:
+            child = (*state[:c], state[c] + me, *state[c + 1 :])
+            best = max(best, 1 if _c4_line_through(child, c, rows) else -value(child))
+            if best == 1:
+                break
+        return best
+
+    return value(columns if columns is not None else ("",) * cols)
+
+
+def brute_tictactoe() -> dict[str, int]:
+    """Negamax value (-1, 0, +1 for the player to move) of every reachable tic-tac-toe board."""
+    lines = [(r, r + 1, r + 2) for r in (0, 3, 6)] + [(c, c + 3, c + 6) for c in range(3)]
+    lines += [(0, 4, 8), (2, 4, 6)]
+    values: dict[str, int] = {}
+
+    def value(board: str) -> int:
+        if board in values:
+            return values[board]
+        me = "X" if board.count("X") == board.count("O") else "O"
+        other = "O" if me == "X" else "X"
+        if any(all(board[i] == other for i in line) for line in lines):
+            result = -1
+        elif "." not in board:
+            result = 0
+        else:
+            empty = [i for i in range(9) if board[i] == "."]
+            result = max(-value(board[:i] + me + board[i + 1 :]) for i in empty)
+        values[board] = result
+        return result
+
+    value("." * 9)
+    return values
+
+
+def brute_subtraction(heap: int, take: tuple[int, ...]) -> list[bool]:
+    """Whether the player to move wins from each heap size 0..heap (normal play)."""
+    wins: list[bool] = []
+    for n in range(heap + 1):
+        wins.append(any(k <= n and not wins[n - k] for k in take))
+    return wins
+
+
+Cars = frozenset[tuple[int, int]]
+
+
+def brute_dodgem(size: int) -> dict[tuple[Cars, Cars, str], str]:
+    """Value name (WIN, LOSE, DRAW) of every reachable Dodgem position, by fixed-point iteration.
+
+    A position is (blue cars, red cars, player to move) with cars as (x, y) cells, x to the
+    right and y upwards from the bottom-left corner (0, 0). Blue drives +x (off at x = size),
+    +y or -y; Red drives +y (off at y = size), -x or +x. A player without a legal move wins.
+    """
+    start = (
+        frozenset((0, y) for y in range(1, size)),
+        frozenset((x, 0) for x in range(1, size)),
+        "B",
+    )
+
+    def children(pos):  # type: ignore[no-untyped-def]
+        blue, red, turn = pos
+        mine, theirs = (blue, red) if turn == "B" else (red, blue)
+        steps = ((1, 0), (0, 1), (0, -1)) if turn == "B" else ((0, 1), (-1, 0), (1, 0))
+        result = []
+        for x, y in mine:
+            for dx, dy in steps:
+                nx, ny = x + dx, y + dy
+                off = (turn == "B" and nx == size) or (turn == "R" and ny == size)
+                if not off and not (0 <= nx < size and 0 <= ny < size):
+                    continue
+                if not off and ((nx, ny) in mine or (nx, ny) in theirs):
+                    continue
+                moved = (mine - {(x, y)}) | (frozenset() if off else frozenset({(nx, ny)}))
+                nxt = "R" if turn == "B" else "B"
+                result.append((moved, theirs, nxt) if turn == "B" else (theirs, moved, nxt))
+        return result
+
+    graph = {}
+    todo = [start]
+    while todo:
+        pos = todo.pop()
+        if pos in graph:
+            continue
+        graph[pos] = children(pos)
+        todo.extend(graph[pos])
+    value = {pos: ("WIN" if not kids else "DRAW") for pos, kids in graph.items()}
+    changed = True
+    while changed:
+        changed = False
+        for pos, kids in graph.items():
+            if value[pos] != "DRAW":
+                continue
+            if any(value[k] == "LOSE" for k in kids):
+                value[pos], changed = "WIN", True
+            elif all(value[k] == "WIN" for k in kids):
+                value[pos], changed = "LOSE", True
+    return value

@@ -1,0 +1,85 @@
+"""Connect Four on small boards: both paths, values against an independent brute force."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from brute import brute_connect_four
+
+from perfectplay.api import solve
+from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games.check import check_game
+from perfectplay.games.connect_four import ConnectFour
+from perfectplay.values import Value
+
+VALUE_OF = {-1: Value.LOSE, 0: Value.TIE, 1: Value.WIN}
+
+
+@pytest.fixture(scope="module", params=[(4, 5), (5, 4)], ids=["4x5", "5x4"])
+def solved(request: pytest.FixtureRequest) -> object:
+    rows, cols = request.param
+    began = time.perf_counter()
+    result = solve(ConnectFour(rows, cols))
+    assert time.perf_counter() - began < 60
+    return result
+
+
+def test_small_boards_are_ties_from_the_start(solved: object) -> None:
+    # Both agree with tests/brute.py's independent negamax (about a minute each in Python,
+    # so the suite checks the start of 4x4 and sampled mid-game positions below).
+    assert solved.value(solved.initial) is Value.TIE  # type: ignore[attr-defined]
+
+
+def test_sampled_positions_match_brute_force(solved: object) -> None:
+    game = solved.game  # type: ignore[attr-defined]
+    rng = random.Random(2024)
+    checked = 0
+    while checked < 25:
+        position = game.initial()
+        for _ in range(rng.randrange(9, game.rows * game.cols)):
+            moves = game.moves(position)
+            if not moves:
+                break
+            position = rng.choice(moves)[1]
+        if game.outcome(position) is not None:
+            continue
+        expected = brute_connect_four(game.rows, game.cols, position)
+        assert solved[position] is VALUE_OF[expected], position  # type: ignore[index]
+        checked += 1
+
+
+def test_4x4_start_matches_brute_force() -> None:
+    assert solve(ConnectFour(4, 4))[("",) * 4] is VALUE_OF[brute_connect_four(4, 4)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 3), (2, 5)])
+def test_check_game_passes_including_both_paths(rows: int, cols: int) -> None:
+    assert check_game(ConnectFour(rows, cols), seed=rows * cols, strict=True) == []
+
+
+def test_rules_and_text() -> None:
+    game = ConnectFour(4, 5)
+    assert game.outcome(("XXXX", "OOO", "", "", "")) is Value.LOSE
+    assert game.outcome(("X", "OX", "OOX", "OOOX", "XXX")) is Value.LOSE  # diagonal
+    assert game.outcome(("XO", "XO", "XO", "X", "")) is Value.LOSE  # row
+    assert game.outcome(("XO", "XO", "XO", "", "")) is None
+    assert game.moves(("XXXX", "OOO", "", "", "")) == []
+    full = ConnectFour(1, 2)
+    assert full.outcome(("X", "O")) is Value.TIE
+    p = ("XO", "X", "", "", "")
+    assert game.parse(game.render(p)) == p
+    assert game.decode(game.encode(p)) == p
+    assert game.canonical(p) == game.canonical(p[::-1])
+    with pytest.raises(InputFormatError, match="stones must rest on stones"):
+        game.parse("X . . . .\n. . . . .\n. . . . .\n. . . . .")
+    with pytest.raises(GameDefinitionError, match="rows=6, cols=7"):
+        ConnectFour(6, 7)
+
+
+def test_best_move_takes_the_immediate_win() -> None:
+    solved = solve(ConnectFour(4, 4))
+    best = solved.best_moves(("XXX", "OO", "O", ""))
+    assert [m.label for m in best] == ["a"]
+    assert best[0].value is Value.WIN and best[0].remoteness == 1

@@ -1,0 +1,73 @@
+"""Dodgem: a first-player win on 3x3 (Winning Ways), every value against an independent twin."""
+
+from __future__ import annotations
+
+import pytest
+from brute import brute_dodgem
+
+from perfectplay.api import solve
+from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games.check import check_game
+from perfectplay.games.dodgem import Dodgem
+from perfectplay.values import Value
+
+
+def to_cars(position: tuple[str, str], size: int) -> tuple[frozenset, frozenset, str]:  # type: ignore[type-arg]
+    board, turn = position
+    cars: dict[str, set[tuple[int, int]]] = {"B": set(), "R": set()}
+    for i, cell in enumerate(board):
+        if cell != ".":
+            row, col = divmod(i, size)
+            cars[cell].add((col, size - 1 - row))
+    return frozenset(cars["B"]), frozenset(cars["R"]), turn
+
+
+def test_first_player_wins_3x3() -> None:
+    solved = solve(Dodgem(3))
+    assert solved.value(solved.initial) is Value.WIN
+    assert solved.game.info.cyclic
+
+
+def test_every_position_matches_the_independent_rules() -> None:
+    solved = solve(Dodgem(3))
+    expected = brute_dodgem(3)
+    positions = solved.enumeration.positions
+    assert len(positions) == len(expected)
+    for p in positions:
+        assert solved[p].name == expected[to_cars(p, 3)], p
+
+
+def test_2x2_matches_the_independent_rules() -> None:
+    solved = solve(Dodgem(2))
+    expected = brute_dodgem(2)
+    for p in solved.enumeration.positions:
+        assert solved[p].name == expected[to_cars(p, 2)]
+
+
+def test_rules() -> None:
+    game = Dodgem(3)
+    start = game.initial()
+    assert start == ("B..B...RR", "B")
+    assert [label for label, _ in game.moves(start)] == ["a3r", "a2r", "a2d"]
+    # a Blue car on the right edge may drive off; Red's top-row car too
+    assert ("c3r", (".........", "R")) in game.moves(("..B......", "B"))
+    assert ("a3u", ("........B", "B")) in game.moves(("R.......B", "R"))
+    # the player who cannot move wins: all cars gone, or blocked
+    assert game.outcome(("R........", "B")) is Value.WIN
+    assert game.outcome(("BR.R.....", "B")) is Value.WIN  # Blue's a3 car is boxed in
+    assert game.moves(("BR.R.....", "B")) == []
+    assert game.outcome(("BR.......", "B")) is None  # it can drive down
+
+
+def test_text_codes_and_errors() -> None:
+    game = Dodgem(3)
+    p = ("B..B...RR", "R")
+    assert game.parse(game.render(p)) == p
+    assert game.decode(game.encode(p)) == p
+    with pytest.raises(InputFormatError, match="Blue to move"):
+        game.parse("B . .\nB . .\n. R R")
+    with pytest.raises(InputFormatError, match="at most 2 cars"):
+        game.parse("B B B\n. . .\n. R R\nRed to move")
+    with pytest.raises(GameDefinitionError, match="at least 2"):
+        Dodgem(1)
+    assert check_game(game, strict=True) == []

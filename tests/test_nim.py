@@ -1,0 +1,69 @@
+"""Nim: Bouton's theorem on every position, Grundy values = nim-sums, symmetry and codes."""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import xor
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.api import solve
+from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games.check import check_game
+from perfectplay.games.enumerate import enumerate_game
+from perfectplay.games.nim import Nim
+from perfectplay.solvers.grundy import grundy_sum, solve_grundy
+from perfectplay.values import Value
+
+heaps = st.lists(st.integers(0, 6), min_size=1, max_size=4).map(tuple)
+
+
+@settings(max_examples=40)
+@given(heaps)
+def test_bouton_every_position_loses_iff_its_nim_sum_is_zero(start: tuple[int, ...]) -> None:
+    solved = solve(Nim(start))
+    for p in solved.enumeration.positions:
+        assert solved[p] is (Value.LOSE if reduce(xor, p, 0) == 0 else Value.WIN), p
+
+
+@settings(max_examples=40)
+@given(heaps)
+def test_grundy_value_of_each_position_is_its_nim_sum(start: tuple[int, ...]) -> None:
+    e = enumerate_game(Nim(start))
+    grundy = solve_grundy(e.graph).grundy
+    assert [int(g) for g in grundy] == [reduce(xor, p, 0) for p in e.positions]
+
+
+def test_nim_as_a_sum_of_one_heap_games() -> None:
+    # Any heaps, via Sprague–Grundy: solve one heap (a chain) once, add the components.
+    heap = enumerate_game(Nim((40,)))
+    values = solve_grundy(heap.graph)
+    start = (3, 17, 40, 25)
+    total = grundy_sum(*[(values, heap.id_of((h,))) for h in start])
+    assert total == reduce(xor, start)
+
+
+def test_known_start_values() -> None:
+    assert solve(Nim((3, 4, 5))).value((3, 4, 5)) is Value.WIN
+    assert solve(Nim((1, 2, 3))).value((1, 2, 3)) is Value.LOSE
+    assert solve(Nim((0,))).value((0,)) is Value.LOSE
+
+
+def test_symmetry_reduces_positions() -> None:
+    assert enumerate_game(Nim((3, 3, 3)), canonical=False).n == 4**3
+    assert enumerate_game(Nim((3, 3, 3))).n == 20  # multisets of 3 sizes from 0..3
+
+
+def test_codes_text_and_errors() -> None:
+    game = Nim((2, 5))
+    assert game.decode(game.encode((5, 2))) == (5, 2)
+    assert game.parse(game.render((1, 4))) == (1, 4)
+    with pytest.raises(InputFormatError, match="2 heap sizes"):
+        game.parse("1 2 3")
+    with pytest.raises(InputFormatError, match="at most 5"):
+        game.parse("1 9")
+    with pytest.raises(GameDefinitionError, match="one or more heap sizes"):
+        Nim(())
+    assert check_game(Nim((2, 2, 3)), strict=True) == []
