@@ -105,34 +105,85 @@ def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
     return size
 
 
+# Columns of the per-vertex state table `st` (one row of 4 ints per vertex, so that the
+# fields read together while scanning an edge share one cache line).
+_LABEL = 0  # _FREE / _EVEN / _ODD
+_BASE = 1  # union-find parent; the root of a set is the base of its blossom
+_TREE = 2  # root (exposed vertex) of the tree holding the vertex, -1 when _FREE
+_LINK = 3  # see _edmonds
+
+
 @nb.njit(cache=True)
-def _find(base, x):  # type: ignore[no-untyped-def]
+def _find(st, x):  # type: ignore[no-untyped-def]
     # Union-find root (= base of the outermost blossom holding x), with path compression.
     r = x
-    while base[r] != r:
-        r = base[r]
-    while base[x] != r:
-        nxt = base[x]
-        base[x] = r
+    while st[r, _BASE] != r:
+        r = st[r, _BASE]
+    while st[x, _BASE] != r:
+        nxt = st[x, _BASE]
+        st[x, _BASE] = r
         x = nxt
     return r
 
 
 @nb.njit(cache=True)
-def _augment_half(mate, link, u, partner):  # type: ignore[no-untyped-def]
-    # Flip the even alternating path u, mate[u], link[mate[u]], mate[...], ... down to the
-    # exposed root of u's tree, and match u to `partner`.
-    a = u
-    p = partner
-    while True:
-        b = mate[a]
-        mate[a] = p
-        if b < 0:
-            return
-        c = link[b]
-        mate[b] = c
-        p = b
-        a = c
+def _grow(st, mate, tnext, thead, w, u):  # type: ignore[no-untyped-def]
+    # Free (hence matched) w is reached from outer u: w turns inner, its mate outer; both
+    # join u's tree list. Returns the mate, to be queued by the caller.
+    r = st[u, _TREE]
+    m = mate[w]
+    st[w, _LABEL] = _ODD
+    st[w, _LINK] = u
+    st[w, _TREE] = r
+    st[m, _LABEL] = _EVEN
+    st[m, _TREE] = r
+    tnext[w] = m
+    tnext[m] = thead[r]
+    thead[r] = w
+    return m
+
+
+@nb.njit(cache=True)
+def _augment(st, bridge, mate, stack, u, w):  # type: ignore[no-untyped-def]
+    # Flip the augmenting path root(u) .. u - w .. root(w), u and w outer in different trees.
+    # Gabow's rematch R(v, p) ("match v to p and flip the rest of v's even path P(v)") made
+    # iterative: the explicit stack holds the pending calls, popped in the order recursion
+    # would run them. P(v) is v, mate[v], then
+    #   - P(link[mate[v]]) when v became outer as the mate of an inner vertex (a root stops);
+    #   - reversed P(x) from mate[v] back to x, then P(y), when v was inner and became outer
+    #     in a blossom closed by the bridge x - y, x on v's side: R(x, y) stops by itself on
+    #     reaching v (whose mate has already changed), then R(y, x) runs.
+    # Each call rematches a different vertex of the path, so `stack` (n rows) cannot overflow.
+    top = 0
+    stack[top, 0] = w
+    stack[top, 1] = u
+    top += 1
+    stack[top, 0] = u
+    stack[top, 1] = w
+    top += 1
+    while top > 0:
+        top -= 1
+        v = stack[top, 0]
+        p = stack[top, 1]
+        t = mate[v]
+        mate[v] = p
+        if t < 0 or mate[t] != v:
+            continue  # v was the root, or the walk reached the end of its segment
+        x = bridge[v, 0]
+        if x < 0:
+            lab = st[t, _LINK]
+            mate[t] = lab
+            stack[top, 0] = lab
+            stack[top, 1] = t
+            top += 1
+        else:
+            y = bridge[v, 1]
+            stack[top, 0] = y
+            stack[top, 1] = x
+            top += 1
+            stack[top, 0] = x
+            stack[top, 1] = y
+            top += 1
 
 
 @nb.njit(cache=True)
@@ -142,13 +193,13 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     n = indptr.shape[0] - 1
     if n == 0:
         return 0
-    # Per-vertex arrays, n slots each (one per vertex):
-    #   label  - _FREE / _EVEN / _ODD;
-    #   link   - for an _ODD vertex, the outer vertex it was reached from; for an outer vertex
-    #            inside a blossom, the next vertex of its even path towards the root (set when
-    #            the blossom is contracted);
-    #   base   - union-find parent; the root of a set is the base of its blossom;
-    #   tree   - root (exposed vertex) of the tree holding the vertex, -1 when _FREE;
+    # Work arrays, n slots each (one per vertex, or vertices counted at most once):
+    #   st     - state table, columns _LABEL, _BASE, _TREE, _LINK (_LINK: for a vertex reached
+    #            as an inner vertex, the outer vertex it was reached from; kept when a blossom
+    #            makes it outer);
+    #   bridge - for an inner vertex made outer by a blossom, that blossom's bridge (x, y),
+    #            x on the vertex's side of the cycle; -1 otherwise;
+    #   stack  - pending rematch calls of one augmentation (see _augment);
     #   tnext/thead - singly linked list of the vertices of each tree (thead indexed by root);
     #   stamp  - visit marks for the lowest-common-ancestor walk (compared to a counter, so
     #            they are never reset);
@@ -156,10 +207,9 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     #            once at a time, hence n slots;
     #   freed  - vertices of the trees dissolved after one augmentation: trees are disjoint,
     #            so at most n.
-    label = np.zeros(n, dtype=np.int8)
-    link = np.full(n, -1, dtype=indices.dtype)
-    base = np.arange(n).astype(indices.dtype)
-    tree = np.full(n, -1, dtype=indices.dtype)
+    st = np.empty((n, 4), dtype=indices.dtype)
+    bridge = np.full((n, 2), -1, dtype=indices.dtype)
+    stack = np.empty((n, 2), dtype=indices.dtype)
     tnext = np.full(n, -1, dtype=indices.dtype)
     thead = np.full(n, -1, dtype=indices.dtype)
     stamp = np.zeros(n, dtype=np.int64)
@@ -167,151 +217,147 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     inq = np.zeros(n, dtype=np.bool_)
     freed = np.empty(n, dtype=indices.dtype)
     qhead = 0
+    qtail = 0  # next free slot: (qhead + queue length) mod n
     qlen = 0
     clock = 0
     augmentations = 0
 
     for v in range(n):
+        st[v, _BASE] = v
+        st[v, _LINK] = -1
         if mate[v] < 0:
-            label[v] = _EVEN
-            tree[v] = v
+            st[v, _LABEL] = _EVEN
+            st[v, _TREE] = v
             thead[v] = v
-            queue[(qhead + qlen) % n] = v
+            queue[qtail] = v
+            qtail += 1
             qlen += 1
             inq[v] = True
+        else:
+            st[v, _LABEL] = _FREE
+            st[v, _TREE] = -1
+    if qtail == n:
+        qtail = 0
 
     while qlen > 0:
         u = queue[qhead]
-        qhead = (qhead + 1) % n
+        qhead += 1
+        if qhead == n:
+            qhead = 0
         qlen -= 1
         inq[u] = False
-        if label[u] != _EVEN:
+        if st[u, _LABEL] != _EVEN:
             continue  # its tree was dissolved after it was queued
+        ru = st[u, _TREE]
         for e in range(indptr[u], indptr[u + 1]):
             w = indices[e]
-            lw = label[w]
+            lw = st[w, _LABEL]
+            if lw == _ODD:
+                continue
             if lw == _FREE:
                 # Every exposed vertex is a root, so a free vertex is matched: grow the tree.
-                r = tree[u]
-                m = mate[w]
-                label[w] = _ODD
-                link[w] = u
-                tree[w] = r
-                tnext[w] = thead[r]
-                thead[r] = w
-                label[m] = _EVEN
-                tree[m] = r
-                tnext[m] = thead[r]
-                thead[r] = m
+                m = _grow(st, mate, tnext, thead, w, u)
                 if not inq[m]:
-                    queue[(qhead + qlen) % n] = m
+                    queue[qtail] = m
+                    qtail += 1
+                    if qtail == n:
+                        qtail = 0
                     qlen += 1
                     inq[m] = True
-            elif lw == _EVEN:
-                bu = _find(base, u)
-                bw = _find(base, w)
-                if bu == bw:
-                    continue  # inside one blossom (this also skips self-loops)
-                ru = tree[u]
-                rw = tree[w]
-                if ru != rw:
-                    # Augmenting path: root(u) .. u - w .. root(w). Flip both halves.
-                    _augment_half(mate, link, u, w)
-                    _augment_half(mate, link, w, u)
-                    augmentations += 1
-                    # Dissolve the two trees (only their vertices are touched).
-                    nfreed = 0
-                    for k in range(2):
-                        r = ru if k == 0 else rw
-                        x = thead[r]
-                        thead[r] = -1
-                        while x >= 0:
-                            label[x] = _FREE
-                            base[x] = x
-                            tree[x] = -1
-                            freed[nfreed] = x
-                            nfreed += 1
-                            nx = tnext[x]
-                            tnext[x] = -1
-                            x = nx
-                    # Re-attach freed vertices next to surviving outer vertices: an outer
-                    # vertex already scanned may have seen them as _ODD (or in a tree that
-                    # has just dissolved), so its edge to them must be looked at again. A
-                    # freed vertex that turns outer here is queued and scans its own edges.
-                    for i in range(nfreed):
-                        x = freed[i]
-                        if label[x] != _FREE:
-                            continue
-                        for f in range(indptr[x], indptr[x + 1]):
-                            y = indices[f]
-                            if label[y] == _EVEN:
-                                r = tree[y]
-                                m = mate[x]
-                                label[x] = _ODD
-                                link[x] = y
-                                tree[x] = r
-                                tnext[x] = thead[r]
-                                thead[r] = x
-                                label[m] = _EVEN
-                                tree[m] = r
-                                tnext[m] = thead[r]
-                                thead[r] = m
-                                if not inq[m]:
-                                    queue[(qhead + qlen) % n] = m
-                                    qlen += 1
-                                    inq[m] = True
-                                break
-                    break  # u's tree is gone; stop scanning u
-                # Same tree: contract the blossom closed by u - w. Lowest common ancestor of
-                # the two blossoms, walking both paths to the root in turn, blossom by blossom.
-                clock += 1
-                x = bu
-                y = bw
-                while True:
-                    if x >= 0:
-                        if stamp[x] == clock:
-                            break
-                        stamp[x] = clock
-                        x = -1 if mate[x] < 0 else _find(base, link[mate[x]])
-                    x, y = y, x
-                lca = x
-                # Walk from each end of the bridge to the base, pointing `link` of the outer
-                # vertices back across the bridge (so every vertex of the new blossom has an
-                # even alternating path to the root through it), making the inner vertices
-                # outer (queued) and merging every blossom on the way into the base's set.
-                for side in range(2):
-                    if side == 0:
-                        x = u
-                        y = w
-                    else:
-                        x = w
-                        y = u
-                    while _find(base, x) != lca:
-                        link[x] = y
-                        y = mate[x]
-                        if label[y] == _ODD:
-                            label[y] = _EVEN
-                            if not inq[y]:
-                                queue[(qhead + qlen) % n] = y
+                continue
+            rw = st[w, _TREE]
+            if ru != rw:
+                # Augmenting path: root(u) .. u - w .. root(w). Flip both halves.
+                _augment(st, bridge, mate, stack, u, w)
+                augmentations += 1
+                # Dissolve the two trees (only their vertices are touched).
+                nfreed = 0
+                for k in range(2):
+                    r = ru if k == 0 else rw
+                    x = thead[r]
+                    thead[r] = -1
+                    while x >= 0:
+                        st[x, _LABEL] = _FREE
+                        st[x, _BASE] = x
+                        st[x, _TREE] = -1
+                        bridge[x, 0] = -1
+                        freed[nfreed] = x
+                        nfreed += 1
+                        nx = tnext[x]
+                        tnext[x] = -1
+                        x = nx
+                # Re-attach freed vertices next to surviving outer vertices: an outer vertex
+                # already scanned may have seen them as _ODD (or in a tree that has just
+                # dissolved), so its edge to them must be looked at again. A freed vertex that
+                # turns outer here is queued and scans its own edges.
+                for i in range(nfreed):
+                    x = freed[i]
+                    if st[x, _LABEL] != _FREE:
+                        continue
+                    for f in range(indptr[x], indptr[x + 1]):
+                        y = indices[f]
+                        if st[y, _LABEL] == _EVEN:
+                            m = _grow(st, mate, tnext, thead, x, y)
+                            if not inq[m]:
+                                queue[qtail] = m
+                                qtail += 1
+                                if qtail == n:
+                                    qtail = 0
                                 qlen += 1
-                                inq[y] = True
-                        if base[x] == x:
-                            base[x] = lca
-                        if base[y] == y:
-                            base[y] = lca
-                        x = link[y]
+                                inq[m] = True
+                            break
+                break  # u's tree is gone; stop scanning u
+            bu = _find(st, u)
+            bw = _find(st, w)
+            if bu == bw:
+                continue  # inside one blossom (this also skips self-loops)
+            # Same tree: contract the blossom closed by u - w. Lowest common ancestor of the
+            # two blossoms, walking both paths to the root in turn, blossom by blossom.
+            clock += 1
+            x = bu
+            y = bw
+            while True:
+                if x >= 0:
+                    if stamp[x] == clock:
+                        break
+                    stamp[x] = clock
+                    x = -1 if mate[x] < 0 else _find(st, st[mate[x], _LINK])
+                x, y = y, x
+            lca = x
+            # Walk from each end of the bridge down to the base, blossom by blossom: each
+            # outer blossom on the way joins the base's set, and the inner vertex below it
+            # turns outer (queued), remembering the bridge for a later augmentation.
+            for side in range(2):
+                x = u if side == 0 else w
+                y = w if side == 0 else u
+                b = _find(st, x)
+                while b != lca:
+                    st[b, _BASE] = lca
+                    p = mate[b]  # inner: the tree parent of the outer blossom based at b
+                    st[p, _BASE] = lca
+                    st[p, _LABEL] = _EVEN
+                    bridge[p, 0] = x
+                    bridge[p, 1] = y
+                    if not inq[p]:
+                        queue[qtail] = p
+                        qtail += 1
+                        if qtail == n:
+                            qtail = 0
+                        qlen += 1
+                        inq[p] = True
+                    b = _find(st, st[p, _LINK])
     # The queue is empty, so every edge at an outer vertex leads to an inner vertex or stays
     # inside one blossom, and every exposed vertex is an outer root. Removing the inner
     # vertices A then leaves each outer blossom as an odd component of its own (its
     # neighbours outside it are all in A), and each tree has one more outer blossom than
     # inner vertices; so there are (#exposed + |A|) odd components and Tutte–Berge says no
     # matching misses fewer than #exposed vertices: the matching is maximum. Each outer
-    # vertex v is the end of an even alternating path from an exposed root (through the
-    # blossoms' `link` pointers), and flipping that path gives a maximum matching missing v:
+    # vertex v is the end of an even alternating path P(v) from an exposed root (see
+    # _augment), and flipping that path gives a maximum matching missing v:
     # v is in D(G). Every other vertex is in A or matched inside the free part, and a
     # maximum matching must cover those (Gallai–Edmonds), so D(G) is exactly the outer set.
     for v in range(n):
-        in_d[v] = label[v] == _EVEN
+        in_d[v] = st[v, _LABEL] == _EVEN
     return augmentations
 
 
