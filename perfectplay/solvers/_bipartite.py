@@ -1,0 +1,423 @@
+"""numba kernels behind :mod:`perfectplay.solvers.geography` (bipartite graphs).
+
+All kernels read an undirected graph in CSR form (every edge stored in both directions) and
+ignore self-loops. Work arrays are preallocated by the callers or at the top of a kernel, with
+a comment saying why each one is big enough; every search is iterative (no recursion).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "alternating_reach",
+    "component_without",
+    "flip_to",
+    "hopcroft_karp",
+    "karp_sipser",
+    "symmetry_violation",
+    "two_colour",
+]
+
+
+@nb.njit(cache=True)
+def _two_colour(indptr, indices, colour, queue):  # type: ignore[no-untyped-def]
+    # `queue` has n slots: each vertex is enqueued once, when it is coloured. Returns -1, or a
+    # vertex whose neighbour got its colour (the graph has an odd cycle through that edge).
+    n = indptr.shape[0] - 1
+    for root in range(n):
+        if colour[root] >= 0:
+            continue
+        colour[root] = 0
+        head = 0
+        tail = 1
+        queue[0] = root
+        while head < tail:
+            u = queue[head]
+            head += 1
+            cu = colour[u]
+            for e in range(indptr[u], indptr[u + 1]):
+                w = indices[e]
+                if w == u:
+                    continue
+                if colour[w] < 0:
+                    colour[w] = 1 - cu
+                    queue[tail] = w
+                    tail += 1
+                elif colour[w] == cu:
+                    return u
+    return -1
+
+
+def two_colour(indptr: NDArray[Any], indices: NDArray[Any]) -> tuple[int, NDArray[np.int8]]:
+    """``(odd, colour)``: a 0/1 colouring by breadth-first search, self-loops ignored.
+
+    ``odd`` is -1 when the graph is bipartite; otherwise it is a vertex on an odd cycle, the
+    search stopped there and `colour` is partial. Cost: O(n + m) time, n bytes plus one int
+    array of n entries.
+    """
+    n = indptr.shape[0] - 1
+    colour = np.full(n, -1, dtype=np.int8)
+    queue = np.empty(n, dtype=indices.dtype)
+    return int(_two_colour(indptr, indices, colour, queue)), colour
+
+
+@nb.njit(cache=True)
+def _symmetry_violation(indptr, indices, rindptr, rindices, stamp):  # type: ignore[no-untyped-def]
+    # `stamp[w] == u + 1` marks w as a successor (first pass) or predecessor (second pass) of u.
+    n = indptr.shape[0] - 1
+    for u in range(n):
+        for e in range(indptr[u], indptr[u + 1]):
+            stamp[indices[e]] = u + 1
+        for e in range(rindptr[u], rindptr[u + 1]):
+            if stamp[rindices[e]] != u + 1:
+                return rindices[e], u
+    stamp[:] = 0
+    for u in range(n):
+        for e in range(rindptr[u], rindptr[u + 1]):
+            stamp[rindices[e]] = u + 1
+        for e in range(indptr[u], indptr[u + 1]):
+            if stamp[indices[e]] != u + 1:
+                return u, indices[e]
+    return -1, -1
+
+
+def symmetry_violation(
+    indptr: NDArray[Any], indices: NDArray[Any], rindptr: NDArray[Any], rindices: NDArray[Any]
+) -> tuple[int, int]:
+    """A move ``(u, v)`` whose twin ``v -> u`` is missing, or ``(-1, -1)`` if there is none.
+
+    Multiplicities are ignored (a set of moves is compared with its reverse). Cost: O(n + m)
+    time given the reverse CSR, one int64 array of n entries.
+    """
+    stamp = np.zeros(indptr.shape[0] - 1, dtype=np.int64)
+    u, v = _symmetry_violation(indptr, indices, rindptr, rindices, stamp)
+    return int(u), int(v)
+
+
+@nb.njit(cache=True)
+def _match_pair(indptr, indices, mate, deg, stack, top, a, b):  # type: ignore[no-untyped-def]
+    # Match a and b, then lower the live degree of their unmatched neighbours; a neighbour left
+    # with exactly one unmatched neighbour goes on the degree-one stack. Returns the new top.
+    mate[a] = b
+    mate[b] = a
+    for x in (a, b):
+        for e in range(indptr[x], indptr[x + 1]):
+            y = indices[e]
+            if mate[y] < 0 and y != x:
+                deg[y] -= 1
+                if deg[y] == 1:
+                    stack[top] = y
+                    top += 1
+    return top
+
+
+@nb.njit(cache=True)
+def _karp_sipser(indptr, indices, mate, deg, stack):  # type: ignore[no-untyped-def]
+    # deg[v] = adjacency entries of v pointing to unmatched vertices other than v. A vertex is
+    # pushed when its degree first equals one (initially or when it drops from two to one) and
+    # degrees only decrease, so `stack` (n slots) never overflows.
+    n = indptr.shape[0] - 1
+    top = 0
+    for v in range(n):
+        d = 0
+        for e in range(indptr[v], indptr[v + 1]):
+            if indices[e] != v:
+                d += 1
+        deg[v] = d
+        if d == 1:
+            stack[top] = v
+            top += 1
+    size = 0
+    for r in range(n + 1):
+        while top > 0:
+            top -= 1
+            u = stack[top]
+            if mate[u] >= 0 or deg[u] != 1:
+                continue
+            for e in range(indptr[u], indptr[u + 1]):
+                w = indices[e]
+                if w != u and mate[w] < 0:
+                    top = _match_pair(indptr, indices, mate, deg, stack, top, u, w)
+                    size += 1
+                    break
+        if r == n or mate[r] >= 0 or deg[r] == 0:
+            continue
+        best = -1
+        for e in range(indptr[r], indptr[r + 1]):
+            w = indices[e]
+            if w != r and mate[w] < 0 and (best < 0 or deg[w] < deg[best]):
+                best = w
+        top = _match_pair(indptr, indices, mate, deg, stack, top, r, best)
+        size += 1
+    return size
+
+
+def karp_sipser(indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any]) -> int:
+    """Fill the empty matching `mate` (all -1) greedily; return its size.
+
+    Karp–Sipser: a vertex with a single unmatched neighbour is matched to it first (this is
+    always safe); otherwise a vertex is matched to its unmatched neighbour of least degree.
+    Works on any graph. Cost: O(n + m) time, two int arrays of n entries.
+    """
+    n = indptr.shape[0] - 1
+    deg = np.empty(n, dtype=np.int64)
+    stack = np.empty(n, dtype=indices.dtype)
+    return int(_karp_sipser(indptr, indices, mate, deg, stack))
+
+
+@nb.njit(cache=True)
+def _hopcroft_karp(indptr, indices, left, mate, dist, queue, ptr, path):  # type: ignore[no-untyped-def]
+    # `left` lists the vertices of colour 0; dist/ptr/path are indexed by vertex (n slots).
+    # `queue` holds each left vertex at most once per phase (n slots). `path` holds the left
+    # vertices of the current search path, whose layers strictly increase, so it never holds
+    # more than len(left) entries.
+    inf = 2147483647  # dist is int32
+    added = 0
+    nfree = 0
+    for u in left:
+        if mate[u] < 0:
+            queue[nfree] = u
+            nfree += 1
+    while nfree > 0:
+        # Breadth-first layering from the free left vertices, stopped after the first layer
+        # that reaches a free right vertex.
+        for u in left:
+            dist[u] = inf
+        for i in range(nfree):
+            dist[queue[i]] = 0
+        head = 0
+        tail = nfree
+        limit = inf
+        while head < tail:
+            u = queue[head]
+            head += 1
+            du = dist[u]
+            if du >= limit:
+                break
+            for e in range(indptr[u], indptr[u + 1]):
+                w = indices[e]
+                if w == u:
+                    continue
+                x = mate[w]
+                if x < 0:
+                    limit = du
+                elif dist[x] == inf:
+                    dist[x] = du + 1
+                    queue[tail] = x
+                    tail += 1
+        if limit == inf:
+            break
+        # Depth-first search for vertex-disjoint shortest augmenting paths; a left vertex whose
+        # search fails is a dead end for the rest of the phase (dist set to inf).
+        for u in left:
+            ptr[u] = indptr[u]
+        for u in left:
+            if mate[u] >= 0 or dist[u] != 0:
+                continue
+            depth = 0
+            path[0] = u
+            while depth >= 0:
+                a = path[depth]
+                da = dist[a]
+                pushed = False
+                found = False
+                while ptr[a] < indptr[a + 1]:
+                    w = indices[ptr[a]]
+                    x = mate[w]
+                    if w != a:
+                        if x < 0:
+                            if da == limit:
+                                found = True
+                                break
+                        elif dist[x] == da + 1:
+                            depth += 1
+                            path[depth] = x
+                            pushed = True
+                            break
+                    ptr[a] += 1
+                if found:
+                    for k in range(depth + 1):
+                        b = path[k]
+                        w = indices[ptr[b]]
+                        mate[b] = w
+                        mate[w] = b
+                    added += 1
+                    break
+                if not pushed:
+                    dist[a] = inf
+                    depth -= 1
+                    if depth >= 0:
+                        ptr[path[depth]] += 1
+        nfree = 0
+        for u in left:
+            if mate[u] < 0:
+                queue[nfree] = u
+                nfree += 1
+    return added
+
+
+def hopcroft_karp(
+    indptr: NDArray[Any], indices: NDArray[Any], colour: NDArray[np.int8], mate: NDArray[Any]
+) -> int:
+    """Grow the matching `mate` to a maximum one of the bipartite graph; return the growth.
+
+    Parameters
+    ----------
+    indptr, indices : arrays of int
+        The undirected graph in CSR form (both directions stored).
+    colour : array of int8
+        A proper 2-colouring (from :func:`two_colour`); colour 0 is the left side.
+    mate : array of int
+        A matching (``mate[v] = -1`` if unmatched), updated in place.
+
+    Notes
+    -----
+    Hopcroft–Karp: each phase layers the graph by a breadth-first search from the free left
+    vertices and augments along a maximal set of vertex-disjoint shortest augmenting paths, by
+    depth-first searches that mark dead ends. Cost: O(m sqrt(n)) time in the worst case, far
+    fewer phases in practice after :func:`karp_sipser`; four int arrays of n entries.
+    """
+    n = indptr.shape[0] - 1
+    left = np.flatnonzero(colour == 0).astype(indices.dtype)
+    dist = np.empty(n, dtype=np.int32)
+    queue = np.empty(n, dtype=indices.dtype)
+    ptr = np.empty(n, dtype=indptr.dtype)
+    path = np.empty(n, dtype=indices.dtype)
+    return int(_hopcroft_karp(indptr, indices, left, mate, dist, queue, ptr, path))
+
+
+@nb.njit(cache=True)
+def _alternating_reach(indptr, indices, mate, in_d, parent, queue):  # type: ignore[no-untyped-def]
+    # `queue` has n slots: a vertex is enqueued once, when it is first marked in D.
+    n = indptr.shape[0] - 1
+    tail = 0
+    for v in range(n):
+        if mate[v] < 0:
+            in_d[v] = True
+            queue[tail] = v
+            tail += 1
+    head = 0
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for e in range(indptr[u], indptr[u + 1]):
+            w = indices[e]
+            if w == u:
+                continue
+            x = mate[w]
+            if x >= 0 and not in_d[x]:
+                in_d[x] = True
+                parent[x] = u
+                queue[tail] = x
+                tail += 1
+
+
+def alternating_reach(
+    indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any]
+) -> tuple[NDArray[np.bool_], NDArray[Any]]:
+    """``(in_d, parent)``: the vertices an even alternating path reaches from an exposed vertex.
+
+    For a maximum matching `mate` of a bipartite graph these are exactly the vertices that some
+    maximum matching misses, the Gallai–Edmonds set D(G). ``parent[x]`` is the previous even
+    vertex on such a path (the path runs ``parent[x], mate[x], x``); -1 for exposed vertices and
+    vertices outside D(G).
+
+    Notes
+    -----
+    One breadth-first search from all exposed vertices at once: from an even vertex ``u`` it
+    crosses any non-matching edge ``u - w`` and then the matching edge ``w - mate[w]``.
+    Cost: O(n + m) time, n bytes and two int arrays of n entries.
+    """
+    n = indptr.shape[0] - 1
+    in_d = np.zeros(n, dtype=np.bool_)
+    parent = np.full(n, -1, dtype=indices.dtype)
+    queue = np.empty(n, dtype=indices.dtype)
+    _alternating_reach(indptr, indices, mate, in_d, parent, queue)
+    return in_d, parent
+
+
+@nb.njit(cache=True)
+def _flip_to(mate, parent, v, out):  # type: ignore[no-untyped-def]
+    # Walk the even alternating path root, ..., parent[v], mate[v], v back from v, shifting
+    # every matching edge one step towards the root; the path has at most n vertices.
+    out[:] = mate
+    out[v] = -1
+    x = v
+    while parent[x] >= 0:
+        u = parent[x]
+        w = mate[x]
+        out[u] = w
+        out[w] = u
+        x = u
+
+
+def flip_to(mate: NDArray[Any], parent: NDArray[Any], v: int) -> NDArray[Any]:
+    """A maximum matching that misses `v`, from `mate` and the forest of :func:`alternating_reach`.
+
+    `v` must lie in D(G). The even alternating path from an exposed vertex to `v` is flipped:
+    the result has the same size and leaves `v` exposed. Cost: O(n) time (one copy).
+    """
+    out = np.empty_like(mate)
+    _flip_to(mate, parent, v, out)
+    return out
+
+
+@nb.njit(cache=True)
+def _component(indptr, indices, source, label, queue):  # type: ignore[no-untyped-def]
+    # `queue` has n slots: each vertex is enqueued once; label[w] = its index in the component.
+    label[source] = 0
+    queue[0] = source
+    head = 0
+    tail = 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for e in range(indptr[u], indptr[u + 1]):
+            w = indices[e]
+            if label[w] < 0:
+                label[w] = tail
+                queue[tail] = w
+                tail += 1
+    return tail
+
+
+@nb.njit(cache=True)
+def _induced(indptr, indices, vertices, label, drop, sub_indptr, sub_indices):  # type: ignore[no-untyped-def]
+    # sub_indices is sized by the total degree of `vertices`, an upper bound on what is kept.
+    k = 0
+    for i in range(vertices.shape[0]):
+        u = vertices[i]
+        if u != drop:
+            for e in range(indptr[u], indptr[u + 1]):
+                w = indices[e]
+                if w != u and w != drop:
+                    sub_indices[k] = label[w]
+                    k += 1
+        sub_indptr[i + 1] = k
+    return k
+
+
+def component_without(
+    indptr: NDArray[Any], indices: NDArray[Any], v: int
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """``(vertices, sub_indptr, sub_indices)``: the connected component of `v`, `v` isolated.
+
+    Vertex ``vertices[i]`` of the graph is vertex ``i`` of the subgraph (``vertices[0] == v``);
+    the edges at `v` and all self-loops are left out. Cost: O(size of the component) time
+    plus O(n) to allocate the labels.
+    """
+    n = indptr.shape[0] - 1
+    label = np.full(n, -1, dtype=indices.dtype)
+    queue = np.empty(n, dtype=indices.dtype)
+    size = int(_component(indptr, indices, v, label, queue))
+    vertices = queue[:size].copy()
+    total = int((indptr[vertices + 1] - indptr[vertices]).sum())
+    sub_indptr = np.zeros(size + 1, dtype=indptr.dtype)
+    sub_indices = np.empty(total, dtype=indices.dtype)
+    kept = int(_induced(indptr, indices, vertices, label, v, sub_indptr, sub_indices))
+    return vertices, sub_indptr, sub_indices[:kept].copy()
