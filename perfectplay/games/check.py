@@ -325,7 +325,11 @@ def _check_whole(game: Game[Any], max_positions: int, report: _Report) -> None:
         return
     if provides(game, "canonical"):
         reduced = enumerate_game(game, vectorized=False, progress=False)
-        values = solve_enumeration(reduced).solution.value
+        try:
+            values = solve_enumeration(reduced).solution.value
+        except PerfectPlayError as error:
+            report.add("solve", f"with positions replaced by canonical forms: {error}")
+            return
         for i, p in enumerate(full.positions):
             mine = int(solved.solution.value[i])
             theirs = int(values[reduced.id_of(p)])
@@ -333,8 +337,9 @@ def _check_whole(game: Game[Any], max_positions: int, report: _Report) -> None:
                 c = game.canonical(p)
                 report.add(
                     "canonical-value",
-                    f"canonical({p!r}) = {c!r} is {Value(theirs).name} but the position is "
-                    f"{Value(mine).name}; canonical forms must keep the value",
+                    f"position {p!r} is {Value(mine).name} but its canonical form {c!r} is "
+                    f"{Value(theirs).name} once positions are replaced by canonical forms; "
+                    "canonical forms must keep the value",
                 )
         if has_vectorized_path(game):
             _compare_paths(game, reduced, report)
