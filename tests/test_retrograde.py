@@ -252,31 +252,51 @@ def test_refuses_graphs_larger_than_memory(monkeypatch: pytest.MonkeyPatch) -> N
 # ---------------------------------------------------------------- kernel steps, one by one
 
 
-def arrays(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    value = np.full(n, 77, dtype=np.uint8)
-    remoteness = np.full(n, 77, dtype=np.int32)
-    queue = np.full(n, -7, dtype=np.int32)
-    return value, remoteness, queue
+def marks_for(n: int) -> np.ndarray:
+    return np.zeros((n + 63) // 64, dtype=np.uint64)
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_count_children_counts_moves_not_distinct_children(dtype: type) -> None:
     g = GameGraph.from_edges([0, 0, 0, 2, 2], [1, 1, 2, 2, 0], n=4)
-    counters = np.full(4, -1, dtype=dtype)
-    k.count_children(g.indptr.astype(dtype), counters)
-    assert counters.tolist() == [3, 0, 2, 0]
+    state = np.full(4, -1, dtype=dtype)
+    k.count_children(g.indptr.astype(dtype), state)
+    assert state.tolist() == [3, 0, 2, 0]
 
 
 def test_seed_primitives_decides_rules_and_move_less_positions() -> None:
     # 0 has moves and a primitive LOSE; 1 TIE; 2 no moves; 3 has moves; 4 WIN without moves.
-    g = GameGraph.from_edges([0, 1, 3], [3, 3, 2], n=5)
     prim = np.array([LOSE, TIE, UNDECIDED, UNDECIDED, WIN], dtype=np.uint8)
     for terminal in (LOSE, WIN):
-        value, remoteness, queue = arrays(5)
-        tail = k.seed_primitives(g.indptr, prim, terminal, value, remoteness, queue)
-        assert value.tolist() == [LOSE, TIE, terminal, UNDECIDED, WIN]
-        assert remoteness.tolist() == [0, 0, 0, -1, 0]
+        state = np.array([1, 1, 0, 2, 0], dtype=np.int32)
+        queue = np.full(5, -7, dtype=np.int32)
+        tail = k.seed_primitives(prim, terminal, state, queue)
+        assert state.tolist() == [-LOSE, -TIE, -terminal, 2, -WIN]
         assert tail == 3 and queue[:tail].tolist() == [0, 2, 4]
+
+
+@given(st.lists(st.integers(0, 199), unique=True, max_size=200), st.integers(0, 5))
+def test_sort_level_sorts_dense_levels_and_leaves_marks_clear(
+    level: list[int], offset: int
+) -> None:
+    queue = np.array([-7] * offset + level + [-9], dtype=np.int32)
+    marks = marks_for(200)
+    did_sort = k.sort_level(queue, offset, offset + len(level), marks)
+    inside = queue[offset : offset + len(level)].tolist()
+    assert sorted(inside) == sorted(level)
+    assert inside == (sorted(level) if did_sort else level)
+    span = (max(level) >> 6) - (min(level) >> 6) + 1 if level else 0
+    assert did_sort == (len(level) >= 2 and 8 * len(level) >= span)
+    assert queue[:offset].tolist() == [-7] * offset and queue[-1] == -9
+    assert not marks.any()
+
+
+def test_sort_level_handles_every_bit_of_a_word() -> None:
+    n = 64 * 5
+    level = list(range(n - 1, -1, -1))
+    queue = np.array(level, dtype=np.int64)
+    assert k.sort_level(queue, 0, n, marks_for(n))
+    assert queue.tolist() == list(range(n))
 
 
 def test_propagate_win_lose_runs_in_remoteness_order() -> None:
@@ -284,23 +304,22 @@ def test_propagate_win_lose_runs_in_remoteness_order() -> None:
     # 0 -> 1, 0 -> 0 (WIN 3); 5 -> 5 stays undecided.
     g = GameGraph.from_edges([0, 0, 1, 1, 2, 2, 3, 5], [1, 0, 2, 3, 3, 4, 4, 5], n=6)
     rindptr, rindices = g.reverse()
-    counters = np.empty(6, dtype=np.int32)
-    k.count_children(g.indptr, counters)
-    value, remoteness, queue = arrays(6)
+    state = np.empty(6, dtype=np.int32)
+    k.count_children(g.indptr, state)
+    queue = np.full(6, -7, dtype=np.int32)
     prim = np.full(6, UNDECIDED, dtype=np.uint8)
-    tail = k.seed_primitives(g.indptr, prim, LOSE, value, remoteness, queue)
-    tail = k.propagate_win_lose(rindptr, rindices, counters, value, remoteness, queue, 0, tail)
-    assert value.tolist() == [WIN, LOSE, WIN, WIN, LOSE, UNDECIDED]
-    assert remoteness.tolist() == [3, 2, 1, 1, 0, -1]
-    assert tail == 5
-    assert remoteness[queue[:tail]].tolist() == sorted(remoteness[queue[:tail]].tolist())
-    assert counters[1] == 0 and counters[5] == 1
+    tail = k.seed_primitives(prim, LOSE, state, queue)
+    remoteness = np.full(6, -5, dtype=np.int32)
+    tail = k.propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks_for(6), 0, tail)
+    assert state.tolist() == [-WIN, -LOSE, -WIN, -WIN, -LOSE, 1]
+    assert remoteness.tolist() == [3, 2, 1, 1, 0, -5]
+    assert tail == 5 and queue[:tail].tolist() == [4, 2, 3, 1, 0]
 
 
 def test_seed_ties_appends_only_tie_positions() -> None:
-    value = np.array([TIE, WIN, UNDECIDED, TIE, LOSE], dtype=np.uint8)
+    state = np.array([-TIE, -WIN, 4, -TIE, -LOSE], dtype=np.int32)
     queue = np.array([1, 4, -7, -7, -7], dtype=np.int32)
-    assert k.seed_ties(value, queue, 2) == 4
+    assert k.seed_ties(state, queue, 2) == 4
     assert queue[:4].tolist() == [1, 4, 0, 3]
 
 
@@ -308,35 +327,38 @@ def test_propagate_ties_fills_only_undecided_predecessors() -> None:
     # 0 -> 1 -> 2(TIE), 3(WIN) -> 2, 4 -> 4: 1 ties in 1, 0 in 2, 3 keeps its WIN.
     g = GameGraph.from_edges([0, 1, 3, 4], [1, 2, 2, 4], n=5)
     rindptr, rindices = g.reverse()
-    value = np.array([UNDECIDED, UNDECIDED, TIE, WIN, UNDECIDED], dtype=np.uint8)
-    remoteness = np.array([-1, -1, 0, 5, -1], dtype=np.int32)
+    state = np.array([1, 1, -TIE, -WIN, 1], dtype=np.int32)
+    remoteness = np.array([-5, -5, -5, 5, -5], dtype=np.int32)
     queue = np.array([3, 2, -7, -7, -7], dtype=np.int32)
-    tail = k.propagate_ties(rindptr, rindices, value, remoteness, queue, 1, 2)
+    tail = k.propagate_ties(rindptr, rindices, state, remoteness, queue, marks_for(5), 1, 2)
     assert tail == 4 and queue[:4].tolist() == [3, 2, 1, 0]
-    assert value.tolist() == [TIE, TIE, TIE, WIN, UNDECIDED]
-    assert remoteness.tolist() == [2, 1, 0, 5, -1]
+    assert state.tolist() == [-TIE, -TIE, -TIE, -WIN, 1]
+    assert remoteness.tolist() == [2, 1, 0, 5, -5]
 
 
-def test_mark_draws_marks_only_undecided() -> None:
-    value = np.array([UNDECIDED, WIN, UNDECIDED, TIE], dtype=np.uint8)
-    remoteness = np.array([9, 3, 9, 1], dtype=np.int32)
-    assert k.mark_draws(value, remoteness) == 2
-    assert value.tolist() == [DRAW, WIN, DRAW, TIE]
-    assert remoteness.tolist() == [-1, 3, -1, 1]
+def test_mark_draws_writes_values_and_marks_only_undecided() -> None:
+    state = np.array([2, -WIN, 1, -TIE, -LOSE], dtype=np.int32)
+    remoteness = np.array([9, 3, 9, 1, 4], dtype=np.int32)
+    value = np.full(5, 77, dtype=np.uint8)
+    assert k.mark_draws(state, value, remoteness) == 2
+    assert value.tolist() == [DRAW, WIN, DRAW, TIE, LOSE]
+    assert remoteness.tolist() == [-1, 3, -1, 1, 4]
 
 
 def test_kernels_accept_int64_index_arrays() -> None:
-    g = GameGraph.from_edges([0, 1, 2], [1, 2, 0], n=4)
+    g = GameGraph.from_edges([0, 1, 2, 4], [1, 2, 0, 3], n=5)
     rindptr, rindices = (a.astype(np.int64) for a in g.reverse())
-    counters = np.empty(4, dtype=np.int64)
-    k.count_children(g.indptr.astype(np.int64), counters)
-    value, remoteness, _ = arrays(4)
-    queue = np.empty(4, dtype=np.int64)
-    prim = np.array([UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED], dtype=np.uint8)
-    tail = k.seed_primitives(g.indptr.astype(np.int64), prim, LOSE, value, remoteness, queue)
-    tail = k.propagate_win_lose(rindptr, rindices, counters, value, remoteness, queue, 0, tail)
-    tail = k.propagate_ties(
-        rindptr, rindices, value, remoteness, queue, tail, k.seed_ties(value, queue, tail)
-    )
-    assert k.mark_draws(value, remoteness) == 3
-    assert value.tolist() == [DRAW, DRAW, DRAW, LOSE]
+    state = np.empty(5, dtype=np.int64)
+    k.count_children(g.indptr.astype(np.int64), state)
+    queue = np.empty(5, dtype=np.int64)
+    remoteness = np.empty(5, dtype=np.int32)
+    marks = marks_for(5)
+    prim = np.full(5, UNDECIDED, dtype=np.uint8)
+    tail = k.seed_primitives(prim, LOSE, state, queue)
+    tail = k.propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, 0, tail)
+    head, tail = tail, k.seed_ties(state, queue, tail)
+    k.propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tail)
+    value = np.empty(5, dtype=np.uint8)
+    assert k.mark_draws(state, value, remoteness) == 3
+    assert value.tolist() == [DRAW, DRAW, DRAW, LOSE, WIN]
+    assert remoteness.tolist() == [-1, -1, -1, 0, 1]

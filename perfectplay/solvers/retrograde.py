@@ -184,17 +184,21 @@ def solve_retrograde(
         f"retrograde analysis of {n} positions and {graph.m} moves",
     )
     rindptr, rindices = graph.reverse()
-    value = np.empty(n, dtype=VALUE_DTYPE)
+    # `state` holds move counters, then values (see _retrograde_kernels); int32 while every
+    # out-degree fits, like indptr.
+    state = np.empty(n, dtype=counter_dtype)
     remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
-    counters = np.empty(n, dtype=counter_dtype)
     # Each position enters the queue at most once, when it is decided: n slots are enough.
     queue = np.empty(n, dtype=queue_dtype)
-    count_children(graph.indptr, counters)
+    # One bit per position, for sorting a level of the queue by position.
+    marks = np.zeros((n + 63) // 64, dtype=np.uint64)
+    count_children(graph.indptr, state)
     terminal = WIN if misere else LOSE
-    tail = seed_primitives(graph.indptr, prim, terminal, value, remoteness, queue)
-    tail = propagate_win_lose(rindptr, rindices, counters, value, remoteness, queue, 0, tail)
+    tail = seed_primitives(prim, terminal, state, queue)
+    tail = propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, 0, tail)
     head = tail
-    tail = seed_ties(value, queue, tail)
-    propagate_ties(rindptr, rindices, value, remoteness, queue, head, tail)
-    mark_draws(value, remoteness)
+    tail = seed_ties(state, queue, tail)
+    propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tail)
+    value = np.empty(n, dtype=VALUE_DTYPE)
+    mark_draws(state, value, remoteness)
     return Solution(graph, value, remoteness, solver="retrograde")
