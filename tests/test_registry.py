@@ -60,3 +60,21 @@ def test_parse_params_from_the_command_line() -> None:
         parse_params("connect-four", ["rows=x"])
     with pytest.raises(InputFormatError, match="integers separated by commas"):
         parse_params("nim", ["heaps=1,a"])
+
+
+def test_cli_lists_every_game_with_its_parameters() -> None:
+    from cli_helpers import run_cli
+
+    result = run_cli(["games"])
+    assert result.code == 0 and result.err == ""
+    lines = result.out.splitlines()
+    assert [line.split()[0] for line in lines if not line.startswith(" ")] == game_names()
+    assert "    --param rows=4" in result.out and "--param heaps=3,4,5" in result.out
+    one = run_cli(["games", "Connect_Four"])
+    assert one.out.splitlines()[0].startswith("connect-four ")
+    bad = run_cli(["games", "chess"])
+    assert bad.code == 2 and bad.out == ""
+    assert bad.err.strip() == (
+        "perfectplay: error: unknown game 'chess'; registered games: "
+        "tic-tac-toe, connect-four, nim, subtraction, dodgem"
+    )

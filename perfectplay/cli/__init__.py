@@ -20,7 +20,7 @@ from perfectplay.errors import PerfectPlayError
 __all__ = ["main"]
 
 # Subcommands in the order `perfectplay --help` lists them.
-_COMMANDS = ("demo", "problem", "solve", "query", "analyze", "play")
+_COMMANDS = ("demo", "problem", "solve", "query", "analyze", "play", "games")
 
 EXIT_USAGE = 2
 

@@ -1,0 +1,37 @@
+"""``perfectplay games``: the registered games, their parameters and defaults."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the ``games`` subcommand."""
+    parser = subparsers.add_parser(
+        "games",
+        help="list the registered games and their parameters",
+        description=(
+            "List the games registered by name, with their parameters (type, default, meaning). "
+            "Use a name with `perfectplay solve NAME --param KEY=VALUE` or "
+            "`perfectplay play NAME`, or in Python: perfectplay.load_game(NAME, **params)."
+        ),
+    )
+    parser.add_argument("name", nargs="?", help="show only this game")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each game: name and summary, then one line per parameter."""
+    from perfectplay.games.registry import game_entry, game_names
+
+    names = game_names() if args.name is None else [game_entry(args.name).name]
+    for name in names:
+        entry = game_entry(name)
+        print(f"{entry.name:<14} {entry.summary}")
+        for param in entry.params:
+            kind = "integer" if param.kind == "int" else "integers, comma-separated"
+            print(f"    --param {param!s:<16} {param.help} ({kind})")
+    return 0
