@@ -12,9 +12,10 @@ is built in blocks of pairs, each block by array operations).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numba as nb
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -68,7 +69,7 @@ def pair_rank(i: ArrayLike, j: ArrayLike) -> Any:
     """Rank of the unordered pair ``{i, j}`` (``i != j``), vectorized.
 
     ``rank = hi * (hi - 1) / 2 + lo`` with ``lo = min(i, j)``, ``hi = max(i, j)``: pairs with a
-    smaller larger element come first.
+    smaller larger element come first. Cell ids must stay below ``2**31`` (int64 arithmetic).
 
     >>> pair_rank(0, 1), pair_rank(2, 0), pair_rank([1, 3], [2, 2]).tolist()
     (0, 1, [2, 5])
@@ -85,7 +86,8 @@ def pair_unrank(rank: ArrayLike) -> tuple[Any, Any]:
     """The pair ``(i, j)``, ``i < j``, of a rank: the inverse of :func:`pair_rank`, vectorized.
 
     ``j`` is the largest integer with ``j * (j - 1) / 2 <= rank``, from the square root formula
-    and then corrected by one step either way against floating-point rounding.
+    and then corrected by one step either way against floating-point rounding. Exact for cell
+    ids below ``2**31`` (ranks below ``2**61``).
 
     >>> pair_unrank(5)
     (2, 3)
@@ -103,7 +105,11 @@ def pair_unrank(rank: ArrayLike) -> tuple[Any, Any]:
 
 
 def parse_rows(
-    rows: Sequence[str], symbols: str, *, width: int | None = None, lines: Sequence[int] = ()
+    rows: Sequence[str],
+    symbols: str,
+    *,
+    width: int | None = None,
+    line_of: Callable[[int], int] | None = None,
 ) -> NDArray[np.uint8]:
     """The characters of a board's rows as a ``(rows, cols)`` uint8 array, validated.
 
@@ -115,8 +121,8 @@ def parse_rows(
         The allowed characters.
     width : int, optional
         Required row length; defaults to the first row's length.
-    lines : sequence of int
-        Input line number of each row, for error messages (none when empty).
+    line_of : callable, optional
+        Input line number of row ``r`` (0-based), for error messages; called only on an error.
 
     Raises
     ------
@@ -135,7 +141,7 @@ def parse_rows(
     cols = (len(rows[0]) if rows else 0) if width is None else width
 
     def where(r: int) -> tuple[str, int | None]:
-        return f"row {r + 1}", (lines[r] if lines else None)
+        return f"row {r + 1}", (None if line_of is None else line_of(r))
 
     for r, row in enumerate(rows):
         if len(row) != cols or not row.isascii():
@@ -161,7 +167,11 @@ def parse_rows(
 
 
 def marked_cells(
-    codes: NDArray[np.uint8], symbol: str, *, at_most: int, lines: Sequence[int] = ()
+    codes: NDArray[np.uint8],
+    symbol: str,
+    *,
+    at_most: int,
+    line_of: Callable[[int], int] | None = None,
 ) -> IntArray:
     """Flat indices (row-major) of the cells of `codes` holding `symbol`, at most `at_most`.
 
@@ -178,9 +188,30 @@ def marked_cells(
         r, c = divmod(int(flat[at_most]), codes.shape[1])
         raise InputFormatError(
             f"board row {r + 1} column {c + 1}: more than {at_most} {symbol!r} on the board",
-            lines[r] if lines else None,
+            None if line_of is None else line_of(r),
         )
     return flat.astype(np.int64)
+
+
+@nb.njit(cache=True)
+def _reach(indptr, indices, seen, queue):  # type: ignore[no-untyped-def]
+    # Breadth-first search from the vertices already marked in `seen`; `queue` has n slots
+    # because each vertex enters it once, when it is first marked.
+    tail = 0
+    for v in range(seen.shape[0]):
+        if seen[v]:
+            queue[tail] = v
+            tail += 1
+    head = 0
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for e in range(indptr[u], indptr[u + 1]):
+            w = indices[e]
+            if not seen[w]:
+                seen[w] = True
+                queue[tail] = w
+                tail += 1
 
 
 class Board:
@@ -275,6 +306,17 @@ class Board:
         indptr = np.zeros(self.cells + 1, dtype=np.int64)
         np.cumsum(ok.sum(axis=1), out=indptr[1:])
         return GameGraph(indptr, table[ok], undirected=True)
+
+    def reachable(self, cells: ArrayLike, steps: Sequence[tuple[int, int]]) -> NDArray[np.bool_]:
+        """Per free cell: can a piece moving by `steps` get there from one of the `cells` (ids)?
+
+        Cost: O(F * len(steps)), one breadth-first search (numba) on the cell graph.
+        """
+        graph = self.cell_graph(steps)
+        seen = np.zeros(self.cells, dtype=np.bool_)
+        seen[np.asarray(cells, dtype=np.int64)] = True
+        _reach(graph.indptr, graph.indices, seen, np.empty(self.cells, dtype=np.int64))
+        return seen
 
     def pair_graph(self, steps: Sequence[tuple[int, int]], min_distance: int) -> GameGraph:
         """Geography graph of two indistinguishable pieces: positions are ranked unordered pairs.

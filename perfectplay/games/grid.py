@@ -25,13 +25,17 @@ Examples
 
 from __future__ import annotations
 
-from numpy.typing import ArrayLike
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from perfectplay.games._board import KING_STEPS, Board, marked_cells, parse_rows
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
 
-__all__ = ["Grid"]
+__all__ = ["Grid", "parse_board"]
+
+parse_board = parse_rows
+"""Board rows as a validated uint8 array of characters (see ``_board.parse_rows``)."""
 
 
 class Grid:
@@ -87,6 +91,27 @@ class Grid:
         (checked with ``check_memory`` first).
         """
         return self.board.cell_graph(KING_STEPS)
+
+    def reachable(self, *cells: tuple[int, int]) -> NDArray[np.bool_]:
+        """The free cells the token can reach from any of `cells` (``(row, col)``, 0-based),
+        as a ``(rows, cols)`` boolean array (the cells themselves included).
+
+        Raises
+        ------
+        InputFormatError
+            A cell off the board or blocked.
+
+        Notes
+        -----
+        Cost: O(cells), one breadth-first search.
+
+        >>> Grid.from_text(".#.\\n.#.").reachable((0, 0)).astype(int).tolist()
+        [[1, 0, 0], [1, 0, 0]]
+        """
+        ids = [self.board.cell_id(r, c) for r, c in cells]
+        mask = np.zeros(self.board.rows * self.board.cols, dtype=np.bool_)
+        mask[self.board.cell_of] = self.board.reachable(ids, KING_STEPS)
+        return mask.reshape(self.board.rows, self.board.cols)
 
     def encode(self, row: int, col: int) -> Position:
         """The position of the token on (`row`, `col`), 0-based.

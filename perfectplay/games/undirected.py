@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from perfectplay._memory import check_memory
-from perfectplay.errors import InvalidGraphError
+from perfectplay.errors import InvalidGraphError, TooLargeError
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
 
@@ -67,6 +67,8 @@ class Geography:
     ------
     InvalidGraphError
         Negative `n`, arrays of different lengths or non-integers, or an id out of range.
+    TooLargeError
+        If the graph would not fit in memory (checked before building).
 
     Notes
     -----
@@ -80,6 +82,8 @@ class Geography:
     ) -> None:
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
             raise InvalidGraphError(f"n must be a non-negative integer, got {n!r}")
+        if n >= 2**31:
+            raise TooLargeError(f"a graph of {n} vertices is too large (at most 2**31 - 1)")
         a = _ids("u", u, int(n))
         b = _ids("v", v, int(n))
         if a.shape != b.shape:
@@ -140,9 +144,9 @@ class Geography:
         return position if self.labels is None else self.labels[position]
 
     def draw(self, position: Position) -> str:
-        """One line: the token's vertex and the vertices it can move to."""
+        """One line: the token's vertex and the vertices it can move to (in id order)."""
         here = self.decode(position)
-        moves = " ".join(str(self.decode(int(w))) for w in self._graph.moves(position))
+        moves = " ".join(str(self.decode(int(w))) for w in np.sort(self._graph.moves(position)))
         return f"vertex {here} -> {moves}".rstrip()
 
     def __repr__(self) -> str:

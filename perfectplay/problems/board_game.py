@@ -1,0 +1,81 @@
+"""Two tokens that capture on contact, no repeated positions (POJ 2990, CTU Open 2005 "Board Game").
+
+Input: instances until the end of the input, separated by blank lines (read by tokens): a line
+``m n``, then m rows of n characters: ``.`` free, ``#`` removed, ``P`` a free cell holding one
+of the two tokens. Output per instance: ``Alice wins.`` if Alice, who moves first, wins, else
+``Bob wins.``.
+
+Tokens adjacent at the start: Alice captures at once. Otherwise the game is vertex geography
+on the pairs of cells at distance >= 2 (:class:`~perfectplay.games.two_tokens.TwoTokens`), and
+Alice wins iff every maximum matching covers the start. Only the cells the tokens can ever
+reach matter, so the board is first cut down to the free cells connected to a token.
+
+>>> print(solve(b"1 3\\nP.P\\n\\n1 4\\nP..P\\n"), end="")
+Bob wins.
+Alice wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.errors import InputFormatError
+from perfectplay.games.grid import Grid, parse_board
+from perfectplay.games.two_tokens import TwoTokens
+from perfectplay.problems._reader import TokenReader
+from perfectplay.solvers.geography import solve_geography
+
+__all__ = ["read_board", "solve"]
+
+
+def read_board(reader: TokenReader, rows: int, cols: int, symbols: str) -> NDArray[np.uint8]:
+    """The next `rows` words of `reader` as a board of `cols` characters from `symbols`.
+
+    Raises
+    ------
+    InputFormatError
+        A missing row, a row of another length or a character outside `symbols`, with the line.
+    """
+    words: list[str] = []
+    ends: list[int] = []
+    for r in range(rows):
+        words.append(reader.word(f"board row {r + 1} of {rows}"))
+        ends.append(reader.pos)
+    return parse_board(words, symbols, width=cols, line_of=lambda r: reader.line_at(ends[r] - 1))
+
+
+def _alice_wins(codes: NDArray[np.uint8], line: int) -> bool:
+    """Does Alice, to move, win on the board `codes` (two ``P`` required)?"""
+    tokens = np.flatnonzero(codes.ravel() == ord("P"))
+    if tokens.size != 2:
+        raise InputFormatError(f"the board must hold exactly two 'P', got {tokens.size}", line)
+    cols = codes.shape[1]
+    (r1, r2), (c1, c2) = np.divmod(tokens, cols)
+    if abs(int(r1) - int(r2)) + abs(int(c1) - int(c2)) == 1:
+        return True
+    first, second = (int(r1), int(c1)), (int(r2), int(c2))
+    game = TwoTokens(Grid(codes != ord("#")).reachable(first, second))
+    result = solve_geography(game.graph())
+    return bool(result.mover_wins[game.encode(first, second)])
+
+
+def solve(data: bytes) -> str:
+    """Judge input -> one line per instance, ``Alice wins.`` or ``Bob wins.``.
+
+    Raises
+    ------
+    InputFormatError
+        Bad sizes, rows or characters, or not exactly two ``P`` (the message names the line).
+    TooLargeError
+        A board whose position graph would not fit in memory.
+    """
+    reader = TokenReader(data)
+    out: list[str] = []
+    while not reader.at_end():
+        first = reader.line()
+        rows = reader.integer("the number of rows m", low=1)
+        cols = reader.integer("the number of columns n", low=1)
+        codes = read_board(reader, rows, cols, ".#P")
+        out.append("Alice wins.\n" if _alice_wins(codes, first) else "Bob wins.\n")
+    return "".join(out)

@@ -1,0 +1,58 @@
+"""One or two knights, no repeated positions: count the starting positions the mover wins.
+
+An n x n board (1-based cells) with k blocked cells and m knights (m = 1 or 2; two knights are
+indistinguishable and never share a cell). A move jumps one knight to an unblocked cell, not
+onto the other knight; no position may occur twice in a game (the start counts); whoever cannot
+move loses. Vertex geography on the (bipartite) position graph of
+:class:`~perfectplay.games.knights.Knights`: the mover wins iff every maximum matching covers
+the position.
+
+Input: ``n m k``, then k lines ``a b`` (row a, column b blocked). Output: the number of
+starting positions (cells for m = 1, unordered pairs of distinct unblocked cells for m = 2)
+from which the player to move wins. A cell blocked twice is simply blocked.
+
+>>> solve(b"3 1 0\\n")
+'8\\n'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay._memory import check_memory
+from perfectplay.games.knights import Knights
+from perfectplay.problems._reader import TokenReader
+from perfectplay.solvers.geography import solve_geography
+
+__all__ = ["solve"]
+
+
+def solve(data: bytes) -> str:
+    """Judge input -> the number of winning starting positions, on one line.
+
+    Raises
+    ------
+    InputFormatError
+        Missing or non-integer numbers, n < 1, m not 1 or 2, or a blocked cell off the board
+        (the message names the line).
+    TooLargeError
+        A position graph that would not fit in memory.
+
+    Notes
+    -----
+    Cost: O(n^2) positions for one knight, O(n^4) for two (at most 16 moves each), then
+    Hopcroft-Karp on the position graph.
+    """
+    reader = TokenReader(data)
+    n = reader.integer("the board size n", low=1)
+    m = reader.integer("the number of knights m", low=1, high=2)
+    # Each blocked cell takes at least two bytes per number: larger counts cannot be in the input.
+    k = reader.integer("the number of blocked cells k", low=0, high=len(data) // 4)
+    cells = reader.integers(2 * k, "a blocked cell 'a b'", low=1, high=n).reshape(-1, 2) - 1
+    reader.expect_end()
+    check_memory(9.0 * n * n, f"an {n} x {n} board")
+    free = np.ones((n, n), dtype=np.bool_)
+    free[cells[:, 0], cells[:, 1]] = False
+    game = Knights(free, m)
+    wins = solve_geography(game.graph()).mover_wins
+    return f"{int(np.count_nonzero(wins))}\n"

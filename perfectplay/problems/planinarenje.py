@@ -1,0 +1,52 @@
+"""Peaks and valleys: who wins from each peak (COCI 2017/2018 round 5, "Planinarenje").
+
+N peaks and N valleys numbered 1..N, M trails each joining a peak and a valley. From each
+starting peak independently, Slavko moves first (to a valley), then Mirko (to a peak), and so
+on, never revisiting a spot; whoever must move and cannot, loses. This is vertex geography on
+the bipartite peak/valley graph: Slavko wins from peak i iff every maximum matching covers it.
+
+Input: ``N M``, then M lines ``v d`` (peak v, valley d). Output: N lines, line i ``Slavko`` if
+Slavko wins starting at peak i, else ``Mirko``. A trail given twice counts once (the judge
+promises no duplicates; a duplicate changes no play).
+
+>>> print(solve(b"2 3\\n1 2\\n2 2\\n2 1\\n"), end="")
+Slavko
+Slavko
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay.games.undirected import Geography
+from perfectplay.problems._reader import TokenReader
+from perfectplay.solvers.geography import solve_geography
+
+__all__ = ["solve"]
+
+_WORDS = np.array(["Mirko\n", "Slavko\n"])
+
+
+def solve(data: bytes) -> str:
+    """Judge input -> N lines, ``Slavko`` or ``Mirko`` per starting peak.
+
+    Raises
+    ------
+    InputFormatError
+        Missing or non-integer numbers, N < 1, or a peak or valley outside 1..N (with the line).
+    TooLargeError
+        A graph that would not fit in memory.
+
+    Notes
+    -----
+    Cost: O(M log M) to merge duplicate trails, then Hopcroft-Karp, O(M sqrt(N)).
+    """
+    reader = TokenReader(data)
+    n = reader.integer("the number of peaks N", low=1)
+    # Each trail takes at least two bytes per number, so larger counts cannot be in the input.
+    m = reader.integer("the number of trails M", low=0, high=len(data) // 4)
+    trails = reader.integers(2 * m, "a trail 'v d' (peak v, valley d)", low=1, high=n)
+    reader.expect_end()
+    game = Geography.bipartite(n, n, trails[0::2] - 1, trails[1::2] - 1)
+    wins = solve_geography(game.graph()).mover_wins[:n]
+    return "".join(_WORDS[wins.astype(np.int64)].tolist())
