@@ -218,13 +218,12 @@ def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[typ
     prim = np.asarray(case["primitive"] or [UNDECIDED] * n, dtype=np.uint8)
     terminal = np.asarray(case["terminal"] or [0] * n, dtype=np.int64)
     assert graph.gain is not None
-    info = np.zeros(2, dtype=np.int64)
-    keys = np.full(n, kernels.UNSEEN, dtype=np.int64)
+    info = np.zeros(1, dtype=np.int64)
+    keys = np.empty(n, dtype=np.int64)
     score = np.empty(n, dtype=np.int64)
-    status = kernels.dfs_sweep(
-        graph.indptr, graph.indices, prim, LOSE, graph.gain, terminal, keys, kernels.SHIFT64,
-        score, True, np.empty(n, np.int64), np.empty(n, graph.indptr.dtype),
-        np.empty(n, np.int64), np.empty(n, np.int64), np.empty(0, np.int64), info,
+    status = kernels.sweep(
+        graph.indptr, graph.indices, topological_order(graph), 0, prim, LOSE, graph.gain,
+        terminal, keys, kernels.SHIFT64, score, True, info,
     )  # fmt: skip
     assert status == kernels.OK
     value = np.empty(n, dtype=np.uint8)

@@ -1,4 +1,4 @@
-"""numba kernels of the DAG solver: minimax sweeps in id order or depth-first, cycle witness.
+"""numba kernels of the DAG solver: topological order (Kahn), cycle witness, minimax sweep.
 
 The sweep packs each position's value and remoteness into one integer *key*, ordered by how
 much the player moving INTO that position likes it, so the retrograde rules become a single
@@ -14,24 +14,33 @@ parent WIN in ``1 + r``; a TIE child a TIE in ``1 + r``; a DRAW child a DRAW; ot
 child is a WIN for its mover and the parent LOSEs in ``1 + (largest r)``. Remoteness never
 exceeds ``n - 1`` in an acyclic graph, so ``SHIFT`` must satisfy ``n <= LOW``; keys are int32
 with ``SHIFT = 29`` while that holds, int64 with ``SHIFT = 61`` beyond.
+
+Random reads (a child's key, a position's moves) dominate on large graphs. The loops know
+their future addresses a few positions ahead, so they issue software prefetches (LLVM's
+``llvm.prefetch``, a hint that never faults) to keep many cache misses in flight.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba as nb
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
 
 __all__ = [
-    "CYCLE",
     "OK",
     "OVERFLOW",
     "SHIFT32",
     "SHIFT64",
-    "UNSEEN",
+    "cycle_witness",
     "decode_keys",
-    "dfs_sweep",
+    "kahn_order",
     "monotone_direction",
     "sweep",
 ]
@@ -39,12 +48,42 @@ __all__ = [
 SHIFT32 = 29
 SHIFT64 = 61
 
-# Return codes of the sweeps, and the key states of positions not yet decided (keys are >= 0).
-OK = -1
-OVERFLOW = -2
-CYCLE = -3
-UNSEEN = -1
-OPEN = -2
+# Return codes of the sweep.
+OK = 0
+OVERFLOW = 1
+
+# How far ahead (in moves or positions) the loops prefetch: enough misses in flight to hide
+# memory latency, little enough that prefetched lines are still cached when used.
+AHEAD = 32
+
+
+def _prefetch_intrinsic(typingctx: Any, arr: Any, index: Any) -> Any:
+    """Hint the CPU to load ``arr[index]`` into cache (no bounds check, never faults)."""
+    if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+            context, builder, array_type, array, [args[1]], wraparound=False
+        )
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
+        name = "llvm.prefetch.p0i8"
+        function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, hint, name
+        )
+        # read access, high temporal locality, data cache
+        flags = [ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)]
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), *flags])
+        return context.get_dummy_value()
+
+    return types.void(arr, index), codegen
+
+
+_prefetch: Any = intrinsic(_prefetch_intrinsic)
 
 
 @nb.njit(cache=True)
@@ -66,6 +105,104 @@ def monotone_direction(indptr, indices):  # type: ignore[no-untyped-def]
         if not up and not down:
             return 0
     return 1 if up else -1
+
+
+@nb.njit(cache=True)
+def _is_end(u, indptr, primitive):  # type: ignore[no-untyped-def]
+    """The game is over at `u`: no moves, or a value fixed by the rules (moves ignored)."""
+    return indptr[u] == indptr[u + 1] or (primitive.shape[0] > 0 and primitive[u] != UNDECIDED)
+
+
+@nb.njit(cache=True)
+def _prefetch_moves(order, k, stop, indptr, indices, near):  # type: ignore[no-untyped-def]
+    """Prefetch for the position ``order[k]`` processed soon: two stages ahead, then one.
+
+    ``order[k + AHEAD]``'s move range, ``order[k + AHEAD // 2]``'s moves, and for
+    ``order[k + AHEAD // 4]`` the entries of `near` (per position) at its moves' targets.
+    `stop` is the number of valid entries of `order`.
+    """
+    if k + AHEAD < stop:
+        _prefetch(indptr, order[k + AHEAD])
+    if k + AHEAD // 2 < stop:
+        _prefetch(indices, indptr[order[k + AHEAD // 2]])
+    if k + AHEAD // 4 < stop:
+        w = order[k + AHEAD // 4]
+        for e in range(indptr[w], indptr[w + 1]):
+            _prefetch(near, indices[e])
+
+
+@nb.njit(cache=True)
+def kahn_order(indptr, indices, primitive, order, indegree):  # type: ignore[no-untyped-def]
+    """Fill `order` with a topological order (every move goes later); return how many fit.
+
+    Moves from positions where the game is over (primitive) are ignored. `indegree` (length
+    n, zeroed) is left holding, for every position not placed, its number of moves from other
+    unplaced positions; fewer than n placed means a cycle. `order` has n slots and each
+    position enters it at most once, when its last incoming move is removed.
+    """
+    n = indptr.shape[0] - 1
+    has_primitive = primitive.shape[0] > 0
+    m = indices.shape[0]
+    for u in range(n):
+        if has_primitive and primitive[u] != UNDECIDED:
+            continue
+        for e in range(indptr[u], indptr[u + 1]):
+            if e + AHEAD < m:
+                _prefetch(indegree, indices[e + AHEAD])
+            indegree[indices[e]] += 1
+    tail = 0
+    for u in range(n):
+        if indegree[u] == 0:
+            order[tail] = u
+            tail += 1
+    head = 0
+    while head < tail:
+        _prefetch_moves(order, head, tail, indptr, indices, indegree)
+        u = order[head]
+        head += 1
+        if has_primitive and primitive[u] != UNDECIDED:
+            continue
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            indegree[v] -= 1
+            if indegree[v] == 0:
+                order[tail] = v
+                tail += 1
+    return tail
+
+
+@nb.njit(cache=True)
+def cycle_witness(rindptr, rindices, primitive, indegree, walk):  # type: ignore[no-untyped-def]
+    """After a failed `kahn_order`: write one cycle into `walk`; return its length.
+
+    Every unplaced position (``indegree > 0``) has an unplaced, non-primitive predecessor, so
+    walking backwards through those never stops and must revisit a position; the walk from
+    that position's first visit is a cycle. `walk` has n slots: positions are distinct until
+    the repeat. The cycle is returned in move order (``walk[0] -> walk[1] -> ... -> walk[0]``).
+    """
+    n = indegree.shape[0]
+    seen_at = np.full(n, -1, np.int64)
+    u = 0
+    while indegree[u] == 0:
+        u += 1
+    steps = 0
+    while seen_at[u] < 0:
+        seen_at[u] = steps
+        walk[steps] = u
+        steps += 1
+        for e in range(rindptr[u], rindptr[u + 1]):
+            p = rindices[e]
+            if indegree[p] > 0 and (primitive.shape[0] == 0 or primitive[p] == UNDECIDED):
+                u = p
+                break
+    start = seen_at[u]
+    length = steps - start
+    # The backward walk lists the cycle against the moves: reverse it, then move it to the front.
+    for k in range(length // 2):
+        walk[start + k], walk[steps - 1 - k] = walk[steps - 1 - k], walk[start + k]
+    for k in range(length):
+        walk[k] = walk[start + k]
+    return length
 
 
 @nb.njit(cache=True)
@@ -96,22 +233,6 @@ def _parent_key(best, shift):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _settle_end(u, primitive, no_move_key, terminal, keys, shift, score, scored):  # type: ignore[no-untyped-def]
-    """Decide a position where the game is over (primitive, or without moves)."""
-    if primitive.shape[0] > 0 and primitive[u] != UNDECIDED:
-        keys[u] = _own_key(primitive[u], 0, shift)
-    else:
-        keys[u] = no_move_key
-    if scored:
-        score[u] = terminal[u] if terminal.shape[0] > 0 else 0
-
-
-@nb.njit(cache=True)
-def _is_end(u, indptr, primitive):  # type: ignore[no-untyped-def]
-    return indptr[u] == indptr[u + 1] or (primitive.shape[0] > 0 and primitive[u] != UNDECIDED)
-
-
-@nb.njit(cache=True)
 def _move_score(e, c, gain, score):  # type: ignore[no-untyped-def]
     """``(gain[e] - score[c], wrapped)``: the move's worth and whether int64 overflowed."""
     g = gain[e] if gain.shape[0] > 0 else np.int64(0)
@@ -124,6 +245,7 @@ def _move_score(e, c, gain, score):  # type: ignore[no-untyped-def]
 def sweep(  # type: ignore[no-untyped-def]
     indptr,
     indices,
+    order,
     direction,
     primitive,
     no_move_value,
@@ -135,22 +257,43 @@ def sweep(  # type: ignore[no-untyped-def]
     scored,
     info,
 ):
-    """Fill `keys` (and `score` if `scored`) when every move goes up (`direction` 1) or down (-1).
+    """Fill `keys` (and `score` if `scored`) in reverse topological order.
 
-    Positions are visited by descending id (ascending for -1), children first. `primitive` is
-    empty or holds UNDECIDED except fixed positions; `gain` is empty or per move; `terminal`
-    is empty or per position; `shift` is SHIFT32 for int32 keys, SHIFT64 for int64. Returns OK,
-    or OVERFLOW with the position whose score leaves int64 in ``info[0]``.
+    The order is ``order[n - 1], ..., order[0]`` when `order` is non-empty, otherwise the ids
+    themselves: descending when ``direction == 1`` (moves go up), ascending when -1.
+    `primitive` is empty or holds UNDECIDED except fixed positions; `gain` is empty or per
+    move; `terminal` is empty or per position; `shift` is SHIFT32 for int32 keys, SHIFT64 for
+    int64. Returns OK, or OVERFLOW with the position whose score leaves int64 in ``info[0]``.
     """
     n = indptr.shape[0] - 1
+    m = indices.shape[0]
     no_move_key = _own_key(no_move_value, 0, shift)
+    has_order = order.shape[0] > 0
+    backwards = order[::-1]
     for k in range(n):
-        u = n - 1 - k if direction == 1 else k
-        if _is_end(u, indptr, primitive):
-            _settle_end(u, primitive, no_move_key, terminal, keys, shift, score, scored)
-            continue
+        if has_order:
+            u = backwards[k]
+            _prefetch_moves(backwards, k, n, indptr, indices, keys)
+            if scored:
+                _prefetch_moves(backwards, k, n, indptr, indices, score)
+        else:
+            u = n - 1 - k if direction == 1 else k
         start = indptr[u]
         stop = indptr[u + 1]
+        if not has_order:
+            # Moves are met in index order (descending when direction is 1): prefetch the
+            # targets of the moves AHEAD further on, as many as this position has.
+            low = start - AHEAD if direction == 1 else start + AHEAD
+            for e in range(max(low, 0), min(low + stop - start, m)):
+                _prefetch(keys, indices[e])
+                if scored:
+                    _prefetch(score, indices[e])
+        if _is_end(u, indptr, primitive):
+            fixed = primitive.shape[0] > 0 and primitive[u] != UNDECIDED
+            keys[u] = _own_key(primitive[u], 0, shift) if fixed else no_move_key
+            if scored:
+                score[u] = terminal[u] if terminal.shape[0] > 0 else 0
+            continue
         best = keys[indices[start]]
         for e in range(start + 1, stop):
             best = max(best, keys[indices[e]])  # branch-free: the loads overlap
@@ -165,98 +308,6 @@ def sweep(  # type: ignore[no-untyped-def]
                 info[0] = u
                 return OVERFLOW
             score[u] = top
-    return OK
-
-
-@nb.njit(cache=True)
-def dfs_sweep(  # type: ignore[no-untyped-def]
-    indptr,
-    indices,
-    primitive,
-    no_move_value,
-    gain,
-    terminal,
-    keys,
-    shift,
-    score,
-    scored,
-    stack,
-    edge_at,
-    best_at,
-    top_at,
-    post,
-    info,
-):
-    """Like `sweep` for any numbering: a depth-first search decides each position on leaving it.
-
-    `keys` must come filled with UNSEEN; a position on the search path is OPEN, so meeting an
-    OPEN child is a cycle. `stack`, `edge_at`, `best_at` (and `top_at` when scored) have n
-    slots: the path holds distinct positions. When `post` is non-empty it receives the
-    positions in the order they are decided (children first). Returns OK; OVERFLOW with the
-    position in ``info[0]``; or CYCLE with the cycle ``stack[info[0]] -> ... ->
-    stack[info[1]] -> stack[info[0]]``.
-    """
-    n = indptr.shape[0] - 1
-    no_move_key = _own_key(no_move_value, 0, shift)
-    decided = 0
-    for root in range(n):
-        if keys[root] != UNSEEN:
-            continue
-        if _is_end(root, indptr, primitive):
-            _settle_end(root, primitive, no_move_key, terminal, keys, shift, score, scored)
-            if post.shape[0] > 0:
-                post[decided] = root
-            decided += 1
-            continue
-        keys[root] = OPEN
-        depth = 0
-        stack[0] = root
-        edge_at[0] = indptr[root]
-        while depth >= 0:
-            u = stack[depth]
-            e = edge_at[depth]
-            stop = indptr[u + 1]
-            while e < stop:
-                c = indices[e]
-                key = keys[c]
-                if key == UNSEEN:
-                    if not _is_end(c, indptr, primitive):
-                        keys[c] = OPEN
-                        edge_at[depth] = e  # resume at this move once c is decided
-                        depth += 1
-                        stack[depth] = c
-                        edge_at[depth] = indptr[c]
-                        break
-                    _settle_end(c, primitive, no_move_key, terminal, keys, shift, score, scored)
-                    if post.shape[0] > 0:
-                        post[decided] = c
-                    decided += 1
-                    key = keys[c]
-                elif key == OPEN:
-                    first = depth
-                    while stack[first] != c:
-                        first -= 1
-                    info[0] = first
-                    info[1] = depth
-                    return CYCLE
-                first_move = e == indptr[u]
-                best_at[depth] = key if first_move else max(best_at[depth], key)
-                if scored:
-                    r, wrapped = _move_score(e, c, gain, score)
-                    if wrapped:
-                        info[0] = u
-                        return OVERFLOW
-                    top_at[depth] = r if first_move else max(top_at[depth], r)
-                e += 1
-            if e < stop:
-                continue  # descended into a child
-            keys[u] = _parent_key(best_at[depth], shift)
-            if scored:
-                score[u] = top_at[depth]
-            if post.shape[0] > 0:
-                post[decided] = u
-            decided += 1
-            depth -= 1
     return OK
 
 

@@ -20,8 +20,6 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -40,10 +38,16 @@ _EMPTY_UINT8 = np.empty(0, dtype=VALUE_DTYPE)
 _CYCLE_SHOWN = 8
 
 
-def _cycle_error(cycle: list[int]) -> CyclicGraphError:
-    """The CyclicGraphError naming `cycle` (positions in move order)."""
+def _cycle_error(
+    graph: GameGraph, primitive: NDArray[np.uint8], indegree: NDArray[np.int64]
+) -> CyclicGraphError:
+    """The CyclicGraphError for a graph on which Kahn's algorithm got stuck, naming a cycle."""
+    rindptr, rindices = graph.reverse()
+    walk = np.empty(graph.n, dtype=np.int64)
+    length = int(kernels.cycle_witness(rindptr, rindices, primitive, indegree, walk))
+    cycle = walk[:length].tolist()
     shown = " -> ".join(map(str, cycle[:_CYCLE_SHOWN]))
-    more = " -> ..." if len(cycle) > _CYCLE_SHOWN else ""
+    more = " -> ..." if length > _CYCLE_SHOWN else ""
     return CyclicGraphError(
         f"the game graph has a cycle through position {cycle[0]} "
         f"({shown}{more} -> {cycle[0]}); "
@@ -51,58 +55,21 @@ def _cycle_error(cycle: list[int]) -> CyclicGraphError:
     )
 
 
-def _sweep(
-    graph: GameGraph,
-    primitive: NDArray[np.uint8],
-    no_move_value: int,
-    terminal: NDArray[np.int64],
-    scored: bool,
-    post: NDArray[np.int64] | None = None,
-) -> tuple[NDArray[Any], int, NDArray[np.int64]]:
-    """Run the right kernel; return ``(keys, shift, score)`` or raise on a cycle or overflow.
+def _order(graph: GameGraph, primitive: NDArray[np.uint8]) -> tuple[NDArray[np.int64], int]:
+    """``(order, direction)`` for the sweep: an empty order when the ids are already monotone.
 
-    Monotone numberings use the id-order sweep; others (or when `post`, n slots, must receive
-    the positions children first) the depth-first one.
+    Moves from primitive positions are ignored: play stops there.
     """
-    n = graph.n
-    small = n < (1 << kernels.SHIFT32) - 1
-    key_dtype, shift = (np.int32, kernels.SHIFT32) if small else (np.int64, kernels.SHIFT64)
-    direction = 0
-    if post is None:
-        direction = int(kernels.monotone_direction(graph.indptr, graph.indices))
-    # Per position: key, value, remoteness (+ score). Depth-first adds a search path of at
-    # most n positions: position, move pointer, best key (+ best score).
-    key_size = np.dtype(key_dtype).itemsize
-    per_position = key_size + 1 + 4 + (8 if scored else 0)
-    if direction == 0:
-        per_position += 8 + graph.indptr.itemsize + key_size + (8 if scored else 0)
-    check_memory(float(per_position) * n, f"solving a graph of {n} positions")
-    score = np.empty(n if scored else 0, dtype=np.int64)
-    gain = _EMPTY_INT64 if graph.gain is None else graph.gain
-    info = np.zeros(2, dtype=np.int64)
+    direction = int(kernels.monotone_direction(graph.indptr, graph.indices))
     if direction != 0:
-        keys = np.empty(n, dtype=key_dtype)
-        status = kernels.sweep(
-            graph.indptr, graph.indices, direction, primitive, no_move_value, gain, terminal,
-            keys, shift, score, scored, info,
-        )  # fmt: skip
-    else:
-        keys = np.full(n, kernels.UNSEEN, dtype=key_dtype)
-        stack = np.empty(n, dtype=np.int64)
-        status = kernels.dfs_sweep(
-            graph.indptr, graph.indices, primitive, no_move_value, gain, terminal, keys, shift,
-            score, scored, stack, np.empty(n, dtype=graph.indptr.dtype),
-            np.empty(n, dtype=key_dtype), np.empty(n if scored else 0, dtype=np.int64),
-            _EMPTY_INT64 if post is None else post, info,
-        )  # fmt: skip
-        if status == kernels.CYCLE:
-            raise _cycle_error(stack[info[0] : info[1] + 1].tolist())
-    if status == kernels.OVERFLOW:
-        raise ScoreOverflowError(
-            f"the score of position {int(info[0])} does not fit in int64 "
-            "(gains and terminal scores add up beyond ±9.2e18)"
-        )
-    return keys, shift, score
+        return _EMPTY_INT64, direction
+    check_memory(16.0 * graph.n, f"a topological order of {graph.n} positions")
+    order = np.empty(graph.n, dtype=np.int64)
+    indegree = np.zeros(graph.n, dtype=np.int64)
+    placed = int(kernels.kahn_order(graph.indptr, graph.indices, primitive, order, indegree))
+    if placed < graph.n:
+        raise _cycle_error(graph, primitive, indegree)
+    return order, 0
 
 
 def topological_order(graph: GameGraph) -> NDArray[np.int64]:
@@ -117,8 +84,7 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
     -------
     ndarray of int64, shape (n,)
         A topological order: the ids themselves (ascending or descending) when every move
-        already goes to a larger (smaller) id, otherwise the reverse of a depth-first
-        postorder.
+        already goes to a larger (smaller) id, otherwise Kahn's order.
 
     Raises
     ------
@@ -127,8 +93,9 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
 
     Notes
     -----
-    Cost: O(m) to test whether the numbering is monotone, else O(n + m) for an iterative
-    depth-first search (numba) and about 25 bytes per position.
+    Cost: O(m) to test whether the numbering is monotone, O(n + m) for Kahn's algorithm
+    (numba, 16 bytes per position), plus O(n + m) for the reverse graph when a cycle must be
+    named.
 
     Examples
     --------
@@ -138,16 +105,14 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
     >>> topological_order(GameGraph.from_edges([0, 1], [1, 0], n=2))
     Traceback (most recent call last):
     ...
-    perfectplay.errors.CyclicGraphError: the game graph has a cycle through position 0 ...
+    perfectplay.errors.CyclicGraphError: the game graph has a cycle through position 1 ...
     """
-    direction = int(kernels.monotone_direction(graph.indptr, graph.indices))
+    order, direction = _order(graph, _EMPTY_UINT8)
     if direction == 1:
         return np.arange(graph.n, dtype=np.int64)
     if direction == -1:
         return np.arange(graph.n - 1, -1, -1, dtype=np.int64)
-    post = np.empty(graph.n, dtype=np.int64)
-    _sweep(graph, _EMPTY_UINT8, LOSE, _EMPTY_INT64, False, post)
-    return post[::-1].copy()
+    return order
 
 
 def _check_terminal(terminal_score: ArrayLike, n: int) -> NDArray[np.int64]:
@@ -229,23 +194,38 @@ def solve_dag(
     value and then remoteness (see its docstring).
 
     Order: if every move goes to a larger id (as enumerations by depth produce), or every
-    move to a smaller id, one pass over the ids decides every position, children first.
-    Otherwise an iterative depth-first search decides each position when it leaves it
-    (children are then decided and still in cache); meeting a position that is still on the
-    search path is a cycle, reported from the path itself. Values and remoteness are packed
-    in one integer per position so that each move costs a single random read and a maximum
-    (see ``_dag_kernels``).
+    move to a smaller id, the ids are used directly; otherwise Kahn's algorithm computes an
+    order first (moves out of primitive positions ignored). Values and remoteness are packed
+    in one integer per position so that each move costs a single random read and a maximum;
+    the loops prefetch the positions they will read a few dozen moves ahead (see
+    ``_dag_kernels``).
 
-    Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (+ 8 for scores)
-    with a monotone numbering; about 25 (+ 16) for the depth-first search.
+    Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (+ 8 for scores),
+    and 16 more while an order is computed.
     """
-    prim = _EMPTY_UINT8 if primitive is None else primitive_values(primitive, graph.n)
+    n = graph.n
+    prim = _EMPTY_UINT8 if primitive is None else primitive_values(primitive, n)
     scored = graph.gain is not None or terminal_score is not None
-    terminal = _EMPTY_INT64
-    if terminal_score is not None:
-        terminal = _check_terminal(terminal_score, graph.n)
-    keys, shift, score = _sweep(graph, prim, WIN if misere else LOSE, terminal, scored)
-    value = np.empty(graph.n, dtype=VALUE_DTYPE)
-    remoteness = np.empty(graph.n, dtype=REMOTENESS_DTYPE)
+    terminal = _EMPTY_INT64 if terminal_score is None else _check_terminal(terminal_score, n)
+    small = n < (1 << kernels.SHIFT32) - 1
+    key_dtype, shift = (np.int32, kernels.SHIFT32) if small else (np.int64, kernels.SHIFT64)
+    per_position = 1 + 4 + np.dtype(key_dtype).itemsize + (8 if scored else 0)
+    check_memory(float(per_position) * n, f"solving a graph of {n} positions")
+    order, direction = _order(graph, prim)
+    keys = np.empty(n, dtype=key_dtype)
+    score = np.empty(n if scored else 0, dtype=np.int64)
+    info = np.zeros(1, dtype=np.int64)
+    status = kernels.sweep(
+        graph.indptr, graph.indices, order, direction, prim, WIN if misere else LOSE,
+        _EMPTY_INT64 if graph.gain is None else graph.gain, terminal, keys, shift, score,
+        scored, info,
+    )  # fmt: skip
+    if status == kernels.OVERFLOW:
+        raise ScoreOverflowError(
+            f"the score of position {int(info[0])} does not fit in int64 "
+            "(gains and terminal scores add up beyond ±9.2e18)"
+        )
+    value = np.empty(n, dtype=VALUE_DTYPE)
+    remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
     kernels.decode_keys(keys, shift, value, remoteness)
     return Solution(graph, value, remoteness, score=score if scored else None, solver="dag")
