@@ -13,9 +13,9 @@ Checked on sampled positions
     ``decode(encode(p)) == p`` with a non-negative int code; ``parse(render(p)) == p``;
     ``batch_outcome`` and ``batch_moves`` agree with ``outcome`` and ``moves``.
 Checked on the whole game (at most `max_positions` positions)
-    codes are distinct; a game declared acyclic has no repeating positions; canonical forms
-    keep the value (the full game and the reduced game are both solved); the vectorized path
-    builds the same graph as the plain path.
+    every position gets the checks above; codes are distinct; a game declared acyclic has no
+    repeating positions; canonical forms keep the value (the full game and the reduced game
+    are both solved); the vectorized path builds the same graph as the plain path.
 
 Examples
 --------
@@ -121,7 +121,7 @@ def check_game(
     if has_vectorized_path(game) and positions:
         _check_batch(game, positions, report)
     if not report.first:
-        _check_whole(game, max_positions, report)
+        _check_whole(game, max_positions, positions, report)
     violations = report.lines()
     if strict and violations:
         raise GameDefinitionError("; ".join(violations))
@@ -299,7 +299,7 @@ def _check_batch(game: Game[Any], positions: list[Any], report: _Report) -> None
             )
 
 
-def _check_whole(game: Game[Any], max_positions: int, report: _Report) -> None:
+def _check_whole(game: Game[Any], max_positions: int, sampled: list[Any], report: _Report) -> None:
     """Checks on the whole (small) game: codes, cycles, canonical values, the two paths."""
     from perfectplay.api import solve_enumeration
 
@@ -311,6 +311,12 @@ def _check_whole(game: Game[Any], max_positions: int, report: _Report) -> None:
         return
     except PerfectPlayError as error:
         report.add("enumerate", f"enumerating the game failed: {error}")
+        return
+    checked = set(sampled)
+    for p in full.positions:  # a small game: every position gets the sampled checks too
+        if p not in checked:
+            _check_position(game, p, report)
+    if report.first:
         return
     if provides(game, "encode"):
         codes = full.codes

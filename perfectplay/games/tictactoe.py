@@ -31,6 +31,8 @@ X . .
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -54,6 +56,9 @@ SYMMETRIES = (
     (8, 5, 2, 7, 4, 1, 6, 3, 0),
 )
 """The 8 symmetries of the square as cell permutations: image[i] = position[perm[i]]."""
+
+_IMAGES = tuple(itemgetter(*perm) for perm in SYMMETRIES)  # position -> its image's characters
+_join = "".join
 
 LABELS = tuple(f"{'abc'[cell % 3]}{cell // 3 + 1}" for cell in range(9))
 
@@ -89,7 +94,7 @@ class TicTacToe(Game[str]):
         return None if "." in position else Value.TIE
 
     def canonical(self, position: str) -> str:
-        return min("".join([position[i] for i in perm]) for perm in SYMMETRIES)
+        return min([_join(image(position)) for image in _IMAGES])
 
     def render(self, position: str) -> str:
         return "\n".join(" ".join(position[r : r + 3]) for r in (0, 3, 6))
