@@ -40,6 +40,7 @@ __all__ = ["general_matching", "karp_sipser_general"]
 _FREE = 0  # in no tree: matched, and (at the end) covered by every maximum matching
 _EVEN = 1  # outer: an even alternating path leads to it from an exposed root
 _ODD = 2  # inner: reached from an outer vertex by a non-matching edge
+_DEAD = 3  # in a tree dissolved by an augmentation during the current round
 
 
 @nb.njit(cache=True)
@@ -205,8 +206,8 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     #            they are never reset);
     #   queue  - circular FIFO of outer vertices to scan; `inq` keeps a vertex in it at most
     #            once at a time, hence n slots;
-    #   freed  - vertices of the trees dissolved after one augmentation: trees are disjoint,
-    #            so at most n.
+    #   freed  - vertices of the trees dissolved during one round: a _DEAD vertex joins no
+    #            tree until the round ends, so each vertex is listed at most once: n slots.
     st = np.empty((n, 4), dtype=indices.dtype)
     bridge = np.full((n, 2), -1, dtype=indices.dtype)
     stack = np.empty((n, 2), dtype=indices.dtype)
@@ -239,113 +240,119 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     if qtail == n:
         qtail = 0
 
-    while qlen > 0:
-        u = queue[qhead]
-        qhead += 1
-        if qhead == n:
-            qhead = 0
-        qlen -= 1
-        inq[u] = False
-        if st[u, _LABEL] != _EVEN:
-            continue  # its tree was dissolved after it was queued
-        ru = st[u, _TREE]
-        for e in range(indptr[u], indptr[u + 1]):
-            w = indices[e]
-            lw = st[w, _LABEL]
-            if lw == _ODD:
+    nfreed = 0
+    while True:
+        while qlen > 0:
+            u = queue[qhead]
+            qhead += 1
+            if qhead == n:
+                qhead = 0
+            qlen -= 1
+            inq[u] = False
+            if st[u, _LABEL] != _EVEN:
+                continue  # its tree was dissolved after it was queued
+            ru = st[u, _TREE]
+            for e in range(indptr[u], indptr[u + 1]):
+                w = indices[e]
+                lw = st[w, _LABEL]
+                if lw in (_ODD, _DEAD):
+                    continue
+                if lw == _FREE:
+                    # Every exposed vertex is a root, so a free vertex is matched: grow.
+                    m = _grow(st, mate, tnext, thead, w, u)
+                    if not inq[m]:
+                        queue[qtail] = m
+                        qtail += 1
+                        if qtail == n:
+                            qtail = 0
+                        qlen += 1
+                        inq[m] = True
+                    continue
+                rw = st[w, _TREE]
+                if ru != rw:
+                    # Augmenting path: root(u) .. u - w .. root(w). Flip both halves, then
+                    # dissolve the two trees (only their vertices are touched): their
+                    # vertices sit out the rest of the round as _DEAD.
+                    _augment(st, bridge, mate, stack, u, w)
+                    augmentations += 1
+                    for k in range(2):
+                        r = ru if k == 0 else rw
+                        x = thead[r]
+                        thead[r] = -1
+                        while x >= 0:
+                            st[x, _LABEL] = _DEAD
+                            st[x, _BASE] = x
+                            st[x, _TREE] = -1
+                            bridge[x, 0] = -1
+                            freed[nfreed] = x
+                            nfreed += 1
+                            nx = tnext[x]
+                            tnext[x] = -1
+                            x = nx
+                    break  # u's tree is gone; stop scanning u
+                bu = _find(st, u)
+                bw = _find(st, w)
+                if bu == bw:
+                    continue  # inside one blossom (this also skips self-loops)
+                # Same tree: contract the blossom closed by u - w. Lowest common ancestor of the
+                # two blossoms, walking both paths to the root in turn, blossom by blossom.
+                clock += 1
+                x = bu
+                y = bw
+                while True:
+                    if x >= 0:
+                        if stamp[x] == clock:
+                            break
+                        stamp[x] = clock
+                        x = -1 if mate[x] < 0 else _find(st, st[mate[x], _LINK])
+                    x, y = y, x
+                lca = x
+                # Walk from each end of the bridge down to the base, blossom by blossom: each
+                # outer blossom on the way joins the base's set, and the inner vertex below it
+                # turns outer (queued), remembering the bridge for a later augmentation.
+                for side in range(2):
+                    x = u if side == 0 else w
+                    y = w if side == 0 else u
+                    b = _find(st, x)
+                    while b != lca:
+                        st[b, _BASE] = lca
+                        p = mate[b]  # inner: the tree parent of the outer blossom based at b
+                        st[p, _BASE] = lca
+                        st[p, _LABEL] = _EVEN
+                        bridge[p, 0] = x
+                        bridge[p, 1] = y
+                        if not inq[p]:
+                            queue[qtail] = p
+                            qtail += 1
+                            if qtail == n:
+                                qtail = 0
+                            qlen += 1
+                            inq[p] = True
+                        b = _find(st, st[p, _LINK])
+        if nfreed == 0:
+            break
+        # End of a round: the dissolved trees' vertices come back, next to surviving outer
+        # vertices where they have one (an outer vertex may have skipped its edge to them
+        # while they were _DEAD or _ODD). A vertex that turns outer here is queued and scans
+        # its own edges; the next round goes on with the same forest.
+        for i in range(nfreed):
+            st[freed[i], _LABEL] = _FREE
+        for i in range(nfreed):
+            x = freed[i]
+            if st[x, _LABEL] != _FREE:
                 continue
-            if lw == _FREE:
-                # Every exposed vertex is a root, so a free vertex is matched: grow the tree.
-                m = _grow(st, mate, tnext, thead, w, u)
-                if not inq[m]:
-                    queue[qtail] = m
+            for f in range(indptr[x], indptr[x + 1]):
+                y = indices[f]
+                if st[y, _LABEL] == _EVEN:
+                    m = _grow(st, mate, tnext, thead, x, y)
+                    queue[qtail] = m  # the queue was empty: no vertex is in it twice
                     qtail += 1
                     if qtail == n:
                         qtail = 0
                     qlen += 1
                     inq[m] = True
-                continue
-            rw = st[w, _TREE]
-            if ru != rw:
-                # Augmenting path: root(u) .. u - w .. root(w). Flip both halves.
-                _augment(st, bridge, mate, stack, u, w)
-                augmentations += 1
-                # Dissolve the two trees (only their vertices are touched).
-                nfreed = 0
-                for k in range(2):
-                    r = ru if k == 0 else rw
-                    x = thead[r]
-                    thead[r] = -1
-                    while x >= 0:
-                        st[x, _LABEL] = _FREE
-                        st[x, _BASE] = x
-                        st[x, _TREE] = -1
-                        bridge[x, 0] = -1
-                        freed[nfreed] = x
-                        nfreed += 1
-                        nx = tnext[x]
-                        tnext[x] = -1
-                        x = nx
-                # Re-attach freed vertices next to surviving outer vertices: an outer vertex
-                # already scanned may have seen them as _ODD (or in a tree that has just
-                # dissolved), so its edge to them must be looked at again. A freed vertex that
-                # turns outer here is queued and scans its own edges.
-                for i in range(nfreed):
-                    x = freed[i]
-                    if st[x, _LABEL] != _FREE:
-                        continue
-                    for f in range(indptr[x], indptr[x + 1]):
-                        y = indices[f]
-                        if st[y, _LABEL] == _EVEN:
-                            m = _grow(st, mate, tnext, thead, x, y)
-                            if not inq[m]:
-                                queue[qtail] = m
-                                qtail += 1
-                                if qtail == n:
-                                    qtail = 0
-                                qlen += 1
-                                inq[m] = True
-                            break
-                break  # u's tree is gone; stop scanning u
-            bu = _find(st, u)
-            bw = _find(st, w)
-            if bu == bw:
-                continue  # inside one blossom (this also skips self-loops)
-            # Same tree: contract the blossom closed by u - w. Lowest common ancestor of the
-            # two blossoms, walking both paths to the root in turn, blossom by blossom.
-            clock += 1
-            x = bu
-            y = bw
-            while True:
-                if x >= 0:
-                    if stamp[x] == clock:
-                        break
-                    stamp[x] = clock
-                    x = -1 if mate[x] < 0 else _find(st, st[mate[x], _LINK])
-                x, y = y, x
-            lca = x
-            # Walk from each end of the bridge down to the base, blossom by blossom: each
-            # outer blossom on the way joins the base's set, and the inner vertex below it
-            # turns outer (queued), remembering the bridge for a later augmentation.
-            for side in range(2):
-                x = u if side == 0 else w
-                y = w if side == 0 else u
-                b = _find(st, x)
-                while b != lca:
-                    st[b, _BASE] = lca
-                    p = mate[b]  # inner: the tree parent of the outer blossom based at b
-                    st[p, _BASE] = lca
-                    st[p, _LABEL] = _EVEN
-                    bridge[p, 0] = x
-                    bridge[p, 1] = y
-                    if not inq[p]:
-                        queue[qtail] = p
-                        qtail += 1
-                        if qtail == n:
-                            qtail = 0
-                        qlen += 1
-                        inq[p] = True
-                    b = _find(st, st[p, _LINK])
+                    break
+        nfreed = 0
     # The queue is empty, so every edge at an outer vertex leads to an inner vertex or stays
     # inside one blossom, and every exposed vertex is an outer root. Removing the inner
     # vertices A then leaves each outer blossom as an odd component of its own (its
