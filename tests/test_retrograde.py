@@ -12,7 +12,7 @@ import perfectplay._memory
 from perfectplay.errors import InvalidGraphError, TooLargeError
 from perfectplay.graph import GameGraph
 from perfectplay.solvers import _retrograde_kernels as k
-from perfectplay.solvers.retrograde import primitive_values, solve_retrograde
+from perfectplay.solvers.retrograde import _state_dtype, primitive_values, solve_retrograde
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
 
 # ---------------------------------------------------------------- random small games
@@ -206,6 +206,24 @@ def test_solution_arrays_and_solver_name() -> None:
     assert s.graph is g and s.solver == "retrograde" and s.score is None
     assert s.value.dtype == np.uint8 and s.remoteness.dtype == np.int32
     assert s.summary() == {"WIN": 1, "LOSE": 2, "TIE": 0, "DRAW": 0}
+
+
+@pytest.mark.parametrize(
+    ("degree", "dtype"),
+    [(1, np.int8), (127, np.int8), (128, np.int16), (32767, np.int16), (32768, np.int32)],
+)
+def test_move_counters_count_past_the_smallest_state_dtype(degree: int, dtype: type) -> None:
+    # 0 has `degree` moves, each to a WIN (i -> the move-less last position): a LOSE in 2.
+    src = [0] * degree + list(range(1, degree + 1))
+    dst = list(range(1, degree + 1)) + [degree + 1] * degree
+    g = GameGraph.from_edges(src, dst, n=degree + 2)
+    assert _state_dtype(g) is dtype
+    s = solve_retrograde(g)
+    assert (s[0], int(s.remoteness[0])) == (Value.LOSE, 2)
+    assert s.summary() == {"WIN": degree, "LOSE": 2, "TIE": 0, "DRAW": 0}
+    # One move to a DRAW (a self-loop) keeps the counter from reaching zero.
+    g = GameGraph.from_edges([*src, 0], [*dst, 0], n=degree + 2)
+    assert solve_retrograde(g)[0] == Value.DRAW
 
 
 def test_primitive_accepts_any_integer_dtype_and_value_members() -> None:

@@ -40,6 +40,19 @@ __all__ = ["primitive_values", "solve_retrograde"]
 _PRIMITIVE_CODES = (LOSE, TIE, WIN, UNDECIDED)
 
 
+def _state_dtype(graph: GameGraph) -> type[np.signedinteger]:
+    """The smallest signed integer type holding every out-degree of `graph`.
+
+    The solver's hot loop reads and writes one `state` entry per move at random: a smaller
+    array stays in cache longer (10^7 positions take 10 MB as int8, 40 MB as int32).
+    """
+    most = int(np.diff(graph.indptr).max(initial=0))
+    for dtype in (np.int8, np.int16, np.int32):
+        if most <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
 def primitive_values(primitive: ArrayLike | None, n: int) -> NDArray[np.uint8]:
     """Check and convert a primitive-value array for a graph of `n` positions.
 
@@ -176,17 +189,16 @@ def solve_retrograde(
     """
     n = graph.n
     prim = primitive_values(primitive, n)
-    counter_dtype = np.int32 if graph.m < 2**31 else np.int64
+    state_dtype = _state_dtype(graph)
     queue_dtype = np.int32 if n < 2**31 else np.int64
-    # Work arrays (13 bytes per position) plus the reverse CSR if it is not cached yet.
+    # Work arrays (at most 13.2 bytes per position) plus the reverse CSR if not cached yet.
     check_memory(
-        13.0 * n + 8.0 * (n + 1) + 4.0 * graph.m,
+        13.2 * n + 8.0 * (n + 1) + 4.0 * graph.m,
         f"retrograde analysis of {n} positions and {graph.m} moves",
     )
     rindptr, rindices = graph.reverse()
-    # `state` holds move counters, then values (see _retrograde_kernels); int32 while every
-    # out-degree fits, like indptr.
-    state = np.empty(n, dtype=counter_dtype)
+    # `state` holds move counters, then values (see _retrograde_kernels).
+    state = np.empty(n, dtype=state_dtype)
     remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
     # Each position enters the queue at most once, when it is decided: n slots are enough.
     queue = np.empty(n, dtype=queue_dtype)
