@@ -21,11 +21,17 @@ __all__ = ["binomials", "build_graph", "count_moves", "sweep_scores", "unrank"]
 
 
 def binomials(top: int, k: int) -> NDArray[np.int64]:
-    """``table[t, j] = C(t, j)`` for ``t <= top``, ``j <= k`` as int64 (callers bound the size)."""
+    """``table[t, j] = C(t, j)`` for ``t <= top``, ``j <= k`` as int64, one column at a time.
+
+    Column j is the running sum of column j - 1 (``C(t, j) = sum of C(s, j - 1), s < t``).
+    Entries beyond int64 wrap around; the ranking only reads ``C(t, j)`` with
+    ``t - j <= m`` (and ``C(c, j - 1)`` for moves), all at most ``C(n + m, n)``, which the
+    callers check fits.
+    """
     table = np.zeros((top + 1, k + 1), dtype=np.int64)
     table[:, 0] = 1
-    for t in range(1, top + 1):
-        table[t, 1:] = table[t - 1, 1:] + table[t - 1, :-1]
+    for j in range(1, k + 1):
+        np.cumsum(table[:-1, j - 1], out=table[1:, j])
     return table
 
 

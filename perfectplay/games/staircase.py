@@ -335,7 +335,8 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
     if game.n > game.m:
         game = Staircase(game.a.T, game.b.T)
     itemsize = 4 if game.bound <= _INT32_MAX else 8
-    check_memory(float(itemsize) * game.size, game._what("score table"))
+    table = 8.0 * (game.n + game.m + 1) * (game.n + 1)  # the binomial coefficients
+    check_memory(float(itemsize) * game.size + table, game._what("score table"))
     score = np.empty(game.size, dtype=np.int32 if itemsize == 4 else np.int64)
     kernels.sweep_scores(game.n, game.m, game.size, game._table(), game.a, game.b, score)
     return int(score[0])

@@ -34,13 +34,14 @@ GAIN_LIMIT = 100_000
 
 
 def estimate_bytes(n: int, m: int) -> int:
-    """Peak memory of a solve: the score table plus the two gain grids.
+    """Peak memory of a solve: the score table, the binomial table and the two gain grids.
 
     >>> estimate_bytes(14, 14)
-    160469536
+    160473016
     """
     bound = 2 * GAIN_LIMIT * n * m
-    return comb(n + m, n) * (4 if bound < 2**31 else 8) + 16 * n * m
+    binomials = 8 * (n + m + 1) * (min(n, m) + 1)
+    return comb(n + m, n) * (4 if bound < 2**31 else 8) + binomials + 16 * n * m
 
 
 def solve(data: bytes) -> str:
