@@ -229,9 +229,7 @@ def geography_mover_wins(n: int, edges: list[tuple[int, int]]) -> list[bool]:
     def wins(at: int, visited: frozenset[int]) -> bool:
         key = (at, visited)
         if key not in memo:
-            memo[key] = any(
-                not wins(w, visited | {w}) for w in neighbours[at] if w not in visited
-            )
+            memo[key] = any(not wins(w, visited | {w}) for w in neighbours[at] if w not in visited)
         return memo[key]
 
     return [wins(v, frozenset({v})) for v in range(n)]
@@ -247,7 +245,7 @@ def _brute_no_repeat(moves, starts):  # type: ignore[no-untyped-def]
     """Does the player to move win from each of `starts` (visited = {start})?
 
     `moves(state)` lists the successor states, with ``_CAPTURE`` for a move that wins at once;
-    a successor already visited is not a legal move.
+    a successor already visited is not a legal move. Exponential: keep boards tiny.
     """
     memo: dict[tuple[object, frozenset[object]], bool] = {}
 

@@ -32,7 +32,7 @@ from perfectplay.games._board import KING_STEPS, Board, marked_cells, parse_rows
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
 
-__all__ = ["Grid", "parse_board"]
+__all__ = ["Grid", "marked_cells", "parse_board"]
 
 parse_board = parse_rows
 """Board rows as a validated uint8 array of characters (see ``_board.parse_rows``)."""

@@ -17,11 +17,13 @@ Alice wins.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import InputFormatError
-from perfectplay.games.grid import Grid, parse_board
+from perfectplay.games.grid import Grid, marked_cells, parse_board
 from perfectplay.games.two_tokens import TwoTokens
 from perfectplay.problems._reader import TokenReader
 from perfectplay.solvers.geography import solve_geography
@@ -29,8 +31,17 @@ from perfectplay.solvers.geography import solve_geography
 __all__ = ["read_board", "solve"]
 
 
-def read_board(reader: TokenReader, rows: int, cols: int, symbols: str) -> NDArray[np.uint8]:
+def read_board(
+    reader: TokenReader, rows: int, cols: int, symbols: str
+) -> tuple[NDArray[np.uint8], Callable[[int], int]]:
     """The next `rows` words of `reader` as a board of `cols` characters from `symbols`.
+
+    Returns
+    -------
+    codes : array of uint8, shape (rows, cols)
+        The characters.
+    line_of : callable
+        Input line number of board row ``r`` (0-based), for later messages.
 
     Raises
     ------
@@ -42,12 +53,16 @@ def read_board(reader: TokenReader, rows: int, cols: int, symbols: str) -> NDArr
     for r in range(rows):
         words.append(reader.word(f"board row {r + 1} of {rows}"))
         ends.append(reader.pos)
-    return parse_board(words, symbols, width=cols, line_of=lambda r: reader.line_at(ends[r] - 1))
+
+    def line_of(r: int) -> int:
+        return reader.line_at(ends[r] - 1)
+
+    return parse_board(words, symbols, width=cols, line_of=line_of), line_of
 
 
-def _alice_wins(codes: NDArray[np.uint8], line: int) -> bool:
+def _alice_wins(codes: NDArray[np.uint8], line_of: Callable[[int], int], line: int) -> bool:
     """Does Alice, to move, win on the board `codes` (two ``P`` required)?"""
-    tokens = np.flatnonzero(codes.ravel() == ord("P"))
+    tokens = marked_cells(codes, "P", at_most=2, line_of=line_of)
     if tokens.size != 2:
         raise InputFormatError(f"the board must hold exactly two 'P', got {tokens.size}", line)
     cols = codes.shape[1]
@@ -76,6 +91,6 @@ def solve(data: bytes) -> str:
         first = reader.line()
         rows = reader.integer("the number of rows m", low=1)
         cols = reader.integer("the number of columns n", low=1)
-        codes = read_board(reader, rows, cols, ".#P")
-        out.append("Alice wins.\n" if _alice_wins(codes, first) else "Bob wins.\n")
+        codes, line_of = read_board(reader, rows, cols, ".#P")
+        out.append("Alice wins.\n" if _alice_wins(codes, line_of, first) else "Bob wins.\n")
     return "".join(out)

@@ -76,7 +76,8 @@ def solve(data: bytes) -> str:
     reader = TokenReader(data)
     rows = reader.integer("the number of rows N", low=1)
     cols = reader.integer("the number of columns M", low=1)
-    game = Grid(read_board(reader, rows, cols, ".#") == ord("."))
+    codes, _ = read_board(reader, rows, cols, ".#")
+    game = Grid(codes == ord("."))
     reader.expect_end()
     winners = np.flatnonzero(solve_geography(game.graph()).in_d)
     if winners.size == 0:
