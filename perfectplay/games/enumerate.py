@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
 from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
+from perfectplay.games._enumerate_kernels import layer_csr
 from perfectplay.games.base import Game, P, provides
 from perfectplay.graph import GameGraph
 from perfectplay.values import LOSE, TIE, UNDECIDED, VALUE_DTYPE, WIN
@@ -539,11 +540,11 @@ def _enumerate_vectorized(
             raise _too_large(game, limit)
         check_memory(40.0 * new.size + 24.0 * child.size, "the enumeration")
         uniq_ids[fresh] = np.arange(n, n + new.size)
-        # CSR rows of this layer: moves grouped by parent, in the game's order per parent
-        # (a stable sort; batch_moves usually returns a few ascending runs of parents).
-        order = np.argsort(parent, kind="stable")
-        degree_parts.append(np.bincount(parent, minlength=frontier.size))
-        dst_parts.append(uniq_ids[np.searchsorted(uniq, child[order])])
+        # CSR rows of this layer: moves grouped by parent, in the game's order per parent,
+        # each child numbered through a hash table of the layer's distinct children.
+        degree, dst = layer_csr(parent, child, uniq, uniq_ids, frontier.size)
+        degree_parts.append(degree)
+        dst_parts.append(dst)
         seen.add(new, n)
         n += new.size
         frontier = new
