@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
+import networkx as nx
 import numpy as np
 import pytest
 from brute import dag_negamax
@@ -170,6 +171,35 @@ def test_cycle_error_names_a_real_cycle(n: int, seed: int, length: int) -> None:
     edges = set(zip(src.tolist(), dst.tolist(), strict=True))
     assert all((u, v) in edges for u, v in itertools.pairwise(named))
     assert len(set(named[:-1])) == len(named) - 1
+
+
+@settings(max_examples=150)
+@given(st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_play_stops_at_primitive_positions(n: int, seed: int) -> None:
+    """Moves out of primitive positions are ignored: only cycles of play are cycles."""
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, n, 2 * n)
+    dst = rng.integers(0, n, 2 * n)
+    primitive = np.where(rng.random(n) < 0.3, rng.choice([WIN, LOSE, TIE], n), UNDECIDED)
+    graph = GameGraph.from_edges(src, dst, n=n)
+    play = nx.DiGraph()
+    play.add_nodes_from(range(n))
+    play.add_edges_from((u, v) for u, v in zip(src, dst, strict=True) if primitive[u] == UNDECIDED)
+    if nx.is_directed_acyclic_graph(play):
+        dag = solve_dag(graph, primitive)
+        retro = solve_retrograde(graph, primitive)
+        np.testing.assert_array_equal(dag.value, retro.value)
+        np.testing.assert_array_equal(dag.remoteness, retro.remoteness)
+        return
+    with pytest.raises(CyclicGraphError) as info:
+        solve_dag(graph, primitive)
+    shown = re.search(r"\(([\d >.-]+)\)", str(info.value))
+    assert shown is not None
+    words = shown.group(1).split(" -> ")
+    named = (
+        [int(x) for x in words[: words.index("...")]] if "..." in words else list(map(int, words))
+    )
+    assert all(play.has_edge(u, v) for u, v in itertools.pairwise(named))
 
 
 def test_self_loop_is_a_cycle() -> None:
