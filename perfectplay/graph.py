@@ -39,7 +39,10 @@ IntArray = NDArray[np.integer]
 
 def _int_array(name: str, data: ArrayLike) -> IntArray:
     """`data` as a 1-D integer array, or InvalidGraphError naming `name`."""
-    arr = np.asarray(data)
+    try:
+        arr = np.asarray(data)
+    except (ValueError, TypeError) as error:  # ragged nested lists
+        raise InvalidGraphError(f"{name} must be a 1-D array of integers: {error}") from None
     if arr.ndim != 1:
         raise InvalidGraphError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0:
@@ -180,7 +183,8 @@ class GameGraph:
                 f"src and dst must have the same length, got {s.shape[0]} and {d.shape[0]}"
             )
         if n is None:
-            n = int(max(s.max(initial=-1), d.max(initial=-1))) + 1
+            # initial=0, not -1: unsigned arrays cannot hold -1.
+            n = int(max(s.max(initial=0), d.max(initial=0))) + 1 if s.shape[0] else 0
         n = _check_n(n)
         _check_range("src", s, n)
         _check_range("dst", d, n)
@@ -218,14 +222,17 @@ class GameGraph:
     def from_networkx(cls, graph: Any) -> GameGraph:
         """Build from a networkx graph; nodes are numbered in ``graph.nodes`` order.
 
-        A DiGraph gives one move per edge; an undirected Graph gives both directions. Node
+        A DiGraph gives one move per edge (a MultiDiGraph one per parallel edge); an undirected
+        Graph gives both directions. Node
         labels are kept in ``labels``.
         """
         if not hasattr(graph, "nodes") or not hasattr(graph, "edges"):
             raise InvalidGraphError(f"expected a networkx graph, got {type(graph).__name__}")
         nodes = list(graph.nodes)
         ids = {node: i for i, node in enumerate(nodes)}
-        edges = np.array([(ids[u], ids[v]) for u, v in graph.edges], dtype=np.int64).reshape(-1, 2)
+        edges = np.array([(ids[u], ids[v]) for u, v in graph.edges()], dtype=np.int64).reshape(
+            -1, 2
+        )
         return cls.from_edges(
             edges[:, 0],
             edges[:, 1],
@@ -279,7 +286,12 @@ def as_game_graph(obj: Any, *, undirected: bool = False) -> GameGraph:
         return GameGraph.from_scipy(obj, undirected=undirected)
     if hasattr(obj, "nodes") and hasattr(obj, "is_directed"):
         return GameGraph.from_networkx(obj)
-    arr = np.asarray(obj)
+    try:
+        arr = np.asarray(obj)
+    except (ValueError, TypeError) as error:  # ragged nested lists
+        raise InvalidGraphError(
+            f"cannot read a game graph from {type(obj).__name__}: {error}"
+        ) from None
     if arr.ndim == 2 and arr.shape[1] == 2:
         return GameGraph.from_edges(arr[:, 0], arr[:, 1], undirected=undirected)
     if arr.ndim == 2 and arr.shape[0] == 2:
