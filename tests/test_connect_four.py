@@ -26,10 +26,14 @@ def solved(request: pytest.FixtureRequest) -> object:
     return result
 
 
-def test_small_boards_are_ties_from_the_start(solved: object) -> None:
-    # Both agree with tests/brute.py's independent negamax (about a minute each in Python,
-    # so the suite checks the start of 4x4 and sampled mid-game positions below).
+def test_small_boards_are_draws_to_the_last_cell(solved: object) -> None:
+    # Published: Tromp's results for width + height <= 15, as tabulated by C. Steininger
+    # (github.com/ChristopheSteininger/c4): 4x5 and 5x4 are draws, ending on move 20. Both also
+    # agree with tests/brute.py's independent negamax (about a minute each in Python, so the
+    # suite checks the start of 4x4 and sampled mid-game positions below).
+    game = solved.game  # type: ignore[attr-defined]
     assert solved.value(solved.initial) is Value.TIE  # type: ignore[attr-defined]
+    assert solved.remoteness(solved.initial) == game.rows * game.cols  # type: ignore[attr-defined]
 
 
 def test_sampled_positions_match_brute_force(solved: object) -> None:
@@ -50,8 +54,10 @@ def test_sampled_positions_match_brute_force(solved: object) -> None:
         checked += 1
 
 
-def test_4x4_start_matches_brute_force() -> None:
-    assert solve(ConnectFour(4, 4))[("",) * 4] is VALUE_OF[brute_connect_four(4, 4)]
+def test_4x4_start_matches_brute_force_and_the_published_draw() -> None:
+    solved = solve(ConnectFour(4, 4))
+    assert solved[("",) * 4] is VALUE_OF[brute_connect_four(4, 4)] is Value.TIE
+    assert solved.remoteness(("",) * 4) == 16
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 3), (2, 5)])

@@ -17,11 +17,18 @@ where ``mask`` holds every stone, ``current`` the stones of the player to move a
 vectorized path generates the children of a whole layer with a few numpy bit operations per
 column.
 
+Values: 4x4, 4x5 (4 rows, 5 columns), 5x4 and 5x5 are draws (TIE) from the start, ending on
+the last cell (remoteness ``rows * cols``), as in the table of results of J. Tromp (all
+boards with width + height <= 15) reproduced by C. Steininger's solver; 4 rows x 6 columns
+is a second-player win.
+
 References
 ----------
 J. Tromp, *John's Connect Four Playground* (board logic, Fhourstones benchmark and results on
-other board sizes), https://tromp.github.io/c4/c4.html. L. V. Allis, *A Knowledge-based
-Approach of Connect-Four*, M.Sc. thesis, Vrije Universiteit Amsterdam, 1988.
+other board sizes), https://tromp.github.io/c4/c4.html. C. Steininger, *c4* (outcome and last
+move for every board with width + height <= 16), https://github.com/ChristopheSteininger/c4.
+L. V. Allis, *A Knowledge-based Approach of Connect-Four*, M.Sc. thesis, Vrije Universiteit
+Amsterdam, 1988.
 
 Examples
 --------
