@@ -223,16 +223,14 @@ class GameGraph:
         """Build from a networkx graph; nodes are numbered in ``graph.nodes`` order.
 
         A DiGraph gives one move per edge (a MultiDiGraph one per parallel edge); an undirected
-        Graph gives both directions. Node
-        labels are kept in ``labels``.
+        Graph gives both directions. Node labels are kept in ``labels``.
         """
         if not hasattr(graph, "nodes") or not hasattr(graph, "edges"):
             raise InvalidGraphError(f"expected a networkx graph, got {type(graph).__name__}")
         nodes = list(graph.nodes)
         ids = {node: i for i, node in enumerate(nodes)}
-        edges = np.array([(ids[u], ids[v]) for u, v in graph.edges()], dtype=np.int64).reshape(
-            -1, 2
-        )
+        pairs = [(ids[u], ids[v]) for u, v in graph.edges()]  # (u, v), also for multigraphs
+        edges = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         return cls.from_edges(
             edges[:, 0],
             edges[:, 1],
