@@ -252,14 +252,15 @@ class Staircase(Game[Rows]):
         Cost: O(C(n + m, n) * n) time, two numba passes (count the moves, then fill them).
         """
         size = self.size
-        check_memory(16.0 * size + 12.0 * size * min(self.n, self.m), self._what("graph"))
+        check_memory(16.0 * size, self._what("graph"))  # degree and indptr, then the moves
         binom = self._table()
         degree = np.empty(size, dtype=np.int64)
         kernels.count_moves(self.n, self.m, size, binom, degree)
         indptr = np.zeros(size + 1, dtype=np.int64)
         np.cumsum(degree, out=indptr[1:])
         moves = int(indptr[-1])
-        check_memory(12.0 * moves + 8.0 * size, self._what("graph"))
+        # int64 targets and gains, then the GameGraph's int32 copy of the targets.
+        check_memory(20.0 * moves + 16.0 * size, self._what("graph"))
         indices = np.empty(moves, dtype=np.int64)  # indptr[-1] slots: one per counted move
         gain = np.empty(moves, dtype=np.int64)
         kernels.build_graph(self.n, self.m, size, binom, self.a, self.b, indptr, indices, gain)
