@@ -22,7 +22,7 @@ def _layer_csr(
     dst: NDArray[np.int64],
 ) -> None:
     # Open-addressing table of the layer's distinct children: 2 ** bits slots >= 2 * len(keys),
-    # so probes stay short; slot_key == -1 marks a free slot (codes are non-negative).
+    # so probes stay short; key -1 marks a free slot (codes are non-negative).
     size = 1
     bits = 0
     while size < 2 * keys.shape[0]:
@@ -30,14 +30,14 @@ def _layer_csr(
         bits += 1
     shift = np.uint64(64 - bits) if bits > 0 else np.uint64(63)
     mask = size - 1
-    slot_key = np.full(size, -1, dtype=np.int64)
-    slot_id = np.empty(size, dtype=np.int64)
+    # Each slot holds (key, id) side by side: one cache line per probe.
+    table = np.full((size, 2), -1, dtype=np.int64)
     for i in range(keys.shape[0]):
         h = int((np.uint64(keys[i]) * _GOLDEN) >> shift) & mask
-        while slot_key[h] != -1:
+        while table[h, 0] != -1:
             h = (h + 1) & mask
-        slot_key[h] = keys[i]
-        slot_id[h] = ids[i]
+        table[h, 0] = keys[i]
+        table[h, 1] = ids[i]
     # CSR of the layer by counting sort on the parent, keeping the game's order per parent.
     for i in range(parent.shape[0]):
         degree[parent[i]] += 1
@@ -49,9 +49,9 @@ def _layer_csr(
     for i in range(parent.shape[0]):
         code = child[i]
         h = int((np.uint64(code) * _GOLDEN) >> shift) & mask
-        while slot_key[h] != code:
+        while table[h, 0] != code:
             h = (h + 1) & mask
-        dst[start[parent[i]]] = slot_id[h]
+        dst[start[parent[i]]] = table[h, 1]
         start[parent[i]] += 1
 
 

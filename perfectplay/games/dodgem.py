@@ -1,6 +1,6 @@
 """Dodgem, Colin Vout's car race: a loopy game, won by the first player on 3x3.
 
-The rules (Berlekamp, Conway and Guy, *Winning Ways*, ch. 22): on an n x n board each player
+The rules (Berlekamp, Conway and Guy, *Winning Ways*): on an n x n board each player
 has n - 1 cars. Blue's cars start on the left edge, Red's on the bottom edge; the bottom-left
 cell stays empty. Blue moves first. On a turn a player moves one car one cell *forward* or
 *sideways* onto an empty cell: Blue's cars go right (forward), up or down; Red's cars go up
@@ -21,9 +21,9 @@ left, ``u`` up, ``d`` down (``"c2r"`` drives the car on c2 right, off the board)
 
 References
 ----------
-E. R. Berlekamp, J. H. Conway, R. K. Guy, *Winning Ways for your Mathematical Plays*, vol. 3,
-2nd ed., A K Peters, 2003, ch. 22 ("Dodgem"), p. 749 (table of 3x3 values on p. 686 of the
-first edition). Rules as summarised at https://en.wikipedia.org/wiki/Dodgem.
+E. R. Berlekamp, J. H. Conway, R. K. Guy, *Winning Ways for your Mathematical Plays*,
+vol. 2, Academic Press, 1982 (the value of every 3x3 position: p. 686). Rules as summarised
+at https://en.wikipedia.org/wiki/Dodgem, which also reports des Jardins' 4x4 and 5x5 result.
 
 Examples
 --------
@@ -70,7 +70,7 @@ class Dodgem(Game[DodgemPosition]):
             "dodgem",
             {"size": size},
             cyclic=True,
-            description=f"Dodgem on {size}x{size} (Vout; Winning Ways ch. 22)",
+            description=f"Dodgem on {size}x{size} (Vout; Winning Ways)",
         )
         # For each player and cell: the (label, target) moves, target _OFF to leave the board.
         self._steps = {

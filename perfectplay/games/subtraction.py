@@ -11,7 +11,7 @@ codes are heap sizes, and ``batch_moves`` subtracts each allowed amount from a w
 References
 ----------
 E. R. Berlekamp, J. H. Conway, R. K. Guy, *Winning Ways for your Mathematical Plays*, vol. 1,
-2nd ed., A K Peters, 2001, ch. 4 ("subtraction games", the periodicity of S(1, 2, 3)).
+2nd ed., A K Peters, 2001, ch. 4 "Taking and Breaking" (subtraction games and their periods).
 
 Examples
 --------
