@@ -71,3 +71,19 @@ def test_text_codes_and_errors() -> None:
     with pytest.raises(GameDefinitionError, match="at least 2"):
         Dodgem(1)
     assert check_game(game, strict=True) == []
+
+
+def test_4x4_never_ends_with_best_play_and_both_paths_agree() -> None:
+    # des Jardins (1996): on 4x4 and 5x5 best play goes on forever.
+    solved = solve(Dodgem(4))
+    assert solved.enumeration.path == "vectorized"
+    assert solved.value(solved.initial) is Value.DRAW
+    assert solved.remoteness(solved.initial) == -1
+
+
+def test_vectorized_path_matches_the_plain_path_on_3x3() -> None:
+    plain = solve(Dodgem(3), vectorized=False)
+    fast = solve(Dodgem(3), vectorized=True)
+    assert len(plain) == len(fast) == 2055
+    for p in plain.enumeration.positions:
+        assert plain[p] is fast[p] and plain.remoteness(p) == fast.remoteness(p)
