@@ -151,15 +151,19 @@ def solve_retrograde(
     decided by the rules, everything else is a DRAW.
 
     The algorithm counts each position's moves, seeds the primitive and move-less positions,
-    then walks the reverse graph breadth first from them, in remoteness order: a LOSE makes
-    its predecessors WIN, a WIN takes one off each predecessor's count of undecided moves
-    (one per move, so multi-edges count twice) and a count reaching zero makes a LOSE. Once
-    WIN/LOSE reach their fixed point (a TIE can never create a new WIN or LOSE), TIEs spread
-    to undecided predecessors, again breadth first. What is left is a DRAW.
+    then walks the reverse graph breadth first from them, level by level of remoteness: a
+    LOSE makes its undecided predecessors WIN, a WIN takes one off each undecided
+    predecessor's count of moves (once per move, so multi-edges count twice) and a count
+    reaching zero makes a LOSE. Once WIN/LOSE reach their fixed point (a TIE can never create
+    a new WIN or LOSE), TIEs spread to undecided predecessors, again level by level. What is
+    left is a DRAW. Large levels are visited in position order, which keeps the memory
+    accesses to the reverse graph sequential.
 
-    Cost: O(n + m) time; every move is looked at at most once in each direction. Memory:
-    the reverse CSR (built once and cached on `graph`: 4 (n + 1) + 4 m bytes for int32
-    arrays) plus 13 bytes per position (value, remoteness, move counters, queue).
+    Cost: O(n + m) time; each move of the reverse graph is scanned at most once by each of
+    the two propagations. Memory: the reverse CSR (built once and cached on `graph`:
+    4 (n + 1) + 4 m bytes with int32 indices) plus 10 to 13 bytes per position (move
+    counters in the smallest integer type that holds the largest out-degree, remoteness,
+    queue, value, one bit for sorting).
 
     Examples
     --------
