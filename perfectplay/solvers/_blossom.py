@@ -12,16 +12,22 @@ Algorithm
 ---------
 1. Karp–Sipser initial matching: match a vertex of degree 1 to its only neighbour (always
    safe: some maximum matching does it), and when no such vertex is left, match any vertex to
-   its neighbour of least remaining degree.
+   its unmatched neighbour of least remaining degree.
 2. One alternating *forest* rooted at every exposed vertex, grown breadth-first. Outer
-   (``EVEN``) vertices are scanned; an edge between two outer vertices of the same tree closes
-   a blossom, contracted with its base kept in a union-find; an edge between two outer
-   vertices of *different* trees is an augmenting path. After an augmentation only the two
-   touched trees are dissolved (their vertices become free again and are re-attached to the
-   surviving trees where they have an outer neighbour); the rest of the forest is kept. No
-   per-augmentation O(n) reset happens anywhere.
-3. When the queue of outer vertices runs dry, the forest is a Gallai–Edmonds forest: the
+   (``_EVEN``) vertices are scanned; an edge between two outer vertices of the same tree
+   closes a blossom, contracted blossom by blossom with its base kept in a union-find
+   (Gabow's bridge labels, so no walk ever enters an inner blossom); an edge between outer
+   vertices of *different* trees is an augmenting path, flipped by an iterative version of
+   Gabow's rematch. The two trees it used are dissolved (only their vertices are touched)
+   and sit out the rest of the round; when the queue runs dry their vertices are re-attached
+   to the surviving trees in one batch and the next round goes on with the same forest.
+   Nothing is ever reset over all n vertices.
+3. When a round ends without augmentation, the forest is a Gallai–Edmonds forest: the
    matching is maximum and the outer vertices are exactly ``D(G)`` (see ``_edmonds``).
+
+References: J. Edmonds, "Paths, trees, and flowers", Canad. J. Math. 17 (1965) 449–467,
+doi:10.4153/CJM-1965-045-4; H. N. Gabow, "An efficient implementation of Edmonds' algorithm
+for maximum matching on graphs", J. ACM 23 (1976) 221–234, doi:10.1145/321941.321942.
 """
 
 from __future__ import annotations
@@ -47,11 +53,11 @@ _DEAD = 3  # in a tree dissolved by an augmentation during the current round
 def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
     # Fills `mate` (all -1 on entry) with a maximal matching; returns its number of edges.
     n = indptr.shape[0] - 1
-    # deg[v]: neighbours of v not yet matched (self-loops and parallel edges counted as stored).
-    deg = np.empty(n, dtype=indices.dtype)
-    # `stack` holds vertices whose degree dropped to 1; a vertex is pushed when its degree
-    # reaches 1, which happens at most once (degrees only decrease), plus once at the start,
-    # so n slots suffice.
+    # md[v] = (partner or -1, number of unmatched neighbours of v, self-loops left out): one
+    # row per vertex, so that the two fields read together share a cache line.
+    md = np.empty((n, 2), dtype=indices.dtype)
+    # `stack` holds vertices whose degree is 1; a vertex is pushed when its degree is 1 at the
+    # start or drops to 1, which happens at most once (degrees only decrease): n slots.
     stack = np.empty(n, dtype=indices.dtype)
     top = 0
     for v in range(n):
@@ -59,7 +65,8 @@ def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
         for e in range(indptr[v], indptr[v + 1]):
             if indices[e] != v:
                 d += 1
-        deg[v] = d
+        md[v, 0] = -1
+        md[v, 1] = d
         if d == 1:
             stack[top] = v
             top += 1
@@ -71,16 +78,16 @@ def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
         while top > 0 and u < 0:
             top -= 1
             v = stack[top]
-            if mate[v] >= 0 or deg[v] != 1:
+            if md[v, 0] >= 0 or md[v, 1] != 1:
                 continue
             for e in range(indptr[v], indptr[v + 1]):
                 x = indices[e]
-                if x != v and mate[x] < 0:
+                if x != v and md[x, 0] < 0:
                     u = v
                     w = x
                     break
         if u < 0:
-            while cursor < n and (mate[cursor] >= 0 or deg[cursor] == 0):
+            while cursor < n and (md[cursor, 0] >= 0 or md[cursor, 1] == 0):
                 cursor += 1
             if cursor == n:
                 break
@@ -88,21 +95,23 @@ def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
             best = n + 1
             for e in range(indptr[u], indptr[u + 1]):
                 x = indices[e]
-                if x != u and mate[x] < 0 and deg[x] < best:
-                    best = deg[x]
+                if x != u and md[x, 0] < 0 and md[x, 1] < best:
+                    best = md[x, 1]
                     w = x
-        mate[u] = w
-        mate[w] = u
+        md[u, 0] = w
+        md[w, 0] = u
         size += 1
         for k in range(2):
             end = u if k == 0 else w
             for e in range(indptr[end], indptr[end + 1]):
                 x = indices[e]
-                if mate[x] < 0:
-                    deg[x] -= 1
-                    if deg[x] == 1:
+                if md[x, 0] < 0:
+                    md[x, 1] -= 1
+                    if md[x, 1] == 1:
                         stack[top] = x
                         top += 1
+    for v in range(n):
+        mate[v] = md[v, 0]
     return size
 
 
@@ -382,24 +391,46 @@ def karp_sipser_general(indptr: NDArray[Any], indices: NDArray[Any]) -> tuple[ND
 def general_matching(
     indptr: NDArray[Any], indices: NDArray[Any]
 ) -> tuple[NDArray[Any], NDArray[np.bool_]]:
-    """``(mate, in_d)``: a maximum matching of a general graph and its Gallai–Edmonds set.
+    """A maximum matching of a general graph and its Gallai–Edmonds set ``D(G)``.
 
-    `indptr`, `indices` are the CSR arrays of an undirected graph with every edge stored in
-    both directions (self-loops ignored). ``mate[v]`` is v's partner or -1 (same dtype as
-    `indices`); ``in_d[v]`` is true iff some maximum matching leaves v exposed.
+    Parameters
+    ----------
+    indptr, indices : ndarray of int
+        CSR arrays of an undirected graph with every edge stored in both directions (int32 or
+        int64; self-loops are ignored, repeated edges are harmless).
 
-    Cost: O(n * m) time in the worst case (much less in practice: Karp–Sipser first, then one
-    alternating forest that is only partly rebuilt after each augmentation), about 10 ints
-    per vertex of memory.
+    Returns
+    -------
+    mate : ndarray
+        ``mate[v]`` is v's partner in a maximum matching, or -1 (dtype of `indices`).
+    in_d : ndarray of bool
+        ``in_d[v]`` is true iff some maximum matching leaves v exposed (v in ``D(G)``); in
+        undirected vertex geography the player to move from v wins iff ``not in_d[v]``.
 
+    Raises
+    ------
+    TooLargeError
+        If the work arrays (about 13 integers per vertex) do not fit in memory.
+
+    Notes
+    -----
+    Cost: O(n * m) time in the worst case; in practice close to linear (Karp–Sipser first,
+    then one alternating forest of which only the trees used by an augmentation are rebuilt).
+    Memory: about 13 integers of the `indices` dtype plus 10 bytes per vertex.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> indptr = np.array([0, 2, 4, 6]); indices = np.array([1, 2, 0, 2, 0, 1])  # a triangle
     >>> mate, in_d = general_matching(indptr, indices)
     >>> int((mate >= 0).sum()), in_d.tolist()
     (2, [True, True, True])
+    >>> indptr = np.array([0, 1, 3, 4]); indices = np.array([1, 0, 2, 1])  # a path 0 - 1 - 2
+    >>> general_matching(indptr, indices)[1].tolist()
+    [True, False, True]
     """
     n = indptr.shape[0] - 1
-    check_memory(n * (10 * indices.itemsize + 10), f"a maximum matching on {n} vertices")
+    check_memory(n * (13 * indices.itemsize + 10), f"a maximum matching on {n} vertices")
     mate, _ = karp_sipser_general(indptr, indices)
     in_d = np.zeros(n, dtype=np.bool_)
     _edmonds(indptr, indices, mate, in_d)
