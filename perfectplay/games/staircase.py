@@ -268,6 +268,7 @@ class Staircase(Game[Rows]):
 
     def primitive(self) -> NDArray[np.uint8]:
         """Values fixed by the rules: TIE at the full board, UNDECIDED elsewhere (for solvers)."""
+        check_memory(float(self.size), self._what("primitive values"))
         prim = np.full(self.size, UNDECIDED, dtype=VALUE_DTYPE)
         prim[-1] = TIE
         return prim
