@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import brute
 import numpy as np
 import pytest
@@ -120,6 +122,41 @@ def test_misere_swaps_only_the_move_less_positions(game: tuple[int, list, list, 
     by_rule = solve_retrograde(g, as_rule)
     assert (by_rule.value == misere.value).all()
     assert (by_rule.remoteness == misere.remoteness).all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_matches_brute_force_on_larger_sparse_games(seed: int) -> None:
+    # Thousands of positions: levels spread over many bitmap words, so both the sorted and
+    # the queue-order visits of a level run, with long chains of remoteness.
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1000, 3000))
+    m = int(n * rng.uniform(0.8, 2.0))
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    chain = np.arange(n - 1)  # a long path through random positions
+    perm = rng.permutation(n)
+    src = np.concatenate([src, perm[chain]])
+    dst = np.concatenate([dst, perm[chain + 1]])
+    codes = np.array([UNDECIDED] * 40 + [WIN, LOSE, TIE], dtype=np.uint8)
+    primitive = rng.choice(codes, n)
+    edges = list(zip(src.tolist(), dst.tolist(), strict=True))
+    misere = bool(seed % 2)
+    s = solve_retrograde(GameGraph.from_edges(src, dst, n=n), primitive, misere=misere)
+    value, remoteness = brute.retrograde(n, edges, primitive.tolist(), misere=misere)
+    assert s.value.tolist() == value
+    assert s.remoteness.tolist() == remoteness
+
+
+def test_levels_far_apart_in_position_order() -> None:
+    # Two chains at opposite ends of a large id range: every level holds two distant
+    # positions, which the solver visits in queue order.
+    n = 64 * 64
+    a, b = list(range(0, 30)), list(range(n - 30, n))
+    edges = list(itertools.pairwise(a)) + list(itertools.pairwise(b))
+    edges += [(p, p) for p in range(30, n - 30)]
+    s = solve_retrograde(build(n, edges))
+    assert s.remoteness[:30].tolist() == list(range(29, -1, -1))
+    assert s.remoteness[n - 30 :].tolist() == list(range(29, -1, -1))
+    assert s.summary() == {"WIN": 30, "LOSE": 30, "TIE": 0, "DRAW": n - 60}
 
 
 # ---------------------------------------------------------------- hand-made games
