@@ -238,13 +238,34 @@ def test_nested_and_flower_blossoms_are_factor_critical() -> None:
         assert in_d0.all()
 
 
-def test_flower_with_stem_moves_d_to_the_stem() -> None:
-    """A flower with an odd stem (even number of stem vertices + root): D sits at the stem's
-    end and on every other stem vertex; the flower is covered always."""
+def test_deeply_nested_blossoms_from_an_empty_matching() -> None:
+    """Seven levels of blossoms inside blossoms (2187 vertices): every augmentation runs the
+    iterative rematch through many nested bridges; the graph is factor-critical."""
+    n, edges = nested_blossom(7)
+    indptr, indices = csr(n, edges)
+    for start in ("empty", "karp-sipser"):
+        if start == "empty":
+            mate = np.full(n, -1, dtype=indices.dtype)
+            in_d = np.zeros(n, dtype=bool)
+            _edmonds(indptr, indices, mate, in_d)
+        else:
+            mate, in_d = general_matching(indptr, indices)
+        assert assert_valid_matching(n, edges, mate) == (n - 1) // 2
+        assert in_d.all()
+
+
+def test_flower_with_a_stem() -> None:
+    """A flower (13 vertices) with a stem: with 3 stem vertices the graph has a perfect
+    matching (D empty); with 2, the stem's middle vertex is always covered and everything
+    else is in D (the petals are factor-critical, the stem's end can take the blame)."""
     n, edges = flower(3, 5, 3)
-    size = max_matching_size(n, edges)
     mate, in_d = general_matching(*csr(n, edges))
-    assert assert_valid_matching(n, edges, mate) == size
+    assert assert_valid_matching(n, edges, mate) == n // 2
+    assert not in_d.any()
+    n, edges = flower(3, 5, 2)
+    mate, in_d = general_matching(*csr(n, edges))
+    assert assert_valid_matching(n, edges, mate) == n // 2
+    assert in_d.tolist() == [v != 13 for v in range(n)]
     assert in_d.tolist() == gallai_edmonds_d(n, edges)
 
 
