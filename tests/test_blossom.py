@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components
 
+from perfectplay.errors import TooLargeError
 from perfectplay.solvers._blossom import _edmonds, general_matching, karp_sipser_general
 
 Edges = list[tuple[int, int]]
@@ -322,3 +323,12 @@ def test_int64_input_keeps_dtype() -> None:
     assert mate.dtype == np.int64
     assert in_d.dtype == np.bool_
     assert in_d.all()
+
+
+def test_oversized_graph_is_refused_before_allocating(monkeypatch: pytest.MonkeyPatch) -> None:
+    import perfectplay._memory
+
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 1 << 20)
+    n = 2_000_000
+    with pytest.raises(TooLargeError, match="maximum matching on 2000000 vertices"):
+        general_matching(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32))
