@@ -11,8 +11,10 @@ Two paths build the same graph (up to the numbering inside a layer):
   positions themselves (a dict maps each position to its id);
 * the **vectorized path**, for games with ``encode``/``decode``, ``batch_outcome`` and
   ``batch_moves``, works on whole layers of integer codes with numpy: it calls the game once
-  per layer, deduplicates children with ``np.unique`` and gives the new positions of a layer
-  ids in increasing code order. No Python call per position.
+  per layer, sorts the children to find the distinct ones, looks them up among the codes
+  seen so far (a few sorted runs) and gives the new positions of a layer ids in increasing
+  code order; a numba kernel numbers every move's child through a hash table. No Python call
+  per position.
 
 Examples
 --------
@@ -254,9 +256,10 @@ def enumerate_game(
     -----
     Cost: plain path, one ``outcome`` call per position and one ``moves`` call per position
     where play goes on, plus a dict lookup per move: O(n + m) Python work, typically 10^5 to
-    10^6 positions per second. Vectorized path: per layer, the game's numpy code plus a sort
-    of the layer's children (``np.unique``) and binary searches against the positions seen
-    so far: O(m log n) array work, ~10^7 positions per second.
+    10^6 positions per second. Vectorized path: per layer, the game's numpy code, a sort of
+    the layer's children, binary searches of the distinct ones among the positions seen so
+    far and a hash look-up per move: O(m log n) array work, a few million positions per
+    second (Connect Four 4x5: about 3 M/s of CPU time).
     """
     reduced = canonical or not provides(game, "canonical")  # batch_moves gives canonical codes
     if vectorized is None:
