@@ -6,8 +6,9 @@ cell ``c`` and ``Board.id_of[flat]`` maps back (``-1`` on blocked cells). Unorde
 ids ``i < j`` are ranked colexicographically, ``rank(i, j) = j * (j - 1) / 2 + i``, a bijection
 onto ``0..F(F-1)/2 - 1`` that every two-piece game uses as its position id.
 
-Everything here is vectorized numpy: no Python loop runs over cells or pairs (the pair graph
-is built in blocks of pairs, each block by array operations).
+No Python loop runs over cells or pairs: cell tables are vectorized numpy, and the pair graph
+(up to tens of millions of moves) is written by two passes of a numba kernel, which needs no
+temporary arrays.
 """
 
 from __future__ import annotations
@@ -48,10 +49,6 @@ KNIGHT_JUMPS: tuple[tuple[int, int], ...] = (
     (2, 1),
 )
 """The eight knight jumps, in row-major order of their target squares."""
-
-# Pairs handled per block while building a pair graph: bounds the temporaries to about
-# _PAIR_BLOCK * (2 * moves per piece) * 8 bytes per array (33 MiB for knights).
-_PAIR_BLOCK = 1 << 18
 
 IntArray = NDArray[np.int64]
 
@@ -214,6 +211,50 @@ def _reach(indptr, indices, seen, queue):  # type: ignore[no-untyped-def]
                 tail += 1
 
 
+@nb.njit(cache=True)
+def _pair_degrees(table, row, col, min_distance, counts):  # type: ignore[no-untyped-def]
+    # counts has P + 1 slots; counts[r + 1] = number of moves from the pair of rank r. Pairs
+    # are visited in rank order: rank(i, j) = j (j - 1) / 2 + i for i < j.
+    rank = 0
+    for j in range(1, table.shape[0]):
+        for i in range(j):
+            if abs(row[i] - row[j]) + abs(col[i] - col[j]) >= min_distance:
+                count = 0
+                for k in range(table.shape[1]):
+                    t = table[i, k]
+                    if t >= 0 and abs(row[t] - row[j]) + abs(col[t] - col[j]) >= min_distance:
+                        count += 1
+                    t = table[j, k]
+                    if t >= 0 and abs(row[t] - row[i]) + abs(col[t] - col[i]) >= min_distance:
+                        count += 1
+                counts[rank + 1] = count
+            rank += 1
+
+
+@nb.njit(cache=True)
+def _pair_moves(table, row, col, min_distance, indptr, indices):  # type: ignore[no-untyped-def]
+    # Second pass of _pair_degrees: indices has indptr[-1] slots, the moves it counted; each
+    # pair's moves go to its own range, the piece on i first, then the piece on j.
+    rank = 0
+    for j in range(1, table.shape[0]):
+        for i in range(j):
+            slot = indptr[rank]
+            if abs(row[i] - row[j]) + abs(col[i] - col[j]) >= min_distance:
+                for k in range(table.shape[1]):
+                    t = table[i, k]
+                    if t >= 0 and abs(row[t] - row[j]) + abs(col[t] - col[j]) >= min_distance:
+                        lo, hi = (t, j) if t < j else (j, t)
+                        indices[slot] = hi * (hi - 1) // 2 + lo
+                        slot += 1
+                for k in range(table.shape[1]):
+                    t = table[j, k]
+                    if t >= 0 and abs(row[t] - row[i]) + abs(col[t] - col[i]) >= min_distance:
+                        lo, hi = (t, i) if t < i else (i, t)
+                        indices[slot] = hi * (hi - 1) // 2 + lo
+                        slot += 1
+            rank += 1
+
+
 class Board:
     """A rectangular board of free and blocked cells, with free cells numbered ``0..F-1``.
 
@@ -279,14 +320,17 @@ class Board:
     def neighbours(self, steps: Sequence[tuple[int, int]]) -> IntArray:
         """``(F, len(steps))`` table: the free cell reached from each cell by each step, or -1.
 
-        Cost: O(F * len(steps)) time and memory, vectorized (one pass per step).
+        Cost: O(rows * cols * len(steps)) time, vectorized: one shifted window of a padded id
+        image per step, read at the free cells.
         """
-        table = np.full((self.cells, len(steps)), -1, dtype=np.int64)
+        pad = max((max(abs(dr), abs(dc)) for dr, dc in steps), default=0)
+        ids = np.full((self.rows + 2 * pad, self.cols + 2 * pad), -1, dtype=np.int64)
+        ids[pad : pad + self.rows, pad : pad + self.cols] = self.id_of.reshape(self.rows, -1)
+        table = np.empty((self.cells, len(steps)), dtype=np.int64)
         for k, (dr, dc) in enumerate(steps):
-            r = self.row + dr
-            c = self.col + dc
-            inside = (r >= 0) & (r < self.rows) & (c >= 0) & (c < self.cols)
-            table[inside, k] = self.id_of[r[inside] * self.cols + c[inside]]
+            # The ids window shifted by the step, read at the free cells (row-major order).
+            shifted = ids[pad + dr : pad + dr + self.rows, pad + dc : pad + dc + self.cols]
+            table[:, k] = shifted[self.free]
         return table
 
     def distance(self, a: ArrayLike, b: ArrayLike) -> IntArray:
@@ -327,35 +371,22 @@ class Board:
 
         Notes
         -----
-        Cost: O(P * len(steps)) time for P = F(F-1)/2 pairs, in blocks of 2**18 pairs; memory
-        O(P * len(steps)) for the result only (checked before building).
+        Cost: O(P * len(steps)) time for P = F(F-1)/2 pairs, two passes of a numba kernel
+        (count the moves of each pair, then write them): no temporaries, memory is the result
+        only, 8 bytes per position and 4 per move (checked first, for the worst case).
         """
         pairs = pair_count(self.cells)
-        width = 2 * len(steps)
         check_memory(
-            pairs * (width * 4.0 + 8.0) + _PAIR_BLOCK * width * 40.0,
-            f"the position graph of {pairs} pairs of cells",
+            pairs * (len(steps) * 8.0 + 16.0), f"the position graph of {pairs} pairs of cells"
         )
         table = self.neighbours(steps)
-        index_dtype = np.int32 if pairs < 2**31 else np.int64
         counts = np.zeros(pairs + 1, dtype=np.int64)
-        blocks: list[NDArray[Any]] = []
-        for start in range(0, pairs, _PAIR_BLOCK):
-            ranks = np.arange(start, min(start + _PAIR_BLOCK, pairs), dtype=np.int64)
-            i, j = pair_unrank(ranks)
-            playable = self.distance(i, j) >= min_distance
-            # One row per pair: moves of the piece on i, then of the piece on j.
-            moved = np.concatenate([table[i], table[j]], axis=1)
-            stay = np.concatenate(
-                [np.repeat(j[:, None], len(steps), 1), np.repeat(i[:, None], len(steps), 1)],
-                axis=1,
-            )
-            ok = (moved >= 0) & playable[:, None]
-            ok[ok] = self.distance(moved[ok], stay[ok]) >= min_distance
-            counts[start + 1 : start + 1 + ranks.shape[0]] = ok.sum(axis=1)
-            blocks.append(pair_rank(moved[ok], stay[ok]).astype(index_dtype))
-        indices = np.concatenate(blocks) if blocks else np.empty(0, dtype=index_dtype)
-        return GameGraph(np.cumsum(counts), indices, undirected=True)
+        _pair_degrees(table, self.row, self.col, min_distance, counts)
+        total = int(counts.sum())
+        indptr = np.cumsum(counts, dtype=np.int32 if total < 2**31 else np.int64)
+        indices = np.empty(int(indptr[-1]), dtype=np.int32 if pairs < 2**31 else np.int64)
+        _pair_moves(table, self.row, self.col, min_distance, indptr, indices)
+        return GameGraph(indptr, indices, undirected=True)
 
     def draw(self, marks: Sequence[int] = (), symbol: str = "P") -> str:
         """The board as text: ``.`` free, ``#`` blocked, `symbol` on the free cells `marks`.

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+import numba as nb
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -51,6 +52,21 @@ def _ids(name: str, data: ArrayLike, n: int) -> NDArray[np.int64]:
     return arr.astype(np.int64, copy=False)
 
 
+@nb.njit(cache=True)
+def _merge_repeats(indptr, indices, out_indptr, out_indices, last):  # type: ignore[no-untyped-def]
+    # Copy each row of the CSR keeping the first of repeated targets: last[w] is the last row
+    # that listed w. out_indptr has n + 1 slots, out_indices as many as indices.
+    k = 0
+    for u in range(indptr.shape[0] - 1):
+        for e in range(indptr[u], indptr[u + 1]):
+            w = indices[e]
+            if last[w] != u:
+                last[w] = u
+                out_indices[k] = w
+                k += 1
+        out_indptr[u + 1] = k
+
+
 class Geography:
     """Vertex geography on an undirected graph with vertices ``0..n-1``.
 
@@ -72,7 +88,8 @@ class Geography:
 
     Notes
     -----
-    Cost: O(m log m) to merge repeated edges (one sort of edge keys), then O(n + m).
+    Cost: O(n + m): a counting sort into CSR form, then one pass (numba) merging repeated
+    moves of each vertex.
     """
 
     __slots__ = ("_graph", "labels", "n")
@@ -90,16 +107,17 @@ class Geography:
             raise InvalidGraphError(
                 f"u and v must have the same length, got {a.shape[0]} and {b.shape[0]}"
             )
-        check_memory(48.0 * a.shape[0] + 16.0 * int(n), f"a graph of {a.shape[0]} edges")
+        check_memory(40.0 * a.shape[0] + 16.0 * int(n), f"a graph of {a.shape[0]} edges")
         keep = a != b
-        lo = np.minimum(a[keep], b[keep])
-        hi = np.maximum(a[keep], b[keep])
-        keys = np.unique(lo * max(int(n), 1) + hi)
         self.n = int(n)
         self.labels = labels
-        self._graph = GameGraph.from_edges(
-            keys // max(self.n, 1), keys % max(self.n, 1), n=self.n, undirected=True, labels=labels
-        )
+        multi = GameGraph.from_edges(a[keep], b[keep], n=self.n, undirected=True)
+        # Merging repeated moves can only shrink each row: m slots are enough.
+        indptr = np.zeros(self.n + 1, dtype=np.int64)
+        indices = np.empty(multi.m, dtype=multi.indices.dtype)
+        _merge_repeats(multi.indptr, multi.indices, indptr, indices, np.full(self.n, -1))
+        del multi
+        self._graph = GameGraph(indptr, indices[: int(indptr[-1])], undirected=True, labels=labels)
 
     @classmethod
     def bipartite(
