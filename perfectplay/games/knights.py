@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from perfectplay.errors import GameDefinitionError, InputFormatError, InvalidGraphError
-from perfectplay.games._board import KNIGHT_JUMPS, Board, pair_count, pair_unrank
+from perfectplay.games._board import KNIGHT_JUMPS, Board, pair_count, pair_rank, pair_unrank
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
 
@@ -118,8 +118,7 @@ class Knights:
             return ids[0]
         if ids[0] == ids[1]:
             raise InputFormatError(f"the two knights cannot share the cell {cells[0]}")
-        lo, hi = min(ids), max(ids)
-        return hi * (hi - 1) // 2 + lo
+        return int(pair_rank(ids[0], ids[1]))
 
     def decode(self, position: Position) -> tuple[tuple[int, int], ...]:
         """The knights' cells ``(row, col)`` in `position`, in row-major order.

@@ -41,6 +41,7 @@ from perfectplay.games._board import (
     Board,
     marked_cells,
     pair_count,
+    pair_rank,
     pair_unrank,
     parse_rows,
 )
@@ -130,8 +131,7 @@ class TwoTokens:
             raise InvalidGraphError(
                 f"two distinct cell ids in 0..{self.board.cells - 1} expected, got {a} and {b}"
             )
-        lo, hi = min(a, b), max(a, b)
-        return hi * (hi - 1) // 2 + lo
+        return int(pair_rank(a, b))
 
     def encode(self, first: tuple[int, int], second: tuple[int, int]) -> Position:
         """The position with tokens on cells `first` and `second`, each ``(row, col)``, 0-based.
