@@ -151,13 +151,3 @@ def test_declared_acyclic_game_with_a_cycle_is_one_clear_error() -> None:
 
     with pytest.raises(GameDefinitionError, match="declares GameInfo\\(cyclic=False\\)"):
         solve(Loop())
-
-
-def test_docs_games_md_examples_run() -> None:
-    import doctest
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "docs" / "games.md"
-    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-    result = doctest.testfile(str(path), module_relative=False, optionflags=flags)
-    assert result.failed == 0 and result.attempted > 10
