@@ -119,12 +119,16 @@ def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
     return size
 
 
-# Columns of the per-vertex state table `st` (one row of 4 ints per vertex, so that the
-# fields read together while scanning an edge share one cache line).
-_LABEL = 0  # _FREE / _EVEN / _ODD
+# Columns of the per-vertex state table `st` of _edmonds: one row of 8 ints per vertex, so
+# that the fields read together share one cache line.
+_LABEL = 0  # _FREE / _EVEN / _ODD / _DEAD
 _BASE = 1  # union-find parent; the root of a set is the base of its blossom
-_TREE = 2  # root (exposed vertex) of the tree holding the vertex, -1 when _FREE
-_LINK = 3  # see _edmonds
+_TREE = 2  # root (exposed vertex) of the tree holding the vertex, -1 when in none
+_LINK = 3  # for a vertex reached as an inner vertex: the outer vertex it was reached from
+_MATE = 4  # partner in the current matching, -1 when exposed
+_NEXT = 5  # next vertex in the list of the vertices of the same tree, -1 at the end
+_BX = 6  # for an inner vertex made outer by a blossom: the blossom's bridge x - y, with x
+_BY = 7  # on the vertex's side of the cycle; _BX is -1 otherwise
 
 
 @nb.njit(cache=True)
@@ -141,24 +145,24 @@ def _find(st, x):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _grow(st, mate, tnext, thead, w, u):  # type: ignore[no-untyped-def]
+def _grow(st, thead, w, u):  # type: ignore[no-untyped-def]
     # Free (hence matched) w is reached from outer u: w turns inner, its mate outer; both
     # join u's tree list. Returns the mate, to be queued by the caller.
     r = st[u, _TREE]
-    m = mate[w]
+    m = st[w, _MATE]
     st[w, _LABEL] = _ODD
     st[w, _LINK] = u
     st[w, _TREE] = r
     st[m, _LABEL] = _EVEN
     st[m, _TREE] = r
-    tnext[w] = m
-    tnext[m] = thead[r]
+    st[w, _NEXT] = m
+    st[m, _NEXT] = thead[r]
     thead[r] = w
     return m
 
 
 @nb.njit(cache=True)
-def _augment(st, bridge, mate, stack, u, w):  # type: ignore[no-untyped-def]
+def _augment(st, stack, u, w):  # type: ignore[no-untyped-def]
     # Flip the augmenting path root(u) .. u - w .. root(w), u and w outer in different trees.
     # Gabow's rematch R(v, p) ("match v to p and flip the rest of v's even path P(v)") made
     # iterative: the explicit stack holds the pending calls, popped in the order recursion
@@ -179,19 +183,19 @@ def _augment(st, bridge, mate, stack, u, w):  # type: ignore[no-untyped-def]
         top -= 1
         v = stack[top, 0]
         p = stack[top, 1]
-        t = mate[v]
-        mate[v] = p
-        if t < 0 or mate[t] != v:
+        t = st[v, _MATE]
+        st[v, _MATE] = p
+        if t < 0 or st[t, _MATE] != v:
             continue  # v was the root, or the walk reached the end of its segment
-        x = bridge[v, 0]
+        x = st[v, _BX]
         if x < 0:
             lab = st[t, _LINK]
-            mate[t] = lab
+            st[t, _MATE] = lab
             stack[top, 0] = lab
             stack[top, 1] = t
             top += 1
         else:
-            y = bridge[v, 1]
+            y = st[v, _BY]
             stack[top, 0] = y
             stack[top, 1] = x
             top += 1
@@ -208,23 +212,17 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     if n == 0:
         return 0
     # Work arrays, n slots each (one per vertex, or vertices counted at most once):
-    #   st     - state table, columns _LABEL, _BASE, _TREE, _LINK (_LINK: for a vertex reached
-    #            as an inner vertex, the outer vertex it was reached from; kept when a blossom
-    #            makes it outer);
-    #   bridge - for an inner vertex made outer by a blossom, that blossom's bridge (x, y),
-    #            x on the vertex's side of the cycle; -1 otherwise;
+    #   st     - state table, one row per vertex (columns _LABEL ... _BY above);
     #   stack  - pending rematch calls of one augmentation (see _augment);
-    #   tnext/thead - singly linked list of the vertices of each tree (thead indexed by root);
+    #   thead  - first vertex of each tree's list (indexed by the root; lists go on in _NEXT);
     #   stamp  - visit marks for the lowest-common-ancestor walk (compared to a counter, so
     #            they are never reset);
     #   queue  - circular FIFO of outer vertices to scan; `inq` keeps a vertex in it at most
     #            once at a time, hence n slots;
     #   freed  - vertices of the trees dissolved during one round: a _DEAD vertex joins no
     #            tree until the round ends, so each vertex is listed at most once: n slots.
-    st = np.empty((n, 4), dtype=indices.dtype)
-    bridge = np.full((n, 2), -1, dtype=indices.dtype)
+    st = np.empty((n, 8), dtype=indices.dtype)
     stack = np.empty((n, 2), dtype=indices.dtype)
-    tnext = np.full(n, -1, dtype=indices.dtype)
     thead = np.full(n, -1, dtype=indices.dtype)
     stamp = np.zeros(n, dtype=np.int64)
     queue = np.empty(n, dtype=indices.dtype)
@@ -239,6 +237,10 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     for v in range(n):
         st[v, _BASE] = v
         st[v, _LINK] = -1
+        st[v, _MATE] = mate[v]
+        st[v, _NEXT] = -1
+        st[v, _BX] = -1
+        st[v, _BY] = -1
         if mate[v] < 0:
             st[v, _LABEL] = _EVEN
             st[v, _TREE] = v
@@ -272,7 +274,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                     continue
                 if lw == _FREE:
                     # Every exposed vertex is a root, so a free vertex is matched: grow.
-                    m = _grow(st, mate, tnext, thead, w, u)
+                    m = _grow(st, thead, w, u)
                     if not inq[m]:
                         queue[qtail] = m
                         qtail += 1
@@ -286,7 +288,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                     # Augmenting path: root(u) .. u - w .. root(w). Flip both halves, then
                     # dissolve the two trees (only their vertices are touched): their
                     # vertices sit out the rest of the round as _DEAD.
-                    _augment(st, bridge, mate, stack, u, w)
+                    _augment(st, stack, u, w)
                     augmentations += 1
                     for k in range(2):
                         r = ru if k == 0 else rw
@@ -296,11 +298,11 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                             st[x, _LABEL] = _DEAD
                             st[x, _BASE] = x
                             st[x, _TREE] = -1
-                            bridge[x, 0] = -1
+                            st[x, _BX] = -1
                             freed[nfreed] = x
                             nfreed += 1
-                            nx = tnext[x]
-                            tnext[x] = -1
+                            nx = st[x, _NEXT]
+                            st[x, _NEXT] = -1
                             x = nx
                     break  # u's tree is gone; stop scanning u
                 bu = _find(st, u)
@@ -317,7 +319,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                         if stamp[x] == clock:
                             break
                         stamp[x] = clock
-                        x = -1 if mate[x] < 0 else _find(st, st[mate[x], _LINK])
+                        x = -1 if st[x, _MATE] < 0 else _find(st, st[st[x, _MATE], _LINK])
                     x, y = y, x
                 lca = x
                 # Walk from each end of the bridge down to the base, blossom by blossom: each
@@ -329,11 +331,11 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                     b = _find(st, x)
                     while b != lca:
                         st[b, _BASE] = lca
-                        p = mate[b]  # inner: the tree parent of the outer blossom based at b
+                        p = st[b, _MATE]  # inner: the tree parent of the outer blossom based at b
                         st[p, _BASE] = lca
                         st[p, _LABEL] = _EVEN
-                        bridge[p, 0] = x
-                        bridge[p, 1] = y
+                        st[p, _BX] = x
+                        st[p, _BY] = y
                         if not inq[p]:
                             queue[qtail] = p
                             qtail += 1
@@ -357,7 +359,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
             for f in range(indptr[x], indptr[x + 1]):
                 y = indices[f]
                 if st[y, _LABEL] == _EVEN:
-                    m = _grow(st, mate, tnext, thead, x, y)
+                    m = _grow(st, thead, x, y)
                     queue[qtail] = m  # the queue was empty: no vertex is in it twice
                     qtail += 1
                     if qtail == n:
@@ -377,6 +379,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
     # v is in D(G). Every other vertex is in A or matched inside the free part, and a
     # maximum matching must cover those (Gallai–Edmonds), so D(G) is exactly the outer set.
     for v in range(n):
+        mate[v] = st[v, _MATE]
         in_d[v] = st[v, _LABEL] == _EVEN
     return augmentations
 
@@ -414,13 +417,13 @@ def general_matching(
     Raises
     ------
     TooLargeError
-        If the work arrays (about 13 integers per vertex) do not fit in memory.
+        If the work arrays (about 15 integers per vertex) do not fit in memory.
 
     Notes
     -----
     Cost: O(n * m) time in the worst case; in practice close to linear (Karp–Sipser first,
     then one alternating forest of which only the trees used by an augmentation are rebuilt).
-    Memory: about 13 integers of the `indices` dtype plus 10 bytes per vertex.
+    Memory: about 15 integers of the `indices` dtype plus 10 bytes per vertex.
 
     Examples
     --------
@@ -434,7 +437,7 @@ def general_matching(
     [True, False, True]
     """
     n = indptr.shape[0] - 1
-    estimate = n * (13 * indices.itemsize + 10)
+    estimate = n * (15 * indices.itemsize + 10)
     if estimate > _CHECKED_BYTES:
         check_memory(estimate, f"a maximum matching on {n} vertices")
     mate, _ = karp_sipser_general(indptr, indices)
