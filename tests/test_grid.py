@@ -121,6 +121,7 @@ def test_bad_cells_and_positions_are_named() -> None:
 
 
 def test_empty_and_single_cell_boards() -> None:
-    assert Grid(np.zeros((2, 2), dtype=bool)).graph().n == 0
+    for shape in ((2, 2), (0, 3), (3, 0)):
+        assert Grid(np.zeros(shape, dtype=bool)).graph().n == 0
     single = Grid(np.ones((1, 1), dtype=bool))
     assert solve_geography(single.graph()).mover_wins.tolist() == [False]

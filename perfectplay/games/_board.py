@@ -325,7 +325,7 @@ class Board:
         """
         pad = max((max(abs(dr), abs(dc)) for dr, dc in steps), default=0)
         ids = np.full((self.rows + 2 * pad, self.cols + 2 * pad), -1, dtype=np.int64)
-        ids[pad : pad + self.rows, pad : pad + self.cols] = self.id_of.reshape(self.rows, -1)
+        ids[pad : pad + self.rows, pad : pad + self.cols] = self.id_of.reshape(self.rows, self.cols)
         table = np.empty((self.cells, len(steps)), dtype=np.int64)
         for k, (dr, dc) in enumerate(steps):
             # The ids window shifted by the step, read at the free cells (row-major order).
