@@ -56,45 +56,58 @@ def retrograde(
     *,
     misere: bool = False,
 ) -> tuple[list[int], list[int]]:
-    """Values and remoteness (for the player to move) by the definition, no queue, no counters.
+    """Values and remoteness (for the player to move) by the definition: rounds of full sweeps.
 
-    Iterates the defining equations synchronously from "nothing decided": round k sees the
-    game cut off after k moves, where an unfinished game counts as a DRAW. Each round recomputes
-    every position from the previous round's arrays (WIN if some child is LOSE, at 1 + the
-    smallest such remoteness; else LOSE if all children are WIN, at 1 + the largest; else TIE
-    if some child is TIE, at 1 + the smallest; else DRAW). The first round that changes
-    nothing has reached the least fixed point: the limit of ever longer cut-off games.
+    No queue, no counters, no reverse graph. Positions decided by the rules, and positions
+    without moves (LOSE, or WIN in misere play), are decided in round 0. Each later round
+    sweeps every undecided position and decides it from the positions decided in EARLIER
+    rounds only (the round's decisions are applied after the sweep): first WIN/LOSE rounds
+    (WIN if some child is LOSE, remoteness 1 + the smallest such child's; LOSE if every child
+    is WIN, 1 + the largest) until a round decides nothing, then TIE rounds on what is left
+    (TIE if some child is TIE, 1 + the smallest), then DRAW for the rest. A round that decides
+    nothing ends its phase: the next round would see exactly the same decided positions.
+
+    (Sweeping all positions again and again from stale values, without the rounds, does not
+    work for TIE: values can then circulate around a cycle forever with growing remoteness.)
     """
     from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
 
     children: list[list[int]] = [[] for _ in range(n)]
     for u, v in edges:
         children[u].append(v)
-    fixed = list(primitive) if primitive is not None else [UNDECIDED] * n
+    value = list(primitive) if primitive is not None else [UNDECIDED] * n
+    remote = [NO_REMOTENESS] * n
     for p in range(n):
-        if fixed[p] == UNDECIDED and not children[p]:
-            fixed[p] = WIN if misere else LOSE
-    value = [DRAW if f == UNDECIDED else f for f in fixed]
-    remote = [NO_REMOTENESS if f == UNDECIDED else 0 for f in fixed]
-    while True:
-        new_value, new_remote = list(value), list(remote)
-        for p in range(n):
-            if fixed[p] != UNDECIDED:
-                continue
-            kids = children[p]
-            lose = [remote[c] for c in kids if value[c] == LOSE]
-            tie = [remote[c] for c in kids if value[c] == TIE]
-            if lose:
-                new_value[p], new_remote[p] = WIN, 1 + min(lose)
-            elif all(value[c] == WIN for c in kids):
-                new_value[p], new_remote[p] = LOSE, 1 + max(remote[c] for c in kids)
-            elif tie:
-                new_value[p], new_remote[p] = TIE, 1 + min(tie)
-            else:
-                new_value[p], new_remote[p] = DRAW, NO_REMOTENESS
-        if new_value == value and new_remote == remote:
-            return value, remote
-        value, remote = new_value, new_remote
+        if value[p] == UNDECIDED and not children[p]:
+            value[p] = WIN if misere else LOSE
+        if value[p] != UNDECIDED:
+            remote[p] = 0
+
+    def win_lose(kids: list[int]) -> tuple[int, int] | None:
+        lose = [remote[c] for c in kids if value[c] == LOSE]
+        if lose:
+            return WIN, 1 + min(lose)
+        if all(value[c] == WIN for c in kids):
+            return LOSE, 1 + max(remote[c] for c in kids)
+        return None
+
+    def tie(kids: list[int]) -> tuple[int, int] | None:
+        ties = [remote[c] for c in kids if value[c] == TIE]
+        return (TIE, 1 + min(ties)) if ties else None
+
+    for decide in (win_lose, tie):
+        while True:
+            decided = {}
+            for p in range(n):
+                if value[p] == UNDECIDED:
+                    outcome = decide(children[p])
+                    if outcome is not None:
+                        decided[p] = outcome
+            if not decided:
+                break
+            for p, (v, r) in decided.items():
+                value[p], remote[p] = v, r
+    return [DRAW if v == UNDECIDED else v for v in value], remote
 
 
 # ---------------------------------------------------------------- dag / staircase

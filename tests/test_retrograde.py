@@ -230,6 +230,32 @@ def test_tie_takes_the_nearest_tie_and_a_tie_never_makes_a_win() -> None:
     assert remoteness == [1, 2, 1, 0, 2, 1]
 
 
+def test_a_stale_tie_never_circulates_around_a_cycle() -> None:
+    # Regression (found in the brute-force twin): 0 ties via 1 after one move but wins via 3
+    # after two; the cycle 2 -> 8 -> 4 -> 2 (and the self-loops on 5 and 8) must not keep that
+    # early tie alive. 7 is move-less (a WIN in misere play).
+    edges = [(5, 2), (8, 7), (5, 8), (8, 8), (6, 7), (8, 4), (2, 0), (2, 7), (4, 2), (0, 1)]
+    edges += [(0, 6), (3, 7), (6, 4), (1, 1), (5, 5), (6, 0), (0, 3), (2, 8), (2, 8)]
+    primitive = [UNDECIDED, TIE] + [UNDECIDED] * 7
+    s = solve_retrograde(build(9, edges), primitive, misere=True)
+    assert [s[p].name for p in range(9)] == [
+        "WIN",
+        "TIE",
+        "DRAW",
+        "LOSE",
+        "DRAW",
+        "DRAW",
+        "DRAW",
+        "WIN",
+        "DRAW",
+    ]
+    assert s.remoteness.tolist() == [2, 0, -1, 1, -1, -1, -1, 0, -1]
+    assert brute.retrograde(9, edges, primitive, misere=True) == (
+        s.value.tolist(),
+        s.remoteness.tolist(),
+    )
+
+
 def test_empty_graph_and_isolated_positions() -> None:
     empty = solve_retrograde(GameGraph.from_edges([], [], n=0))
     assert empty.value.shape == (0,) and empty.remoteness.shape == (0,)
