@@ -124,6 +124,23 @@ def test_misere_swaps_only_the_move_less_positions(game: tuple[int, list, list, 
     assert (by_rule.remoteness == misere.remoteness).all()
 
 
+def test_matches_brute_force_on_seeded_random_games() -> None:
+    # A second, denser source of small games than hypothesis's (which favours short lists):
+    # up to 3 moves per position on average and any share of primitive positions.
+    rng = np.random.default_rng(12345)
+    for _ in range(3000):
+        n = int(rng.integers(1, 13))
+        m = int(rng.integers(0, 3 * n + 1))
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        codes = np.array([UNDECIDED] * int(rng.integers(1, 9)) + [WIN, LOSE, TIE], dtype=np.uint8)
+        primitive = rng.choice(codes, n)
+        misere = bool(rng.integers(2))
+        s = solve_retrograde(GameGraph.from_edges(src, dst, n=n), primitive, misere=misere)
+        edges = list(zip(src.tolist(), dst.tolist(), strict=True))
+        expected = brute.retrograde(n, edges, primitive.tolist(), misere=misere)
+        assert (s.value.tolist(), s.remoteness.tolist()) == expected, (n, edges, primitive)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_matches_brute_force_on_larger_sparse_games(seed: int) -> None:
     # Thousands of positions: levels spread over many bitmap words, so both the sorted and
