@@ -387,7 +387,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
 def karp_sipser_general(indptr: NDArray[Any], indices: NDArray[Any]) -> tuple[NDArray[Any], int]:
     """``(mate, size)``: a maximal matching by the Karp–Sipser rules, on any undirected graph.
 
-    Cost: O(n + m) time, two int arrays of n entries besides `mate`.
+    Cost: O(n + m) time, three ints per vertex besides `mate`.
     """
     n = indptr.shape[0] - 1
     mate = np.full(n, -1, dtype=indices.dtype)
