@@ -332,3 +332,35 @@ def test_oversized_graph_is_refused_before_allocating(monkeypatch: pytest.Monkey
     n = 2_000_000
     with pytest.raises(TooLargeError, match="maximum matching on 2000000 vertices"):
         general_matching(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+
+
+def raw_csr(n: int, pairs: Edges) -> tuple[np.ndarray, np.ndarray]:
+    """CSR keeping every pair as given, both directions: repeated edges and self-loops stay."""
+    src = np.array([u for u, v in pairs] + [v for u, v in pairs], dtype=np.int64)
+    dst = np.array([v for u, v in pairs] + [u for u, v in pairs], dtype=np.int32)
+    order = np.argsort(src, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(indptr, src + 1, 1)
+    return np.cumsum(indptr), dst[order]
+
+
+def test_repeated_edges_above_n_regression() -> None:
+    """Karp–Sipser once took n + 1 as "infinite degree": with repeated edges a neighbour's
+    degree exceeds n, no partner was chosen and the matching was corrupted (a triangle with
+    doubled and tripled edges plus an isolated vertex)."""
+    pairs = [(0, 2), (0, 2), (0, 3), (0, 3), (2, 3), (2, 3), (2, 3)]
+    mate, in_d = general_matching(*raw_csr(4, pairs))
+    assert assert_valid_matching(4, pairs, mate) == 1
+    assert in_d.all()
+
+
+@settings(max_examples=150)
+@given(random_graphs(max_n=9), st.lists(st.integers(0, 8), max_size=4), st.integers(1, 4))
+def test_repeated_edges_and_self_loops_change_nothing(
+    graph: tuple[int, Edges], loops: list[int], copies: int
+) -> None:
+    n, edges = graph
+    pairs = edges * copies + [(v, v) for v in loops if v < n]
+    mate, in_d = general_matching(*raw_csr(n, pairs))
+    assert assert_valid_matching(n, edges, mate) == max_matching_size(n, edges)
+    assert in_d.tolist() == gallai_edmonds_d(n, edges)

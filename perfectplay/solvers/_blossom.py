@@ -96,11 +96,9 @@ def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
             if cursor == n:
                 break
             u = cursor
-            best = n + 1
             for e in range(indptr[u], indptr[u + 1]):
                 x = indices[e]
-                if x != u and md[x, 0] < 0 and md[x, 1] < best:
-                    best = md[x, 1]
+                if x != u and md[x, 0] < 0 and (w < 0 or md[x, 1] < md[w, 1]):
                     w = x
         md[u, 0] = w
         md[w, 0] = u
