@@ -366,16 +366,18 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                     inq[m] = True
                     break
         nfreed = 0
-    # The queue is empty, so every edge at an outer vertex leads to an inner vertex or stays
-    # inside one blossom, and every exposed vertex is an outer root. Removing the inner
+    # The last round ended with an empty queue and no augmentation (no _DEAD vertex), so every
+    # edge at an outer vertex leads to an inner vertex or stays inside one blossom, and every
+    # exposed vertex is an outer root. Removing the inner
     # vertices A then leaves each outer blossom as an odd component of its own (its
     # neighbours outside it are all in A), and each tree has one more outer blossom than
     # inner vertices; so there are (#exposed + |A|) odd components and Tutte–Berge says no
     # matching misses fewer than #exposed vertices: the matching is maximum. Each outer
     # vertex v is the end of an even alternating path P(v) from an exposed root (see
     # _augment), and flipping that path gives a maximum matching missing v:
-    # v is in D(G). Every other vertex is in A or matched inside the free part, and a
-    # maximum matching must cover those (Gallai–Edmonds), so D(G) is exactly the outer set.
+    # v is in D(G). Every other vertex is in A or matched inside the free part, and the
+    # count above leaves a maximum matching no room to miss one of those (it must match A
+    # into distinct outer blossoms and the free part perfectly): D(G) is the outer set.
     for v in range(n):
         mate[v] = st[v, _MATE]
         in_d[v] = st[v, _LABEL] == _EVEN
