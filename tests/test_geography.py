@@ -139,7 +139,7 @@ def _check_everything(n: int, edges: Edges) -> None:
 
 
 # ---------------------------------------------------------------- cross-checks
-@settings(max_examples=250)
+@settings(max_examples=400)
 @given(bipartite_graphs())
 def test_bipartite_matches_brute_force_and_strategies_win(graph: tuple[int, Edges]) -> None:
     n, edges = graph
@@ -147,13 +147,13 @@ def test_bipartite_matches_brute_force_and_strategies_win(graph: tuple[int, Edge
     assert _solve(n, edges).bipartite
 
 
-@settings(max_examples=250)
+@settings(max_examples=400)
 @given(any_graphs())
 def test_any_graph_matches_brute_force_and_strategies_win(graph: tuple[int, Edges]) -> None:
     _check_everything(*graph)
 
 
-@settings(max_examples=150)
+@settings(max_examples=300)
 @given(blossom_graphs())
 def test_blossoms_match_brute_force_and_strategies_win(graph: tuple[int, Edges]) -> None:
     n, edges = graph
@@ -161,7 +161,7 @@ def test_blossoms_match_brute_force_and_strategies_win(graph: tuple[int, Edges])
     assert _solve(n, edges).in_d.tolist() == gallai_edmonds_d(n, edges)
 
 
-@settings(max_examples=100)
+@settings(max_examples=200)
 @given(bipartite_graphs(max_n=12))
 def test_general_solver_agrees_with_bipartite_solver(graph: tuple[int, Edges]) -> None:
     n, edges = graph
@@ -174,10 +174,10 @@ def test_general_solver_agrees_with_bipartite_solver(graph: tuple[int, Edges]) -
     assert bip.algorithm != gen.algorithm
 
 
-@settings(max_examples=30)
+@settings(max_examples=40)
 @given(st.integers(2, 14), st.integers(2, 14), st.floats(0.0, 0.4), st.integers(0, 2**32 - 1))
 def test_grids_with_walls_against_networkx(rows: int, cols: int, walls: float, seed: int) -> None:
-    """Hopcroft–Karp with long augmenting paths: D(G) = {v : nu(G - v) = nu(G)}."""
+    """Long augmenting paths, Hungarian trees: D(G) = {v : nu(G - v) = nu(G)}."""
     rng = np.random.default_rng(seed)
     grid = nx.grid_2d_graph(rows, cols)
     grid.remove_nodes_from([c for c in list(grid.nodes) if rng.random() < walls])

@@ -17,8 +17,8 @@ __all__ = [
     "alternating_reach",
     "component_without",
     "flip_to",
-    "hopcroft_karp",
     "karp_sipser",
+    "pothen_fan",
     "symmetry_violation",
     "two_colour",
 ]
@@ -171,133 +171,12 @@ def karp_sipser(indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any])
 
 
 @nb.njit(cache=True)
-def _hopcroft_karp(indptr, indices, left, mate, dist, queue, ptr, path):  # type: ignore[no-untyped-def]
-    # `left` lists the vertices of colour 0; dist/ptr/path are indexed by vertex (n slots).
-    # `queue` holds each left vertex at most once per phase (n slots). `path` holds the left
-    # vertices of the current search path, whose layers strictly increase, so it never holds
-    # more than len(left) entries.
-    inf = 2147483647  # dist is int32
-    added = 0
-    nfree = 0
-    for u in left:
-        if mate[u] < 0:
-            queue[nfree] = u
-            nfree += 1
-    while nfree > 0:
-        # Breadth-first layering from the free left vertices, stopped after the first layer
-        # that reaches a free right vertex.
-        for u in left:
-            dist[u] = inf
-        for i in range(nfree):
-            dist[queue[i]] = 0
-        head = 0
-        tail = nfree
-        limit = inf
-        while head < tail:
-            u = queue[head]
-            head += 1
-            du = dist[u]
-            if du >= limit:
-                break
-            for e in range(indptr[u], indptr[u + 1]):
-                w = indices[e]
-                if w == u:
-                    continue
-                x = mate[w]
-                if x < 0:
-                    limit = du
-                elif dist[x] == inf:
-                    dist[x] = du + 1
-                    queue[tail] = x
-                    tail += 1
-        if limit == inf:
-            break
-        # Depth-first search for vertex-disjoint shortest augmenting paths; a left vertex whose
-        # search fails is a dead end for the rest of the phase (dist set to inf).
-        for u in left:
-            ptr[u] = indptr[u]
-        for u in left:
-            if mate[u] >= 0 or dist[u] != 0:
-                continue
-            depth = 0
-            path[0] = u
-            while depth >= 0:
-                a = path[depth]
-                da = dist[a]
-                pushed = False
-                found = False
-                while ptr[a] < indptr[a + 1]:
-                    w = indices[ptr[a]]
-                    x = mate[w]
-                    if w != a:
-                        if x < 0:
-                            if da == limit:
-                                found = True
-                                break
-                        elif dist[x] == da + 1:
-                            depth += 1
-                            path[depth] = x
-                            pushed = True
-                            break
-                    ptr[a] += 1
-                if found:
-                    for k in range(depth + 1):
-                        b = path[k]
-                        w = indices[ptr[b]]
-                        mate[b] = w
-                        mate[w] = b
-                    added += 1
-                    break
-                if not pushed:
-                    dist[a] = inf
-                    depth -= 1
-                    if depth >= 0:
-                        ptr[path[depth]] += 1
-        nfree = 0
-        for u in left:
-            if mate[u] < 0:
-                queue[nfree] = u
-                nfree += 1
-    return added
-
-
-def hopcroft_karp(
-    indptr: NDArray[Any], indices: NDArray[Any], colour: NDArray[np.int8], mate: NDArray[Any]
-) -> int:
-    """Grow the matching `mate` to a maximum one of the bipartite graph; return the growth.
-
-    Parameters
-    ----------
-    indptr, indices : arrays of int
-        The undirected graph in CSR form (both directions stored).
-    colour : array of int8
-        A proper 2-colouring (from :func:`two_colour`); colour 0 is the left side.
-    mate : array of int
-        A matching (``mate[v] = -1`` if unmatched), updated in place.
-
-    Notes
-    -----
-    Hopcroft–Karp: each phase layers the graph by a breadth-first search from the free left
-    vertices and augments along a maximal set of vertex-disjoint shortest augmenting paths, by
-    depth-first searches that mark dead ends. Cost: O(m sqrt(n)) time in the worst case, far
-    fewer phases in practice after :func:`karp_sipser`; four int arrays of n entries.
-    """
-    n = indptr.shape[0] - 1
-    left = np.flatnonzero(colour == 0).astype(indices.dtype)
-    dist = np.empty(n, dtype=np.int32)
-    queue = np.empty(n, dtype=indices.dtype)
-    ptr = np.empty(n, dtype=indptr.dtype)
-    path = np.empty(n, dtype=indices.dtype)
-    return int(_hopcroft_karp(indptr, indices, left, mate, dist, queue, ptr, path))
-
-
-@nb.njit(cache=True)
-def _alternating_reach(indptr, indices, mate, in_d, parent, queue):  # type: ignore[no-untyped-def]
+def _alternating_reach(indptr, indices, mate, colour, side, in_d, parent, queue):  # type: ignore[no-untyped-def]
     # `queue` has n slots: a vertex is enqueued once, when it is first marked in D.
     n = indptr.shape[0] - 1
     tail = 0
     for v in range(n):
-        if mate[v] < 0:
+        if mate[v] < 0 and colour[v] == side:
             in_d[v] = True
             queue[tail] = v
             tail += 1
@@ -318,27 +197,29 @@ def _alternating_reach(indptr, indices, mate, in_d, parent, queue):  # type: ign
 
 
 def alternating_reach(
-    indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any]
-) -> tuple[NDArray[np.bool_], NDArray[Any]]:
-    """``(in_d, parent)``: the vertices an even alternating path reaches from an exposed vertex.
+    indptr: NDArray[Any],
+    indices: NDArray[Any],
+    mate: NDArray[Any],
+    colour: NDArray[np.int8],
+    side: int,
+    in_d: NDArray[np.bool_],
+    parent: NDArray[Any],
+) -> None:
+    """Mark in `in_d` the vertices of colour `side` that D(G) holds, given a maximum `mate`.
 
-    For a maximum matching `mate` of a bipartite graph these are exactly the vertices that some
-    maximum matching misses, the Gallai–Edmonds set D(G). ``parent[x]`` is the previous even
-    vertex on such a path (the path runs ``parent[x], mate[x], x``); -1 for exposed vertices and
-    vertices outside D(G).
+    They are the vertices reached from the exposed vertices of that colour by even alternating
+    paths (in a bipartite graph each maximum matching misses such a vertex, and only those).
+    ``parent[x]`` is set to the previous even vertex on such a path (the path runs
+    ``parent[x], mate[x], x``); exposed vertices keep -1.
 
     Notes
     -----
-    One breadth-first search from all exposed vertices at once: from an even vertex ``u`` it
-    crosses any non-matching edge ``u - w`` and then the matching edge ``w - mate[w]``.
-    Cost: O(n + m) time, n bytes and two int arrays of n entries.
+    One breadth-first search from all exposed vertices of that colour at once: from an even
+    vertex ``u`` it crosses any edge ``u - w`` and then the matching edge ``w - mate[w]``.
+    Cost: O(n + m) time, one int array of n entries.
     """
-    n = indptr.shape[0] - 1
-    in_d = np.zeros(n, dtype=np.bool_)
-    parent = np.full(n, -1, dtype=indices.dtype)
-    queue = np.empty(n, dtype=indices.dtype)
-    _alternating_reach(indptr, indices, mate, in_d, parent, queue)
-    return in_d, parent
+    queue = np.empty(indptr.shape[0] - 1, dtype=indices.dtype)
+    _alternating_reach(indptr, indices, mate, colour, side, in_d, parent, queue)
 
 
 @nb.njit(cache=True)
@@ -421,3 +302,146 @@ def component_without(
     sub_indices = np.empty(total, dtype=indices.dtype)
     kept = int(_induced(indptr, indices, vertices, label, v, sub_indptr, sub_indices))
     return vertices, sub_indptr, sub_indices[:kept].copy()
+
+
+@nb.njit(cache=True)
+def _pothen_fan(indptr, indices, free, mate, in_d, parent, look, ptr, seen, path, trail):  # type: ignore[no-untyped-def]
+    # `free` lists the unmatched left vertices still worth a search (compacted after every
+    # phase). look/ptr/seen/path/trail have n slots, indexed by vertex or holding distinct
+    # vertices: `path` the left vertices of the current search path (each entered through its
+    # own partner), `trail` the right vertices the current search has marked (each marked once
+    # per phase).
+    # `in_d` doubles as the mark of deleted vertices: the even (left) and odd (right) vertices of
+    # Hungarian trees.
+    # seen[w] = the number of the search that marked w; searches are numbered from 1 across
+    # all phases, so a mark at least `first` (this phase's first search) blocks w this phase.
+    nfree = free.shape[0]
+    added = 0
+    phase = 0
+    search = 0
+    while nfree > 0:
+        phase += 1
+        forward = phase % 2 == 1  # fairness: alternate the scanning direction
+        first = search + 1
+        for i in range(nfree):
+            root = free[i]
+            search += 1
+            path[0] = root
+            ptr[root] = indptr[root] if forward else indptr[root + 1] - 1
+            depth = 0
+            marked = 0
+            clean = True  # blocked only by deleted vertices so far
+            success = False
+            while depth >= 0:
+                a = path[depth]
+                # Lookahead: an unmatched neighbour ends the search at once. A right vertex
+                # never becomes unmatched again, so look[a] only moves forward, across phases.
+                target = -1
+                while look[a] < indptr[a + 1]:
+                    w = indices[look[a]]
+                    look[a] += 1
+                    if mate[w] < 0 and w != a:
+                        target = w
+                        break
+                if target >= 0:
+                    seen[target] = search
+                    w = target
+                    for k in range(depth, -1, -1):
+                        b = path[k]
+                        previous = mate[b]
+                        mate[b] = w
+                        mate[w] = b
+                        w = previous
+                    added += 1
+                    success = True
+                    break
+                pushed = False
+                while ptr[a] >= indptr[a] and ptr[a] < indptr[a + 1]:
+                    w = indices[ptr[a]]
+                    ptr[a] += 1 if forward else -1
+                    if w == a or in_d[w]:
+                        continue
+                    if seen[w] >= first:
+                        if seen[w] != search:  # blocked by another search of this phase
+                            clean = False
+                        continue
+                    seen[w] = search
+                    trail[marked] = w
+                    marked += 1
+                    x = mate[w]
+                    parent[x] = a
+                    depth += 1
+                    path[depth] = x
+                    ptr[x] = indptr[x] if forward else indptr[x + 1] - 1
+                    pushed = True
+                    break
+                if not pushed:
+                    depth -= 1
+            if not success and clean:
+                # A Hungarian tree: every neighbour of its left vertices is in it or deleted.
+                # No augmenting path can ever pass through it (Edmonds 1965): delete it. Its
+                # left vertices are exactly those reached by even alternating paths from root.
+                in_d[root] = True
+                for k in range(marked):
+                    in_d[trail[k]] = True
+                    in_d[mate[trail[k]]] = True
+        kept = 0
+        for i in range(nfree):
+            if mate[free[i]] < 0 and not in_d[free[i]]:
+                free[kept] = free[i]
+                kept += 1
+        nfree = kept
+    return added
+
+
+def pothen_fan(
+    indptr: NDArray[Any],
+    indices: NDArray[Any],
+    colour: NDArray[np.int8],
+    mate: NDArray[Any],
+    in_d: NDArray[np.bool_],
+    parent: NDArray[Any],
+) -> int:
+    """Grow `mate` to a maximum matching of the bipartite graph and mark D(G) on the left.
+
+    Parameters
+    ----------
+    indptr, indices : arrays of int
+        The undirected graph in CSR form (both directions stored).
+    colour : array of int8
+        A proper 2-colouring (from :func:`two_colour`); colour 0 is the left side.
+    mate : array of int
+        A matching (``mate[v] = -1`` if unmatched), updated in place.
+    in_d, parent : arrays
+        Outputs (all False, all -1 on entry). On return ``in_d`` holds every left vertex that
+        some maximum matching misses; for such a vertex x, ``parent[x]`` is the previous even
+        vertex of an even alternating path from an exposed left vertex (``parent[x], mate[x],
+        x``). On the right side ``in_d`` marks the odd vertices of those paths: the caller
+        clears it there (see :func:`alternating_reach` for the right side's D(G)).
+
+    Returns
+    -------
+    int
+        The number of augmentations.
+
+    Notes
+    -----
+    Pothen–Fan with lookahead and fairness (PF+): each phase runs one depth-first search from
+    every unmatched left vertex, keeping the searches of a phase vertex-disjoint (right
+    vertices are marked when first reached); before descending, a vertex looks for an
+    unmatched neighbour through a pointer that never moves back; successive phases scan
+    adjacency lists in opposite directions. A search that fails having been blocked only by
+    deleted vertices has grown a Hungarian tree, deleted for good: its root never needs
+    another search, no later search enters it, and its left vertices are D(G)'s. Phases end
+    when no search is left. Cost: O(n m) time in the worst case, a few O(m) phases in practice
+    after :func:`karp_sipser`; five int arrays of n entries.
+    """
+    n = indptr.shape[0] - 1
+    free = np.flatnonzero((colour == 0) & (mate < 0)).astype(indices.dtype)
+    look = indptr[:-1].copy()
+    ptr = np.empty(n, dtype=indptr.dtype)
+    seen = np.zeros(n, dtype=np.int64)
+    path = np.empty(n, dtype=indices.dtype)
+    trail = np.empty(n, dtype=indices.dtype)
+    args = (indptr, indices, free, mate, in_d, parent, look, ptr, seen, path, trail)
+    return int(_pothen_fan(*args))
