@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from perfectplay.errors import InvalidGraphError, LosingPositionError, PositionNotFoundError
 from perfectplay.graph import GameGraph
+from perfectplay.solvers._bipartite import alternating_reach, flip_to, pothen_fan, two_colour
 from perfectplay.solvers.geography import (
     GeographyResult,
     solve_geography,
@@ -195,6 +196,73 @@ def test_grids_with_walls_against_networkx(rows: int, cols: int, walls: float, s
         rest = graph.copy()
         rest.remove_node(v)
         assert bool(result.in_d[v]) == (nu(rest) == size)
+
+
+@settings(max_examples=150)
+@given(st.integers(10, 80), st.floats(0.6, 3.0), st.integers(0, 2**32 - 1))
+def test_sparse_random_bipartite_against_networkx(n: int, degree: float, seed: int) -> None:
+    """Many free vertices after the greedy start: blocked and resumed searches, deleted trees."""
+    rng = np.random.default_rng(seed)
+    m = int(degree * n / 2)
+    left = n // 2
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from(
+        zip(rng.integers(0, left, m).tolist(), rng.integers(left, n, m).tolist(), strict=True)
+    )
+    result = solve_geography(graph)
+    top = set(range(left))
+
+    def nu(h: nx.Graph) -> int:
+        return len(nx.bipartite.hopcroft_karp_matching(h, top_nodes=top & set(h))) // 2
+
+    size = nu(graph)
+    assert result.matching_size == size
+    _check_matching(result.mate, [set(graph[v]) for v in range(n)], size)
+    for v in range(n):
+        rest = graph.copy()
+        rest.remove_node(v)
+        assert bool(result.in_d[v]) == (nu(rest) == size)
+
+
+@settings(max_examples=300)
+@given(bipartite_graphs(max_n=14))
+def test_pothen_fan_from_an_empty_matching(graph: tuple[int, Edges]) -> None:
+    """No greedy start: many searches per phase block one another, resume, and augment."""
+    n, edges = graph
+    g = GameGraph.from_edges([u for u, _ in edges], [v for _, v in edges], n=n, undirected=True)
+    odd, colour = two_colour(g.indptr, g.indices)
+    assert odd == -1
+    mate = np.full(n, -1, dtype=g.indices.dtype)
+    in_d = np.zeros(n, dtype=np.bool_)
+    parent = np.full(n, -1, dtype=g.indices.dtype)
+    pothen_fan(g.indptr, g.indices, colour, mate, in_d, parent)
+    in_d[colour == 1] = False
+    alternating_reach(g.indptr, g.indices, mate, colour, 1, in_d, parent)
+    size = max_matching_size(n, edges)
+    _check_matching(mate, _neighbours(n, edges), size)
+    assert in_d.tolist() == gallai_edmonds_d(n, edges)
+    for v in np.flatnonzero(in_d).tolist():  # the stored paths give matchings missing v
+        _check_matching(flip_to(mate, parent, v), _neighbours(n, edges), size)
+        assert flip_to(mate, parent, v)[v] == -1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_walled_80x80_grid_matching_is_maximum(seed: int) -> None:
+    """Large enough for searches that resume through another search's region and augment."""
+    rng = np.random.default_rng(seed)
+    grid = nx.grid_2d_graph(80, 80)
+    grid.remove_nodes_from([c for c in list(grid.nodes) if rng.random() < 0.1])
+    graph = nx.convert_node_labels_to_integers(grid, label_attribute="cell")
+    black = {v for v, (r, c) in graph.nodes(data="cell") if (r + c) % 2 == 0}
+    result = solve_geography(graph)
+    size = len(nx.bipartite.hopcroft_karp_matching(graph, top_nodes=black)) // 2
+    _check_matching(result.mate, [set(graph[v]) for v in graph.nodes], size)
+    assert result.in_d[result.mate < 0].all()
+    for v in rng.choice(np.flatnonzero(result.in_d), 20).tolist():
+        answers = np.array([-1 if (a := result.reply(v, w)) is None else a for w in graph.nodes])
+        assert answers[v] == -1
+        _check_matching(answers, [set(graph[u]) for u in graph.nodes], size)
 
 
 @pytest.mark.parametrize("seed", range(3))

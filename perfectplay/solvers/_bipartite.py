@@ -305,84 +305,160 @@ def component_without(
 
 
 @nb.njit(cache=True)
-def _pothen_fan(indptr, indices, free, mate, in_d, parent, look, ptr, seen, path, trail):  # type: ignore[no-untyped-def]
+def _search(  # type: ignore[no-untyped-def]
+    indptr, indices, mate, in_d, parent, look, ptr, seen, path, trail, held, held_at, state
+):
+    # One depth-first search from path[0] (already marked, in the tree of root = state[0]).
+    # state = [root, search, first, forward, open, marked, nheld, budget]: the search marks
+    # right vertices with its number; in a closed search a mark >= first (another search of
+    # this phase) blocks the vertex and the left vertex meeting it is held for later; an open
+    # search is blocked only by its own marks and deleted vertices, and spends `budget` edges.
+    # Returns 1 after augmenting, 0 if the search failed, -1 if the budget ran out.
+    root, search, first, forward, opened = state[0], state[1], state[2], state[3], state[4]
+    depth = 0
+    while depth >= 0:
+        a = path[depth]
+        # Lookahead: an unmatched neighbour ends the search at once. A right vertex never
+        # becomes unmatched again, so look[a] only moves forward, across phases.
+        target = -1
+        while look[a] < indptr[a + 1]:
+            w = indices[look[a]]
+            look[a] += 1
+            if mate[w] < 0 and w != a:
+                target = w
+                break
+        if target >= 0:
+            seen[target] = search
+            w = target
+            for k in range(depth, -1, -1):
+                b = path[k]
+                previous = mate[b]
+                mate[b] = w
+                mate[w] = b
+                w = previous
+            c = path[0]
+            while c != root:  # an open search starts inside the tree: finish by parents
+                c = parent[c]
+                previous = mate[c]
+                mate[c] = w
+                mate[w] = c
+                w = previous
+            return 1
+        pushed = False
+        while ptr[a] >= indptr[a] and ptr[a] < indptr[a + 1]:
+            w = indices[ptr[a]]
+            ptr[a] += 1 if forward else -1
+            if opened:
+                state[7] -= 1
+                if state[7] < 0:
+                    return -1
+            if w == a or in_d[w] or seen[w] == search:
+                continue
+            if seen[w] >= first and not opened:
+                if held_at[a] != search:  # blocked by another search of this phase
+                    held_at[a] = search
+                    held[state[6]] = a
+                    state[6] += 1
+                continue
+            seen[w] = search
+            trail[state[5]] = w
+            state[5] += 1
+            x = mate[w]
+            parent[x] = a
+            depth += 1
+            path[depth] = x
+            ptr[x] = indptr[x] if forward else indptr[x + 1] - 1
+            pushed = True
+            break
+        if not pushed:
+            depth -= 1
+    return 0
+
+
+@nb.njit(cache=True)
+def _pothen_fan(  # type: ignore[no-untyped-def]
+    indptr, indices, free, mate, in_d, parent, look, ptr, seen, path, trail, held, held_at
+):
     # `free` lists the unmatched left vertices still worth a search (compacted after every
-    # phase). look/ptr/seen/path/trail have n slots, indexed by vertex or holding distinct
-    # vertices: `path` the left vertices of the current search path (each entered through its
-    # own partner), `trail` the right vertices the current search has marked (each marked once
-    # per phase).
-    # `in_d` doubles as the mark of deleted vertices: the even (left) and odd (right) vertices of
-    # Hungarian trees.
-    # seen[w] = the number of the search that marked w; searches are numbered from 1 across
-    # all phases, so a mark at least `first` (this phase's first search) blocks w this phase.
+    # phase). The other arrays have n slots, indexed by vertex or holding distinct vertices:
+    # `path` the left vertices of the current search path (each entered through its own
+    # partner), `trail` the right vertices the current search marked, `held` the left vertices
+    # where it was blocked (each at most once per search: `held_at`). `in_d` doubles as the
+    # mark of deleted vertices: the even (left) and odd (right) vertices of Hungarian trees.
+    # Searches are numbered from 1 across all phases; seen[w] is the number of the last one
+    # that marked w, so a mark >= `first` (this phase's first search) is this phase's.
+    m = indices.shape[0]
     nfree = free.shape[0]
     added = 0
     phase = 0
     search = 0
+    state = np.zeros(8, dtype=np.int64)
     while nfree > 0:
         phase += 1
         forward = phase % 2 == 1  # fairness: alternate the scanning direction
         first = search + 1
+        budget = m + nfree  # edges open searches may scan this phase: O(m) per phase
         for i in range(nfree):
             root = free[i]
             search += 1
+            state[0] = root
+            state[1] = search
+            state[2] = first
+            state[3] = forward
+            state[4] = 0
+            state[5] = 0
+            state[6] = 0
+            state[7] = budget
             path[0] = root
             ptr[root] = indptr[root] if forward else indptr[root + 1] - 1
-            depth = 0
-            marked = 0
-            clean = True  # blocked only by deleted vertices so far
-            success = False
-            while depth >= 0:
-                a = path[depth]
-                # Lookahead: an unmatched neighbour ends the search at once. A right vertex
-                # never becomes unmatched again, so look[a] only moves forward, across phases.
-                target = -1
-                while look[a] < indptr[a + 1]:
-                    w = indices[look[a]]
-                    look[a] += 1
-                    if mate[w] < 0 and w != a:
-                        target = w
-                        break
-                if target >= 0:
-                    seen[target] = search
-                    w = target
-                    for k in range(depth, -1, -1):
-                        b = path[k]
-                        previous = mate[b]
-                        mate[b] = w
-                        mate[w] = b
-                        w = previous
-                    added += 1
-                    success = True
-                    break
-                pushed = False
-                while ptr[a] >= indptr[a] and ptr[a] < indptr[a + 1]:
-                    w = indices[ptr[a]]
-                    ptr[a] += 1 if forward else -1
-                    if w == a or in_d[w]:
-                        continue
-                    if seen[w] >= first:
-                        if seen[w] != search:  # blocked by another search of this phase
-                            clean = False
-                        continue
-                    seen[w] = search
-                    trail[marked] = w
-                    marked += 1
-                    x = mate[w]
-                    parent[x] = a
-                    depth += 1
-                    path[depth] = x
-                    ptr[x] = indptr[x] if forward else indptr[x + 1] - 1
-                    pushed = True
-                    break
-                if not pushed:
-                    depth -= 1
-            if not success and clean:
+            found = _search(
+                indptr,
+                indices,
+                mate,
+                in_d,
+                parent,
+                look,
+                ptr,
+                seen,
+                path,
+                trail,
+                held,
+                held_at,
+                state,
+            )
+            # Blocked by other searches: go on through their vertices from where this search
+            # was held (open search), while the phase's budget lasts.
+            state[4] = 1
+            j = 0
+            while found == 0 and j < state[6]:
+                a = held[j]
+                j += 1
+                path[0] = a
+                ptr[a] = indptr[a] if forward else indptr[a + 1] - 1
+                found = _search(
+                    indptr,
+                    indices,
+                    mate,
+                    in_d,
+                    parent,
+                    look,
+                    ptr,
+                    seen,
+                    path,
+                    trail,
+                    held,
+                    held_at,
+                    state,
+                )
+            budget = max(state[7], 0)
+            if found == 1:
+                added += 1
+            elif found == 0:
                 # A Hungarian tree: every neighbour of its left vertices is in it or deleted.
                 # No augmenting path can ever pass through it (Edmonds 1965): delete it. Its
                 # left vertices are exactly those reached by even alternating paths from root.
                 in_d[root] = True
-                for k in range(marked):
+                for k in range(state[5]):
                     in_d[trail[k]] = True
                     in_d[mate[trail[k]]] = True
         kept = 0
@@ -427,14 +503,21 @@ def pothen_fan(
     Notes
     -----
     Pothen–Fan with lookahead and fairness (PF+): each phase runs one depth-first search from
-    every unmatched left vertex, keeping the searches of a phase vertex-disjoint (right
-    vertices are marked when first reached); before descending, a vertex looks for an
-    unmatched neighbour through a pointer that never moves back; successive phases scan
-    adjacency lists in opposite directions. A search that fails having been blocked only by
-    deleted vertices has grown a Hungarian tree, deleted for good: its root never needs
-    another search, no later search enters it, and its left vertices are D(G)'s. Phases end
-    when no search is left. Cost: O(n m) time in the worst case, a few O(m) phases in practice
-    after :func:`karp_sipser`; five int arrays of n entries.
+    every unmatched left vertex, the searches of a phase vertex-disjoint (right vertices are
+    marked when first reached); before descending, a vertex looks for an unmatched neighbour
+    through a pointer that never moves back; successive phases scan adjacency lists in
+    opposite directions. Two additions:
+
+    * A search that fails having been blocked by another search of the phase goes on *through*
+      that search's vertices, from the left vertices where it was blocked (an "open" search),
+      while a budget of O(m) edge scans per phase lasts. So a search usually ends in an
+      augmentation or in a Hungarian tree, instead of coming back in the next phase.
+    * A search that fails having been blocked only by itself or by deleted vertices has grown
+      a Hungarian tree, deleted for good: no augmenting path can ever use it (Edmonds 1965),
+      its root is never searched again, and its left vertices are D(G)'s.
+
+    Phases end when no search is left. Cost: O(n m) time in the worst case, in practice a few
+    O(m) phases after :func:`karp_sipser`; seven arrays of n entries (two of them int64).
     """
     n = indptr.shape[0] - 1
     free = np.flatnonzero((colour == 0) & (mate < 0)).astype(indices.dtype)
@@ -443,5 +526,7 @@ def pothen_fan(
     seen = np.zeros(n, dtype=np.int64)
     path = np.empty(n, dtype=indices.dtype)
     trail = np.empty(n, dtype=indices.dtype)
-    args = (indptr, indices, free, mate, in_d, parent, look, ptr, seen, path, trail)
+    held = np.empty(n, dtype=indices.dtype)
+    held_at = np.zeros(n, dtype=np.int64)
+    args = (indptr, indices, free, mate, in_d, parent, look, ptr, seen, path, trail, held, held_at)
     return int(_pothen_fan(*args))

@@ -326,10 +326,12 @@ def solve_geography_bipartite(graph: Any) -> GeographyResult:
     1. 2-colouring by breadth-first search, O(n + m).
     2. Karp–Sipser greedy start (vertices of live degree one are matched first), O(n + m).
     3. Pothen–Fan phases (PF+: lookahead, fairness): one depth-first search per unmatched left
-       vertex, vertex-disjoint within a phase. A search that fails, blocked only by itself or
-       by deleted vertices, has grown a Hungarian tree: it is deleted for good (no augmenting
-       path can ever use it), its root is never searched again, and its left vertices are
-       exactly D(G)'s left vertices. O(n m) worst case; in practice a few O(m) phases.
+       vertex, vertex-disjoint within a phase; a search blocked by another one goes on through
+       its vertices while an O(m) budget per phase lasts. A search that fails, blocked only by
+       itself or by deleted vertices, has grown a Hungarian tree: it is deleted for good (no
+       augmenting path can ever use it), its root is never searched again, and its left
+       vertices are exactly D(G)'s left vertices. O(n m) worst case; in practice a few O(m)
+       phases.
     4. D(G) on the right side = the vertices reached from the exposed right vertices by even
        alternating paths: ONE breadth-first search from all of them at once, O(n + m).
 
