@@ -36,12 +36,12 @@ def any_graphs(draw: st.DrawFn, max_n: int = 10) -> tuple[int, Edges]:
 
 
 @st.composite
-def bipartite_graphs(draw: st.DrawFn, max_n: int = 10) -> tuple[int, Edges]:
+def bipartite_graphs(draw: st.DrawFn, max_n: int = 10, density: int = 2) -> tuple[int, Edges]:
     """A random bipartite graph with a random 2-colouring (colours are not id ranges)."""
     n = draw(st.integers(0, max_n))
     side = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     pairs = [(u, v) for u in range(n) for v in range(u + 1, n) if side[u] != side[v]]
-    edges = draw(st.lists(st.sampled_from(pairs), max_size=2 * n)) if pairs else []
+    edges = draw(st.lists(st.sampled_from(pairs), max_size=density * n)) if pairs else []
     return n, [(v, u) if draw(st.booleans()) else (u, v) for u, v in edges]
 
 
@@ -146,6 +146,14 @@ def test_bipartite_matches_brute_force_and_strategies_win(graph: tuple[int, Edge
     n, edges = graph
     _check_everything(n, edges)
     assert _solve(n, edges).bipartite
+
+
+@settings(max_examples=150)
+@given(bipartite_graphs(density=8))
+def test_dense_bipartite_greedy_start(graph: tuple[int, Edges]) -> None:
+    """Mean degree >= 6 takes the one-pass greedy start instead of Karp–Sipser."""
+    n, edges = graph
+    _check_everything(n, edges)
 
 
 @settings(max_examples=400)
@@ -265,14 +273,16 @@ def test_walled_80x80_grid_matching_is_maximum(seed: int) -> None:
         _check_matching(answers, [set(graph[u]) for u in graph.nodes], size)
 
 
+@pytest.mark.parametrize("degree", [4, 12])
 @pytest.mark.parametrize("seed", range(3))
-def test_medium_random_bipartite_size_matches_scipy(seed: int) -> None:
+def test_medium_random_bipartite_size_matches_scipy(seed: int, degree: int) -> None:
     rng = np.random.default_rng(seed)
     half = 3000
-    src = rng.integers(0, half, 4 * half)
-    dst = rng.integers(half, 2 * half, 4 * half)
+    src = rng.integers(0, half, degree * half)
+    dst = rng.integers(half, 2 * half, degree * half)
     g = GameGraph.from_edges(src, dst, n=2 * half, undirected=True)
     result = solve_geography(g)
+    assert result.algorithm == ("greedy+pothen-fan" if degree >= 6 else "karp-sipser+pothen-fan")
     biadjacency = sp.csr_matrix((np.ones(src.size), (src, dst - half)), shape=(half, half))
     matched = sp.csgraph.maximum_bipartite_matching(biadjacency, perm_type="column")
     assert result.matching_size == int(np.count_nonzero(matched >= 0))

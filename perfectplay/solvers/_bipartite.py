@@ -17,6 +17,7 @@ __all__ = [
     "alternating_reach",
     "component_without",
     "flip_to",
+    "greedy_matching",
     "karp_sipser",
     "pothen_fan",
     "symmetry_violation",
@@ -168,6 +169,37 @@ def karp_sipser(indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any])
     deg = np.empty(n, dtype=np.int64)
     stack = np.empty(n, dtype=indices.dtype)
     return int(_karp_sipser(indptr, indices, mate, deg, stack))
+
+
+@nb.njit(cache=True)
+def _greedy(indptr, indices, mate):  # type: ignore[no-untyped-def]
+    size = 0
+    for u in range(indptr.shape[0] - 1):
+        if mate[u] >= 0:
+            continue
+        best = -1
+        best_degree = 0
+        for e in range(indptr[u], indptr[u + 1]):
+            w = indices[e]
+            degree = indptr[w + 1] - indptr[w]
+            if w != u and mate[w] < 0 and (best < 0 or degree < best_degree):
+                best = w
+                best_degree = degree
+        if best >= 0:
+            mate[u] = best
+            mate[best] = u
+            size += 1
+    return size
+
+
+def greedy_matching(indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any]) -> int:
+    """Fill the empty matching `mate` (all -1) greedily; return its size.
+
+    Each unmatched vertex, in id order, takes its unmatched neighbour of least (static)
+    degree. Cheaper than :func:`karp_sipser` (no degree updates: one pass), and as good on
+    dense random graphs, where vertices of degree one are rare. Cost: O(n + m) time.
+    """
+    return int(_greedy(indptr, indices, mate))
 
 
 @nb.njit(cache=True)
