@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 from perfectplay.errors import TooLargeError
@@ -34,13 +35,20 @@ def format_bytes(n: float) -> str:
     return f"{n:.1f} TiB"
 
 
-def check_memory(estimate: float, what: str) -> None:
+def _power_of_two(n: int | float) -> str:
+    """``2^k bytes`` for the largest 2^k <= n: exact for ints of any size (no float overflow)."""
+    if isinstance(n, float) and math.isinf(n):
+        return "unboundedly many bytes"
+    return f"2^{int(n).bit_length() - 1} bytes"
+
+
+def check_memory(estimate: int | float, what: str) -> None:
     """Raise :class:`TooLargeError` if `estimate` bytes exceed the memory available.
 
     Parameters
     ----------
-    estimate : float
-        Bytes the work is expected to need at its peak.
+    estimate : int or float
+        Bytes the work is expected to need at its peak; an int may be arbitrarily large.
     what : str
         What the work is, for the message (e.g. ``"a graph of 10^10 moves"``).
 
@@ -48,11 +56,11 @@ def check_memory(estimate: float, what: str) -> None:
     >>> check_memory(2**60, "a huge graph")
     Traceback (most recent call last):
     ...
-    perfectplay.errors.TooLargeError: a huge graph needs about 1024.0 PiB ...
+    perfectplay.errors.TooLargeError: a huge graph needs about 2^60 bytes ...
     """
     available = available_bytes()
     if estimate > available:
-        need = format_bytes(estimate) if estimate < 2**50 else f"{estimate / 2**50:.1f} PiB"
+        need = format_bytes(estimate) if estimate < 2**50 else _power_of_two(estimate)
         raise TooLargeError(
             f"{what} needs about {need} of memory but only {format_bytes(available)} is available"
         )

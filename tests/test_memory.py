@@ -26,3 +26,14 @@ def test_small_work_passes() -> None:
 @pytest.mark.parametrize(("n", "text"), [(0, "0 B"), (1023, "1023 B"), (1536, "1.5 KiB")])
 def test_format_bytes(n: int, text: str) -> None:
     assert format_bytes(n) == text
+
+
+@pytest.mark.parametrize(
+    ("estimate", "power"), [(10**400, 1328), (2**60, 60), (2.0**62, 62), (float("inf"), None)]
+)
+def test_huge_estimates_are_refused_without_overflow(
+    estimate: int | float, power: int | None
+) -> None:
+    expected = "unboundedly many bytes" if power is None else f"2\\^{power} bytes"
+    with pytest.raises(TooLargeError, match=f"x needs about {expected} of memory"):
+        check_memory(estimate, "x")
