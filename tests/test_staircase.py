@@ -18,7 +18,7 @@ from perfectplay.errors import (
     ScoreOverflowError,
     TooLargeError,
 )
-from perfectplay.games.staircase import Staircase, staircase_score
+from perfectplay.games.staircase import Staircase, count_positions, staircase_score
 from perfectplay.solvers.dag import solve_dag
 from perfectplay.values import TIE
 
@@ -150,3 +150,13 @@ def test_bad_boards_and_codes() -> None:
 def test_oversized_boards_are_refused_before_allocating() -> None:
     with pytest.raises(TooLargeError, match="60 x 60"):
         staircase_score(np.zeros((60, 60), int), np.zeros((60, 60), int))
+    with pytest.raises(TooLargeError, match="20 x 20 staircase board"):
+        staircase_score(np.zeros((20, 20), int), np.zeros((20, 20), int))
+
+
+def test_count_positions_is_the_binomial_up_to_2_to_the_62() -> None:
+    for n, m in [(1, 1), (3, 5), (10, 10), (1, 2**61), (32, 32), (32, 33)]:
+        assert count_positions(n, m) == comb(n + m, n) < 2**63
+    assert comb(66, 33) > 2**62
+    with pytest.raises(TooLargeError, match=r"33 x 33 staircase board has about 2\^63 positions"):
+        count_positions(33, 33)

@@ -76,10 +76,10 @@ def test_boards_beyond_the_judge_limit_are_accepted() -> None:
     ("data", "line", "what"),
     [
         ("", 1, "input ends early"),
-        ("2\n", 2, "input ends early"),
+        ("2\n", 1, "input ends early"),
         ("0 3\n", 1, "out of range"),
         ("2 x\n", 1, "expected an integer"),
-        ("1 2\n1 2\n3\n", 4, "input ends early"),
+        ("1 2\n1 2\n3\n", 3, "input ends early"),
         ("1 2\n1 2\n3 -4\n", 3, "out of range"),
         ("1 1\n100001\n0\n", 2, "out of range"),
         ("1 1\n1\n2\n3\n", 4, "unexpected extra input"),
@@ -96,7 +96,16 @@ def test_malformed_input_is_one_line_with_its_number(data: str, line: int, what:
 
 
 def test_oversized_board_is_refused_before_reading_the_gains() -> None:
-    result = run_cli(["problem", "staircase"], "40 40\n")
+    result = run_cli(["problem", "staircase"], "20 20\n")
     assert result.code == 2
-    assert "40 x 40 staircase board needs about" in result.err
+    assert "20 x 20 staircase board needs about" in result.err
+    assert result.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("n", "log2"), [(40, 77), (100_000, 199_991), (1_000_000, 1_999_989)])
+def test_astronomical_board_is_refused_without_counting_it(n: int, log2: int) -> None:
+    # C(2n, n) exactly has hundreds of thousands of digits for the largest n: refused at once.
+    result = run_cli(["problem", "staircase"], f"{n} {n}\n")
+    assert result.code == 2
+    assert f"{n} x {n} staircase board has about 2^{log2} positions" in result.err
     assert result.err.count("\n") == 1

@@ -29,7 +29,7 @@ white to move
 from __future__ import annotations
 
 import itertools
-from math import comb
+from math import comb, lgamma, log
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -40,19 +40,66 @@ from perfectplay.errors import (
     InputFormatError,
     InvalidGraphError,
     ScoreOverflowError,
+    TooLargeError,
 )
 from perfectplay.games import _staircase_kernels as kernels
 from perfectplay.games.base import Game, GameInfo
 from perfectplay.graph import GameGraph
 from perfectplay.values import TIE, UNDECIDED, VALUE_DTYPE, Value
 
-__all__ = ["Rows", "Staircase", "staircase_score"]
+__all__ = ["Rows", "Staircase", "count_positions", "staircase_score"]
 
 Rows = tuple[int, ...]
 """A staircase position: the number of stones in each row, top row first (non-increasing)."""
 
 _INT32_MAX = 2**31 - 1
 _INT64_MAX = 2**63 - 1
+
+
+_LOG2_LIMIT = 62
+"""Boards with more than about ``2**62`` staircases are refused without counting them exactly."""
+
+
+def count_positions(n: int, m: int) -> int:
+    """The number of staircases of an ``n x m`` board, ``C(n + m, n)``, if it is below ~2^62.
+
+    Parameters
+    ----------
+    n, m : int
+        The board's rows and columns (at least 1).
+
+    Returns
+    -------
+    int
+        ``C(n + m, n)``.
+
+    Raises
+    ------
+    TooLargeError
+        If ``log2 C(n + m, n)`` exceeds 62: such a board could not be numbered with int64, let
+        alone solved. Decided from ``lgamma`` first, so a huge board is refused at once instead
+        of computing a binomial with millions of digits.
+
+    Notes
+    -----
+    Cost: O(1) for a refused board, else one exact binomial of at most 63 bits.
+
+    Examples
+    --------
+    >>> count_positions(10, 10)
+    184756
+    >>> count_positions(1000000, 1000000)
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.TooLargeError: a 1000000 x 1000000 staircase board has about 2^1999989 ...
+    """
+    log2 = (lgamma(n + m + 1) - lgamma(n + 1) - lgamma(m + 1)) / log(2)
+    if log2 > _LOG2_LIMIT:
+        raise TooLargeError(
+            f"a {n} x {m} staircase board has about 2^{round(log2)} positions, "
+            f"more than the 2^{_LOG2_LIMIT} that can be numbered and far beyond memory"
+        )
+    return comb(n + m, n)
 
 
 def _board(name: str, values: ArrayLike) -> NDArray[np.int64]:
@@ -112,7 +159,7 @@ class Staircase(Game[Rows]):
             raise ScoreOverflowError(
                 f"staircase gains may add up to {self.bound}, beyond the int64 range"
             )
-        self.size = comb(self.n + self.m, self.n)
+        self.size = count_positions(self.n, self.m)
         """Number of positions, ``C(n + m, n)``."""
         self.info = GameInfo(
             "staircase",
