@@ -63,9 +63,11 @@ def test_answers_follow_the_rules(cases: list[tuple[int, list[tuple[int, int]]]]
     [
         ("1\n3 2\n1 2\n\n2 2\n", "line 5: edge 2 joins vertex 2 to itself"),
         ("1\n3 1\n1 4\n", "line 3: an edge 'u v': 4 is out of range 1..3"),
-        ("2\n2 1\n1 2\n", "line 4: input ends early: expected the number of vertices N"),
+        ("2\n2 1\n1 2\n", "line 3: input ends early: expected the number of vertices N"),
         ("1\n0 0\n", "line 2: the number of vertices N: 0 is out of range 1.."),
         ("1\n1 0\n5\n", "line 3: unexpected extra input '5'"),
+        ("1\n2 99999999999\n\n", "line 2: input ends early: expected an edge 'u v'"),
+        ("99999999999\n", "line 1: input ends early: expected the number of vertices N"),
     ],
 )
 def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> None:

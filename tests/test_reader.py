@@ -37,10 +37,36 @@ def test_bad_token_error_names_its_line(values: list[int], data: st.DataObject) 
 
 
 def test_end_of_input_names_what_was_expected() -> None:
-    with pytest.raises(InputFormatError, match=r"line 2: input ends early: expected 3 edges"):
+    with pytest.raises(InputFormatError, match=r"line 1: input ends early: expected 3 edges"):
         TokenReader(b"1 2\n").integers(3, "3 edges")
     with pytest.raises(InputFormatError, match="input ends early: expected a grid row"):
         TokenReader(b"  \n").word("a grid row")
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [(b"", 1), (b"\n\n", 1), (b"1\n2\n3\n", 3), (b"1\n2\n3\n\n  \n", 3), (b"7", 1)],
+)
+def test_end_of_input_names_the_last_line_with_content(text: bytes, line: int) -> None:
+    with pytest.raises(InputFormatError, match="input ends early") as info:
+        TokenReader(text).integers(4, "four numbers")
+    assert info.value.line == line
+    reader = TokenReader(text)
+    while not reader.at_end():
+        reader.integer("a number")
+    with pytest.raises(InputFormatError, match="input ends early") as info:
+        reader.word("a word")
+    assert info.value.line == line
+
+
+@pytest.mark.parametrize("count", [4, 10**6, 10**12, 2**62])
+def test_huge_count_in_a_short_input_is_refused_before_allocating(count: int) -> None:
+    with pytest.raises(InputFormatError, match=r"line 2: input ends early: expected the edges"):
+        TokenReader(b"1 2\n3\n").integers(count, "the edges")
+    with pytest.raises(
+        InputFormatError, match=r"line 1: expected an integer \(the edges\), got 'x'"
+    ):
+        TokenReader(b"1 x\n3\n").integers(count, "the edges")
 
 
 def test_range_check_reports_value_and_line() -> None:

@@ -91,6 +91,11 @@ class TokenReader:
         """1-based line number of byte `offset`."""
         return self.data.count(b"\n", 0, offset) + 1
 
+    def _last_line(self) -> int:
+        """Line of the last non-whitespace byte (1 if there is none): where input ends early."""
+        content = len(self.data.rstrip())
+        return self.line_at(content - 1) if content else 1
+
     def _token_at(self, offset: int) -> str:
         match = _WORD.match(self.data, offset)
         text = match.group(1)[:40] if match else b""
@@ -113,12 +118,18 @@ class TokenReader:
     ) -> NDArray[np.int64]:
         """The next `count` integers, each checked to lie in ``low..high`` when given.
 
-        Cost: O(bytes read), in a compiled loop.
+        Cost: O(bytes read), in a compiled loop; memory O(min(count, bytes left)), so a huge
+        `count` in a short input is refused without allocating it.
         """
-        out = np.empty(count, dtype=np.int64)
+        # Each integer takes at least one digit and one separator (none after the last): the
+        # rest of the input holds at most `room` of them, and `out` never needs more.
+        room = (len(self.data) - self.pos + 1) // 2
+        out = np.empty(min(count, room), dtype=np.int64)
         status, pos = _parse_ints(self.buf, self.pos, out)
+        if status == _OK and count > room:
+            status = _EOF  # all `room` integers read: nothing but whitespace can be left
         if status == _EOF:
-            raise InputFormatError(f"input ends early: expected {what}", self.line_at(pos))
+            raise InputFormatError(f"input ends early: expected {what}", self._last_line())
         if status == _BAD_TOKEN:
             raise InputFormatError(
                 f"expected an integer ({what}), got {self._token_at(pos)!r}", self.line_at(pos)
@@ -150,7 +161,7 @@ class TokenReader:
         """The next whitespace-free token, as text."""
         match = _WORD.match(self.data, self.pos)
         if match is None:
-            raise InputFormatError(f"input ends early: expected {what}", self.line_at(self.pos))
+            raise InputFormatError(f"input ends early: expected {what}", self._last_line())
         self.pos = match.end()
         return match.group(1).decode("utf-8", "replace")
 
