@@ -77,14 +77,69 @@ def _reverse_csr(indptr, indices, rindptr, rindices):  # type: ignore[no-untyped
             fill[v] += 1
 
 
+@nb.njit(cache=True)
+def _reverse_csr_bucketed(indptr, indices, rindptr, rindices, shift, tmp_src, tmp_dst):  # type: ignore[no-untyped-def]
+    # Pass 1 scatters every move into the bucket of its target's high bits (few buckets, so
+    # the write pointers stay in cache); pass 2 scatters each bucket, whose targets span only
+    # 2**shift positions, so its counters and output range stay in cache too. Both passes are
+    # stable, so predecessors come out in increasing order as in _reverse_csr. tmp_src and
+    # tmp_dst hold one entry per move.
+    n = indptr.shape[0] - 1
+    buckets = (n >> shift) + 1
+    start = np.zeros(buckets + 1, np.int64)
+    for e in range(indices.shape[0]):
+        start[(indices[e] >> shift) + 1] += 1
+    for b in range(buckets):
+        start[b + 1] += start[b]
+    fill = start[:-1].copy()
+    for u in range(n):
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            k = fill[v >> shift]
+            tmp_src[k] = u
+            tmp_dst[k] = v
+            fill[v >> shift] = k + 1
+    for k in range(indices.shape[0]):
+        rindptr[tmp_dst[k] + 1] += 1
+    for v in range(n):
+        rindptr[v + 1] += rindptr[v]
+    slot = rindptr[:-1].copy()
+    for k in range(indices.shape[0]):
+        v = tmp_dst[k]
+        rindices[slot[v]] = tmp_src[k]
+        slot[v] += 1
+
+
+BUCKET_SHIFT = 15
+"""Reverse-CSR buckets span 2**15 positions: their counters and output stay in L2 cache."""
+
+
 def reverse_csr(
-    indptr: NDArray[np.integer], indices: NDArray[np.integer]
+    indptr: NDArray[np.integer], indices: NDArray[np.integer], *, shift: int | None = None
 ) -> tuple[NDArray[Any], NDArray[Any]]:
     """CSR of the reversed graph: for each position, the positions with a move into it.
+
+    Graphs of more than ``2**(BUCKET_SHIFT + 2)`` positions are scattered in two cache-friendly
+    passes through buckets of ``2**shift`` targets (8 extra bytes per move while it runs);
+    smaller ones in one pass. `shift` forces the bucketed path (for tests).
 
     Cost: O(n + m) time, a counting sort; predecessors of each position come in increasing order.
     """
     rindptr = np.zeros(indptr.shape[0], dtype=indptr.dtype)
     rindices = np.empty(indices.shape[0], dtype=indices.dtype)
-    _reverse_csr(indptr, indices, rindptr, rindices)
+    n = indptr.shape[0] - 1
+    if shift is None and n <= 2 ** (BUCKET_SHIFT + 2):
+        _reverse_csr(indptr, indices, rindptr, rindices)
+    else:
+        tmp_src = np.empty(indices.shape[0], dtype=indices.dtype)
+        tmp_dst = np.empty(indices.shape[0], dtype=indices.dtype)
+        _reverse_csr_bucketed(
+            indptr,
+            indices,
+            rindptr,
+            rindices,
+            BUCKET_SHIFT if shift is None else shift,
+            tmp_src,
+            tmp_dst,
+        )
     return rindptr, rindices

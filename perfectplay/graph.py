@@ -254,8 +254,14 @@ class GameGraph:
         return np.diff(self.indptr)
 
     def reverse(self) -> tuple[IntArray, IntArray]:
-        """``(rindptr, rindices)``: CSR of predecessors, built once (numba counting sort)."""
+        """``(rindptr, rindices)``: CSR of predecessors, built once (numba counting sort).
+
+        Cost: O(n + m) time; the result takes as much memory as ``indptr`` and ``indices``, and
+        the build briefly needs twice the size of ``indices`` more.
+        """
         if self._reverse is None:
+            width = self.indices.itemsize
+            check_memory(3.0 * width * self.m + self.indptr.nbytes, f"the reverse of {self!r}")
             self._reverse = reverse_csr(self.indptr, self.indices)
         return self._reverse
 

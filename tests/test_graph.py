@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay._graph_kernels import reverse_csr
 from perfectplay.errors import InvalidGraphError
 from perfectplay.graph import GameGraph, as_game_graph
 
@@ -61,6 +62,19 @@ def test_reverse_csr_equals_a_sorted_reference(case: tuple[int, list[int], list[
             u for u, w in zip(src, dst, strict=True) if w == v
         )
     assert g.reverse() is g.reverse()  # built once
+
+
+@settings(max_examples=200)
+@given(edge_lists(), st.integers(0, 3))
+def test_bucketed_reverse_equals_the_one_pass_reverse(
+    case: tuple[int, list[int], list[int]], shift: int
+) -> None:
+    n, src, dst = case
+    g = GameGraph.from_edges(src, dst, n=n)
+    direct = reverse_csr(g.indptr, g.indices)
+    bucketed = reverse_csr(g.indptr, g.indices, shift=shift)
+    for a, b in zip(direct, bucketed, strict=True):
+        assert a.dtype == b.dtype and a.tolist() == b.tolist()
 
 
 def test_from_edges_infers_n_and_keeps_isolated_positions() -> None:
