@@ -48,6 +48,8 @@ _EXPORTS = {
     "solve_dag": ".solvers.dag",
     "GeographyResult": ".solvers.geography",
     "solve_geography": ".solvers.geography",
+    "solve_geography_bipartite": ".solvers.geography",
+    "solve_geography_general": ".solvers.geography",
     "GrundySolution": ".solvers.grundy",
     "grundy_sum": ".solvers.grundy",
     "grundy_values": ".solvers.grundy",
@@ -97,7 +99,12 @@ if TYPE_CHECKING:
     from perfectplay.solution import MoveValue, Solution
     from perfectplay.solvers.auto import solve_graph
     from perfectplay.solvers.dag import solve_dag
-    from perfectplay.solvers.geography import GeographyResult, solve_geography
+    from perfectplay.solvers.geography import (
+        GeographyResult,
+        solve_geography,
+        solve_geography_bipartite,
+        solve_geography_general,
+    )
     from perfectplay.solvers.grundy import GrundySolution, grundy_sum, grundy_values, solve_grundy
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.store import SolutionStore, open_store, save
