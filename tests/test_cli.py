@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,7 @@ from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.cli import _COMMANDS, build_parser
+from perfectplay.cli import _COMMANDS, build_parser, main
 
 # 0 -> 1 -> 2 (no moves: lost), 3 loops on itself (endless), 4 is a TIE by the rules.
 GRAPH = b"""# a small game
@@ -179,3 +182,56 @@ def test_problem_without_a_name() -> None:
     result = run_cli(["problem"])
     assert result.code == 2
     assert result.err == "perfectplay: error: problem: give a problem NAME, or --list to see them\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve"], "solve: the following arguments are required: FILE|GAME"),
+        (["bogus"], "argument COMMAND: invalid choice: 'bogus'"),
+        (["play", "nim", "--side", "third"], "play: argument --side: invalid choice: 'third'"),
+        (["demo", "--positions", "-5"], "demo: argument --positions: expected a positive integer"),
+        ([], "the following arguments are required: COMMAND"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
+    result = run_cli(args)
+    assert (result.code, result.out) == (2, "")
+    assert result.err.startswith(f"perfectplay: error: {message}")
+    assert result.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [["--help"], ["solve", "--help"], ["play", "-h"]])
+def test_help_still_prints_usage(args: list[str]) -> None:
+    result = run_cli(args)
+    assert result.code == 0 and result.err == ""
+    assert result.out.startswith("usage: perfectplay")
+
+
+class _ClosedPipe(io.StringIO):
+    """A stdout whose reader has gone away."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_broken_pipe_ends_silently_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["problem", "--list"]) == 141
+    assert err.getvalue() == ""
+
+
+def test_broken_pipe_ends_silently_in_a_real_pipe() -> None:
+    code = "import sys; from perfectplay.cli import main; sys.exit(main())"
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, "problem", "--list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader leaves before the first line is written
+    err = child.stderr.read()
+    assert child.wait(timeout=60) == 141
+    assert err == b""

@@ -4,37 +4,65 @@ Each subcommand lives in its own module ``perfectplay.cli.<command>`` with a fun
 ``add_parser(subparsers)`` that registers its arguments and sets ``handler``. Command modules
 import solvers and games inside their handlers, so start-up stays fast.
 
-Any :class:`~perfectplay.errors.PerfectPlayError` (and unreadable files) becomes one line on
-standard error and exit code 2, never a traceback.
+Any :class:`~perfectplay.errors.PerfectPlayError` (and unreadable files), and any usage error,
+becomes one line on standard error and exit code 2, never a traceback. A reader that closes
+the pipe early (``perfectplay ... | head``) ends the command silently with exit code 141.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from perfectplay.errors import PerfectPlayError
 
-__all__ = ["main"]
+__all__ = ["add_param_option", "main"]
 
 # Subcommands in the order `perfectplay --help` lists them.
 _COMMANDS = ("demo", "problem", "solve", "query", "analyze", "play", "games")
 
 EXIT_USAGE = 2
+# What a shell reports for a command killed by SIGPIPE (128 + 13).
+EXIT_BROKEN_PIPE = 141
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``perfectplay: error: [COMMAND: ]MESSAGE`` and exit with code 2."""
+        command = " ".join(self.prog.split()[1:])
+        self.exit(EXIT_USAGE, f"perfectplay: error: {command + ': ' if command else ''}{message}\n")
+
+
+def add_param_option(parser: argparse.ArgumentParser) -> None:
+    """Add the repeatable ``--param KEY=VALUE`` option (a registered game's parameters)."""
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of the registered game, e.g. --param heaps=3,4,5 (repeatable; "
+        "see perfectplay games)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
     from perfectplay import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="perfectplay",
         description="Perfect play for two-player games: who wins from every position, and how.",
     )
     parser.add_argument("--version", action="version", version=f"perfectplay {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_Parser
+    )
     for name in _COMMANDS:
         importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
     return parser
@@ -46,11 +74,29 @@ def fail(message: str) -> int:
     return EXIT_USAGE
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so flushing what is left after a broken pipe cannot fail."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests): nothing to flush
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 on success, 2 on bad input)."""
+    """Run the command line; returns the exit code (0 on success, 2 on bad input).
+
+    Usage errors (from argparse) print one line and raise ``SystemExit(2)``.
+    """
     args = build_parser().parse_args(argv)
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except PerfectPlayError as error:
         return fail(str(error))
     except OSError as error:  # unreadable or unwritable files named on the command line
@@ -58,8 +104,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(f"{error.strerror or error}{where}")
     except KeyboardInterrupt:
         return 130
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        sys.stderr.close()
     return code

@@ -7,6 +7,8 @@ import os
 import sys
 from typing import Any
 
+from perfectplay.cli import add_param_option
+
 __all__ = ["add_parser", "run"]
 
 
@@ -23,13 +25,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("game", metavar="GAME", help="a registered game, or a saved solution")
-    parser.add_argument(
-        "--param",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game parameter, e.g. --param heaps=3,4,5 (repeatable; see perfectplay games)",
-    )
+    add_param_option(parser)
     parser.add_argument(
         "--side",
         choices=("first", "second"),

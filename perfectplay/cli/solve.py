@@ -9,6 +9,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from perfectplay.cli import add_param_option
+
 if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
     from collections.abc import Sequence
 
@@ -36,13 +38,7 @@ def add_parser(subparsers: Any) -> None:
         help="a game graph file, - to read it from standard input, or a registered game's name "
         "(a registered name wins over a file of the same name; write ./NAME for the file)",
     )
-    parser.add_argument(
-        "--param",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a parameter of the registered game, e.g. --param rows=4 (repeatable)",
-    )
+    add_param_option(parser)
     parser.add_argument(
         "--save",
         metavar="OUT",
