@@ -53,6 +53,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import mmap
 import os
@@ -278,10 +279,15 @@ def save(
     header = _HEADER.pack(MAGIC, FORMAT_VERSION, zlib.crc32(text), len(text))
 
     target = os.fspath(path)
+    if os.path.isdir(target):
+        raise StoreError(f"cannot write {target}: {os.strerror(errno.EISDIR)}")
     directory = os.path.dirname(os.path.abspath(target))
-    handle, temporary = tempfile.mkstemp(
-        dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp"
-    )
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp"
+        )
+    except OSError as error:  # name the file asked for, not the temporary one
+        raise StoreError(f"cannot write {target}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(header)
@@ -295,8 +301,11 @@ def save(
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
+    except BaseException as error:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        if isinstance(error, OSError) and not isinstance(error, StoreError):
+            raise StoreError(f"cannot write {target}: {error.strerror or error}") from None
         raise
 
 

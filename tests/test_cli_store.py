@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -207,3 +208,18 @@ def test_play_a_registered_game_as_second_player() -> None:
     assert "Game over: You lose." in out
     bad = run_cli(["play", "nim", "--param", "heaps=a"])
     assert bad.code == 2 and "parameter heaps" in bad.err
+
+
+def test_save_into_a_directory_names_the_directory(tmp_path: Path) -> None:
+    result = run_cli(["solve", "nim", "--param", "heaps=1,2", "--save", str(tmp_path)])
+    assert (result.code, result.out) == (2, "")
+    assert result.err == f"perfectplay: error: cannot write {tmp_path}: Is a directory\n"
+    assert os.listdir(tmp_path) == []
+
+
+def test_query_accepts_an_unquoted_position(nim_file: Path) -> None:
+    quoted = run_cli(["query", str(nim_file), "3 2 1", "--json"])
+    unquoted = run_cli(["query", str(nim_file), "3", "2", "1", "--json"])
+    assert unquoted.code == 0, unquoted.err
+    assert unquoted.out == quoted.out
+    assert json.loads(unquoted.out)["position"] == json.loads(quoted.out)["position"]

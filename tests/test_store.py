@@ -338,3 +338,26 @@ def test_a_game_without_codes_cannot_be_saved(tmp_path: Path) -> None:
     with pytest.raises(GameDefinitionError, match="integer codes"):
         save(tmp_path / "x.ppstore", solve(NoCodes()))
     assert os.listdir(tmp_path) == []
+
+
+def test_write_errors_name_the_target_not_the_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solution = _random_solution(6, 5, False)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    with pytest.raises(StoreError, match=f"^cannot write {folder}: Is a directory$"):
+        save(folder, solution)
+    missing = tmp_path / "missing" / "s.ppstore"
+    with pytest.raises(StoreError, match=f"^cannot write {missing}: No such file or directory$"):
+        save(missing, solution)
+    path = tmp_path / "s.ppstore"
+
+    def refuse(*args: object) -> None:
+        raise PermissionError(13, "Permission denied", str(args[0]))
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(StoreError, match=f"^cannot write {path}: Permission denied$"):
+        save(path, solution)
+    assert os.listdir(tmp_path) == ["folder"], "no temporary file is left behind"
+    assert os.listdir(folder) == []

@@ -28,9 +28,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "position",
         metavar="POSITION",
-        nargs="?",
+        nargs="*",
         help="the position, written as the game draws it (a position id for a game graph); "
-        "default: the starting position",
+        "several words are joined by spaces, so quotes are optional; default: the starting "
+        "position",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.set_defaults(handler=run)
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.store import open_store
 
     with open_store(args.file) as store:
-        position = parse_position(store, args.position)
+        position = parse_position(store, " ".join(args.position) if args.position else None)
         here = store.probe(position)
         moves = store.move_values(position)
         best = {m.label for m in store.best_moves(position)}
