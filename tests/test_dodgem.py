@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from brute import brute_dodgem
+from cli_helpers import run_cli
 
 from perfectplay.api import solve
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.check import check_game
 from perfectplay.games.dodgem import Dodgem
+from perfectplay.games.enumerate import enumerate_game
 from perfectplay.values import Value
 
 
@@ -68,8 +70,9 @@ def test_text_codes_and_errors() -> None:
         game.parse("B . .\nB . .\n. R R")
     with pytest.raises(InputFormatError, match="at most 2 cars"):
         game.parse("B B B\n. . .\n. R R\nRed to move")
-    with pytest.raises(GameDefinitionError, match="at least 2"):
-        Dodgem(1)
+    for size in (1, 7, 50):
+        with pytest.raises(GameDefinitionError, match="from 2 to 6"):
+            Dodgem(size)
     assert check_game(game, strict=True) == []
 
 
@@ -87,3 +90,17 @@ def test_vectorized_path_matches_the_plain_path_on_3x3() -> None:
     assert len(plain) == len(fast) == 2055
     for p in plain.enumeration.positions:
         assert plain[p] is fast[p] and plain.remoteness(p) == fast.remoteness(p)
+
+
+def test_oversized_board_is_one_line_error() -> None:
+    result = run_cli(["solve", "dodgem", "--param", "size=50"], "")
+    assert result.code == 2
+    assert "board side from 2 to 6" in result.err
+    assert result.err.count("\n") == 1
+
+
+def test_position_bound_covers_the_reachable_positions() -> None:
+    for size in (2, 3):
+        game = Dodgem(size)
+        assert enumerate_game(game).n <= game.position_bound() < 2**63
+    assert Dodgem(6).position_bound() < 2 * 3**36 < 2**63

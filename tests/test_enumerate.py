@@ -14,6 +14,7 @@ from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLa
 from perfectplay.games.base import Game, GameInfo
 from perfectplay.games.connect_four import ConnectFour
 from perfectplay.games.enumerate import enumerate_game, has_vectorized_path
+from perfectplay.games.nim import Nim
 from perfectplay.games.subtraction import Subtraction
 from perfectplay.games.tictactoe import TicTacToe
 from perfectplay.values import UNDECIDED, Value
@@ -212,3 +213,57 @@ def test_bad_batch_arrays_are_reported() -> None:
 def test_vectorized_path_cannot_skip_the_symmetry_reduction() -> None:
     with pytest.raises(GameDefinitionError, match="always reduces by symmetry"):
         enumerate_game(TicTacToe(), vectorized=True, canonical=False)
+
+
+def test_codes_outside_int64_are_a_clear_error() -> None:
+    class HugeCodes(Subtraction):
+        def encode(self, position: int) -> int:
+            return position + 2**63
+
+    with pytest.raises(GameDefinitionError, match="outside the int64 codes"):
+        enumerate_game(HugeCodes(3, (1,)), vectorized=True)
+    with pytest.raises(GameDefinitionError, match="outside the int64 codes"):
+        _ = enumerate_game(HugeCodes(3, (1,)), vectorized=False).codes
+
+    class WideBatch(Subtraction):
+        def batch_moves(self, codes: Any) -> Any:
+            return np.zeros(1, np.int64), np.array([2**63], dtype=np.uint64)
+
+    with pytest.raises(GameDefinitionError, match="beyond the int64 codes"):
+        enumerate_game(WideBatch(3, (1,)), vectorized=True)
+
+
+def test_position_bound_refuses_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Bounded(Subtraction):
+        def moves(self, position: int) -> list[tuple[str, int]]:
+            raise AssertionError("enumeration started")
+
+    game = Bounded(10**6, (1,))
+    for vectorized in (False, True):
+        with pytest.raises(TooLargeError, match="up to 1,000,001 reachable positions"):
+            enumerate_game(game, vectorized=vectorized, max_positions=10**6)
+    monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: 10**6)
+    with pytest.raises(TooLargeError, match=r"enumerating subtraction \(up to 1,000,001"):
+        enumerate_game(game, vectorized=False)
+
+
+def test_plain_path_refuses_once_the_moves_exceed_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 64 KiB of memory: 2048 moves at 32 bytes. Nim (100,) has 5050 moves, 101 positions.
+    monkeypatch.setattr("perfectplay.games.enumerate.available_bytes", lambda: 2**16)
+    with pytest.raises(TooLargeError, match="moves from its first"):
+        enumerate_game(Nim((100,)), vectorized=False)
+    assert enumerate_game(Nim((60,)), vectorized=False).graph.m == 60 * 61 // 2
+
+
+def test_vectorized_path_reads_the_memory_rarely(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def counted() -> int:
+        calls.append(1)
+        return 2**40
+
+    monkeypatch.setattr("perfectplay.games.enumerate.available_bytes", counted)
+    monkeypatch.setattr("perfectplay._memory.available_bytes", counted)
+    e = enumerate_game(Subtraction(3000, (1,)), vectorized=True)
+    assert e.layers.size == 3002  # one layer per heap size, each checked against the budget
+    assert len(calls) <= 5

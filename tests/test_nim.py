@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
-from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games.check import check_game
 from perfectplay.games.enumerate import enumerate_game
 from perfectplay.games.nim import Nim
@@ -67,3 +67,21 @@ def test_codes_text_and_errors() -> None:
     with pytest.raises(GameDefinitionError, match="one or more heap sizes"):
         Nim(())
     assert check_game(Nim((2, 2, 3)), strict=True) == []
+
+
+def test_codes_must_fit_in_int64() -> None:
+    with pytest.raises(GameDefinitionError, match="below 2\\*\\*63"):
+        Nim((9_999_999_999, 9_999_999_999))
+    assert Nim((2**31 - 2, 2**31 - 2)).base ** 2 < 2**63
+
+
+@settings(max_examples=30)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=4))
+def test_position_bound_covers_the_reachable_positions(heaps: list[int]) -> None:
+    game = Nim(tuple(heaps))
+    assert enumerate_game(game).n <= game.position_bound()
+
+
+def test_oversized_heaps_are_refused_before_any_work() -> None:
+    with pytest.raises(TooLargeError, match="may have up to"):
+        enumerate_game(Nim((10**4, 10**4, 10**4)), max_positions=10**6)

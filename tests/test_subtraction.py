@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 from brute import brute_subtraction
+from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
-from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games.check import check_game
+from perfectplay.games.enumerate import enumerate_game
 from perfectplay.games.subtraction import Subtraction
 from perfectplay.values import Value
 
@@ -49,3 +51,25 @@ def test_moves_text_and_errors() -> None:
     with pytest.raises(GameDefinitionError, match="distinct amounts"):
         Subtraction(5, (1, 1))
     assert check_game(Subtraction(25, (1, 3, 4)), strict=True) == []
+
+
+def test_heap_codes_must_fit_in_int64() -> None:
+    for heap in (2**63, 99_999_999_999_999_999_999):
+        with pytest.raises(GameDefinitionError, match="heap < 2\\*\\*63"):
+            Subtraction(heap, (1,))
+    result = run_cli(["solve", "subtraction", "--param", "heap=99999999999999999999"], "")
+    assert result.code == 2
+    assert "0 <= heap < 2**63" in result.err
+    assert result.err.count("\n") == 1
+
+
+def test_oversized_heap_is_refused_before_any_work() -> None:
+    assert Subtraction(25, (1, 3)).position_bound() == enumerate_game(Subtraction(25, (1, 3))).n
+    for vectorized in (False, True):
+        with pytest.raises(TooLargeError, match="up to 10,000,000,000,001 reachable positions"):
+            enumerate_game(Subtraction(10**13, (1,)), vectorized=vectorized)
+    result = run_cli(
+        ["solve", "subtraction", "--param", "heap=9999999999999", "--param", "take=1"], ""
+    )
+    assert result.code == 2
+    assert "max_positions" in result.err

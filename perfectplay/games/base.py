@@ -38,6 +38,9 @@ Optional extras, each with what happens without it:
                            must provide both.
 ``batch_outcome``          the vectorized path (see below). Without it: the plain path, one
 ``batch_moves``            Python call per position (~10^5 to 10^6 positions per second).
+``position_bound()``       an upper bound on the number of reachable positions (after
+                           ``canonical``), so an oversized game is refused before any work.
+                           Without it (or ``None``): refused only once the limit is reached.
 =========================  ====================================================================
 
 **The vectorized path.** A game that has ``encode``/``decode`` may also generate the moves of a
@@ -98,6 +101,7 @@ OPTIONAL_METHODS = (
     "decode",
     "batch_outcome",
     "batch_moves",
+    "position_bound",
 )
 """The optional extras of :class:`Game`, in documentation order."""
 
@@ -218,6 +222,14 @@ class Game(Generic[P]):
         moves of one parent come in ``moves()`` order; over positions have no moves.
         """
         raise GameDefinitionError(f"{self.info.name} has no vectorized path (no batch_moves)")
+
+    def position_bound(self) -> int | None:
+        """An upper bound on the number of reachable positions (canonical forms); None: unknown.
+
+        :func:`~perfectplay.games.enumerate.enumerate_game` refuses the game at once with
+        TooLargeError when the bound exceeds ``max_positions`` or the memory available.
+        """
+        return None
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.info.params.items())

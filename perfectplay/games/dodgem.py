@@ -46,6 +46,8 @@ Blue to move
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -53,7 +55,10 @@ from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.base import Game, GameInfo
 from perfectplay.values import UNDECIDED, VALUE_DTYPE, WIN, Value
 
-__all__ = ["Dodgem"]
+__all__ = ["MAX_SIZE", "Dodgem"]
+
+MAX_SIZE = 6
+"""The largest board side whose codes ``2 * 3**(size * size)`` stay below ``2**63``."""
 
 DodgemPosition = tuple[str, str]
 _OFF = -1  # target of a move that leaves the board
@@ -66,13 +71,21 @@ class Dodgem(Game[DodgemPosition]):
     Parameters
     ----------
     size : int
-        Board side, at least 2. 3 is the classic game (a few thousand positions); 4 has
-        about a million.
+        Board side, 2 to 6 (codes ``2 * 3**(size * size)`` must fit in int64). 3 is the
+        classic game (a few thousand positions); 4 has about a million.
+
+    Raises
+    ------
+    GameDefinitionError
+        If `size` is not an integer from 2 to 6.
     """
 
     def __init__(self, size: int = 3) -> None:
-        if size < 2:
-            raise GameDefinitionError(f"dodgem needs a board side of at least 2, got {size}")
+        if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= MAX_SIZE:
+            raise GameDefinitionError(
+                f"dodgem needs a board side from 2 to {MAX_SIZE} (larger boards have position "
+                f"codes beyond int64), got {size!r}"
+            )
         self.size = size
         self.info = GameInfo(
             "dodgem",
@@ -101,6 +114,15 @@ class Dodgem(Game[DodgemPosition]):
             candidates += [("l", index - 1)] if col > 0 else []
             candidates += [("r", index + 1)] if col < n - 1 else []
         return [(name + direction, target) for direction, target in candidates]
+
+    def position_bound(self) -> int:
+        """Boards with at most ``size - 1`` cars of each colour, either player to move."""
+        cells, cars = self.size * self.size, self.size - 1
+        return 2 * sum(
+            comb(cells, blue) * comb(cells - blue, red)
+            for blue in range(cars + 1)
+            for red in range(cars + 1)
+        )
 
     def initial(self) -> DodgemPosition:
         n = self.size

@@ -36,7 +36,7 @@ from typing import Any, Generic
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay._memory import check_memory
+from perfectplay._memory import available_bytes, check_memory
 from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
 from perfectplay.games._enumerate_kernels import layer_csr
 from perfectplay.games.base import Game, P, provides
@@ -50,6 +50,9 @@ DEFAULT_MAX_POSITIONS = {"plain": 20_000_000, "vectorized": 1_000_000_000}
 position on the plain path, integer codes ~30 bytes (with the graph) on the vectorized one."""
 
 _PROGRESS_EVERY = 1 << 16  # plain path: positions between progress-bar updates
+_BYTES_PER_POSITION = {"plain": 100, "vectorized": 16}  # the least a position costs
+_BYTES_PER_MOVE = 32  # plain path: a list slot, the int64 copy and the graph's int32 copy
+_CODE_LIMIT = 2**63  # codes are int64
 _RULE_VALUES = frozenset((LOSE, TIE, WIN))
 
 
@@ -142,9 +145,9 @@ class Enumeration(Generic[P]):
         if self._codes is None:
             if not provides(self.game, "encode"):
                 raise GameDefinitionError(f"{self.game.info.name} has no integer codes (encode)")
-            encode = self.game.encode
+            game = self.game
             self._codes = np.fromiter(
-                (encode(p) for p in self.positions), dtype=np.int64, count=self.n
+                (_code(game, p) for p in self.positions), dtype=np.int64, count=self.n
             )
         return self._codes
 
@@ -245,12 +248,16 @@ def enumerate_game(
     Raises
     ------
     TooLargeError
-        If more than `max_positions` positions are reachable.
+        If more than `max_positions` positions are reachable, or the moves or positions
+        found would not fit in memory. A game with ``position_bound`` is refused before any
+        work when its bound exceeds `max_positions` or memory (the bound is used only when
+        positions are reduced by ``canonical``, or the game has none).
     GameDefinitionError
         If the game breaks the protocol: a move that is not a ``(label, position)`` pair (or
         triple for scored games), an unhashable position, an outcome that is not WIN, LOSE,
         TIE or None, malformed batch arrays, or ``vectorized=True`` for a game without them
-        (or with ``canonical=False`` for a game with symmetries).
+        (or with ``canonical=False`` for a game with symmetries), or a code outside
+        ``0..2**63 - 1``.
 
     Notes
     -----
@@ -279,6 +286,8 @@ def enumerate_game(
     path = "vectorized" if vectorized else "plain"
     limit = DEFAULT_MAX_POSITIONS[path] if max_positions is None else max_positions
     use_canonical = canonical and provides(game, "canonical")
+    if reduced and provides(game, "position_bound"):
+        _check_bound(game, limit, path)
     show = sys.stderr.isatty() if progress is None else progress
     from tqdm import tqdm
 
@@ -295,6 +304,53 @@ def enumerate_game(
         return _enumerate_plain(game, limit, use_canonical, bar)
     finally:
         bar.close()
+
+
+def _check_bound(game: Game[Any], limit: int, path: str) -> None:
+    """Refuse a game whose ``position_bound`` exceeds `limit` or memory, before any work."""
+    bound = game.position_bound()
+    if bound is None:
+        return
+    if bound > limit:
+        raise TooLargeError(
+            f"{game.info.name} may have up to {bound:,} reachable positions, more than "
+            f"max_positions={limit:,}; raise max_positions if memory allows"
+        )
+    check_memory(
+        float(_BYTES_PER_POSITION[path]) * bound,
+        f"enumerating {game.info.name} (up to {bound:,} positions)",
+    )
+
+
+def _code(game: Game[Any], position: Any) -> int:
+    """``game.encode(position)``, checked to be an int in ``0..2**63 - 1``."""
+    code = game.encode(position)
+    if isinstance(code, bool) or not isinstance(code, int | np.integer):
+        raise GameDefinitionError(
+            f"{game.info.name}: encode({position!r}) returned {code!r}; expected an int"
+        )
+    if not 0 <= int(code) < _CODE_LIMIT:
+        raise GameDefinitionError(
+            f"{game.info.name}: encode({position!r}) returned {int(code)}, outside the int64 "
+            f"codes 0..{_CODE_LIMIT - 1}; the game is too large for integer codes"
+        )
+    return int(code)
+
+
+class _Budget:
+    """The memory available, re-read from the system at most once a second."""
+
+    def __init__(self) -> None:
+        self.read_at = time.monotonic()
+        self.available = available_bytes()
+
+    def check(self, estimate: float, what: str) -> None:
+        """Raise TooLargeError (through check_memory) if `estimate` bytes exceed the budget."""
+        now = time.monotonic()
+        if now - self.read_at > 1.0:
+            self.read_at, self.available = now, available_bytes()
+        if estimate > self.available:
+            check_memory(estimate, what)
 
 
 def _too_large(game: Game[Any], limit: int) -> TooLargeError:
@@ -326,8 +382,15 @@ def _enumerate_plain(game: Game[P], limit: int, use_canonical: bool, bar: Any) -
     moves: Callable[[P], Iterable[Any]] = game.moves  # tuples checked by unpacking
     head = 0
     p = start
+    # Everything collected so far is already allocated, so the budget is fixed at the start.
+    move_budget = available_bytes() // _BYTES_PER_MOVE
     try:
         while head < len(positions):
+            if len(targets) > move_budget:
+                raise TooLargeError(
+                    f"{game.info.name} has more than {len(targets):,} moves from its first "
+                    f"{head:,} positions: the enumeration would not fit in memory"
+                )
             if head == layer_end:
                 layers.append(head)
                 layer_end = len(positions)
@@ -443,6 +506,10 @@ def _as_codes(game: Game[Any], what: str, arr: Any) -> NDArray[np.int64]:
         raise GameDefinitionError(
             f"{game.info.name}: {what} must be a 1-D integer array, got {a.dtype} {a.shape}"
         )
+    if a.dtype == np.uint64 and a.size and int(a.max()) >= _CODE_LIMIT:
+        raise GameDefinitionError(
+            f"{game.info.name}: {what} holds {int(a.max())}, beyond the int64 codes"
+        )
     return a.astype(np.int64, copy=False)
 
 
@@ -524,7 +591,7 @@ def _enumerate_vectorized(
     start = game.initial()
     if use_canonical:
         start = game.canonical(start)
-    frontier = np.array([game.encode(start)], dtype=np.int64)
+    frontier = np.array([_code(game, start)], dtype=np.int64)
     seen = _SeenCodes()
     seen.add(frontier, 0)
     layer_codes = [frontier]
@@ -532,6 +599,7 @@ def _enumerate_vectorized(
     degree_parts: list[NDArray[np.int64]] = []
     dst_parts: list[NDArray[np.int64]] = []
     n = 1
+    budget = _Budget()
     while frontier.size:
         outcomes, parent, child = _batch(game, frontier)
         outcome_parts.append(outcomes)
@@ -541,7 +609,7 @@ def _enumerate_vectorized(
         new = uniq[fresh]
         if n + new.size > limit:
             raise _too_large(game, limit)
-        check_memory(40.0 * new.size + 24.0 * child.size, "the enumeration")
+        budget.check(40.0 * new.size + 24.0 * child.size, "the enumeration")
         uniq_ids[fresh] = np.arange(n, n + new.size)
         # CSR rows of this layer: moves grouped by parent, in the game's order per parent,
         # each child numbered through a hash table of the layer's distinct children.

@@ -19,6 +19,8 @@ Examples
 
 from __future__ import annotations
 
+from math import comb, prod
+
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.base import Game, GameInfo
 from perfectplay.values import Value
@@ -34,7 +36,13 @@ class Nim(Game[Heaps]):
     Parameters
     ----------
     heaps : tuple of int
-        Starting heap sizes (at least one heap, each >= 0).
+        Starting heap sizes (at least one heap, each >= 0), such that the codes
+        ``(max(heaps) + 1) ** len(heaps)`` stay below ``2**63``.
+
+    Raises
+    ------
+    GameDefinitionError
+        No heap, a negative or non-integer size, or codes beyond int64.
 
     Notes
     -----
@@ -50,8 +58,19 @@ class Nim(Game[Heaps]):
             raise GameDefinitionError(f"nim needs one or more heap sizes >= 0, got {heaps!r}")
         self.heaps = heaps
         self.base = max(heaps) + 1
+        if self.base ** len(heaps) > 2**63:
+            raise GameDefinitionError(
+                f"nim heaps {heaps!r} are too large: position codes "
+                f"(max(heaps) + 1) ** {len(heaps)} must stay below 2**63"
+            )
         self.info = GameInfo(
             "nim", {"heaps": heaps}, impartial=True, description="Nim (Bouton 1901)"
+        )
+
+    def position_bound(self) -> int:
+        """Sorted heap tuples below the start: ``min(prod(h + 1), C(max + k, k))``, k heaps."""
+        return min(
+            prod(h + 1 for h in self.heaps), comb(self.base - 1 + len(self.heaps), len(self.heaps))
         )
 
     def initial(self) -> Heaps:

@@ -40,7 +40,7 @@ class Subtraction(Game[int]):
     Parameters
     ----------
     heap : int
-        Starting heap size (>= 0).
+        Starting heap size (0 <= heap < 2**63: the heap size is the position's code).
     take : tuple of int
         The numbers of tokens a move may remove (distinct, each >= 1). A move's label is the
         number it takes.
@@ -48,9 +48,15 @@ class Subtraction(Game[int]):
 
     def __init__(self, heap: int = 20, take: tuple[int, ...] = (1, 2, 3)) -> None:
         take = tuple(take)
-        if heap < 0 or not take or min(take) < 1 or len(set(take)) != len(take):
+        if (
+            not 0 <= heap < 2**63
+            or not take
+            or min(take) < 1
+            or max(take) >= 2**63
+            or len(set(take)) != len(take)
+        ):
             raise GameDefinitionError(
-                f"subtraction needs heap >= 0 and distinct amounts >= 1 to take, "
+                f"subtraction needs 0 <= heap < 2**63 and distinct amounts 1..2**63 - 1 to take, "
                 f"got heap={heap}, take={take}"
             )
         self.heap, self.take = heap, take
@@ -60,6 +66,10 @@ class Subtraction(Game[int]):
             impartial=True,
             description=f"subtraction game S{take} from a heap of {heap}",
         )
+
+    def position_bound(self) -> int:
+        """Heap sizes ``0..heap``: ``heap + 1``."""
+        return self.heap + 1
 
     def initial(self) -> int:
         return self.heap
