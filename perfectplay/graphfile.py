@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
-from perfectplay.errors import InputFormatError
+from perfectplay.errors import InputFormatError, InvalidGraphError
 from perfectplay.graph import GameGraph
 from perfectplay.solution import Solution
 from perfectplay.values import DRAW, NO_REMOTENESS, UNDECIDED, VALUE_DTYPE, WIN, Value
@@ -506,7 +506,7 @@ def _check_decided(solution: Solution) -> None:
     undecided = np.flatnonzero(solution.value > WIN)
     if undecided.size:
         p = int(undecided[0])
-        raise ValueError(f"position {p} has no final value ({int(solution.value[p])})")
+        raise InvalidGraphError(f"position {p} has no final value ({int(solution.value[p])})")
 
 
 def format_solution(solution: Solution) -> str:
@@ -516,7 +516,7 @@ def format_solution(solution: Solution) -> str:
 
     Raises
     ------
-    ValueError
+    InvalidGraphError
         If a position is still UNDECIDED (never the case for a finished solver run).
 
     Notes

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.errors import InputFormatError, TooLargeError
+from perfectplay.errors import InputFormatError, InvalidGraphError, TooLargeError
 from perfectplay.graph import GameGraph
 from perfectplay.graphfile import format_solution, format_solution_json, parse_graph
 from perfectplay.solution import Solution
@@ -133,5 +133,7 @@ def test_json_output_is_one_object() -> None:
 def test_undecided_positions_cannot_be_written() -> None:
     solution = _solution()
     solution.value[2] = UNDECIDED
-    with pytest.raises(ValueError, match="position 2 has no final value"):
+    with pytest.raises(InvalidGraphError, match="position 2 has no final value"):
         format_solution(solution)
+    with pytest.raises(InvalidGraphError, match="position 2 has no final value"):
+        format_solution_json(solution)

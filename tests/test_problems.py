@@ -21,3 +21,17 @@ def test_every_problem_loads_with_a_summary(name: str) -> None:
 def test_unknown_problem_lists_the_known_ones() -> None:
     with pytest.raises(UnknownNameError, match="unknown problem 'nope'; known problems: board-"):
         get_problem("nope")
+
+
+@pytest.mark.parametrize(
+    ("spelling", "name"),
+    [
+        ("Make-You-Happy", "make-you-happy"),
+        ("make_you_happy", "make-you-happy"),
+        (" GYM100548H ", "make-you-happy"),
+        ("Board_Game", "board-game"),
+        ("HamilG", "hamilg"),
+    ],
+)
+def test_names_ignore_case_and_underscores_like_game_names(spelling: str, name: str) -> None:
+    assert get_problem(spelling).name == name

@@ -6,6 +6,8 @@ a judge input to the exact judge output. Modules are imported only when used.
 
 >>> get_problem("gym100548h").name
 'make-you-happy'
+>>> get_problem("Make_You_Happy").name
+'make-you-happy'
 """
 
 from __future__ import annotations
@@ -50,15 +52,20 @@ def problem_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def _normalise(name: str) -> str:
+    """Names match as the game registry's do: ignoring case, surrounding blanks, ``_`` vs ``-``."""
+    return name.strip().lower().replace("_", "-")
+
+
 def get_problem(name: str) -> Problem:
-    """The problem registered under `name` or one of its aliases.
+    """The problem registered under `name` or one of its aliases (case and ``_``/``-`` insensitive).
 
     Raises
     ------
     UnknownNameError
         If no problem has that name; the message lists the known names.
     """
-    canonical = _ALIASES.get(name)
+    canonical = _ALIASES.get(_normalise(name))
     if canonical is None:
         raise UnknownNameError(f"unknown problem {name!r}; known problems: {', '.join(_REGISTRY)}")
     module = importlib.import_module(f"{__name__}.{canonical.replace('-', '_')}")
