@@ -84,6 +84,12 @@ def solve(data: bytes) -> str:
         Bad sizes, rows or characters, or not exactly two ``P`` (the message names the line).
     TooLargeError
         A board whose position graph would not fit in memory.
+
+    Notes
+    -----
+    Cost per instance: O(rows * cols) to read and cut the board down to the ``c`` free cells
+    connected to a token, then O(c^2) positions with at most 4 moves each, solved by the
+    maximum matching of :func:`~perfectplay.solvers.geography.solve_geography`.
     """
     reader = TokenReader(data)
     out: list[str] = []

@@ -62,6 +62,12 @@ def solve(data: bytes) -> str:
     InputFormatError
         Malformed input: the message names the line and the problem (a missing or
         non-integer number, a vertex out of range, a self-loop, x == y, extra input).
+
+    Notes
+    -----
+    Cost: O(input bytes) to read, then per case that of :func:`bob_wins`: O(n^2 + m n) time
+    and about ``42 n^2 + 16 m n`` bytes, ``n`` and ``m`` counting the vertices and edges
+    reachable from `x` or `y`.
     """
     reader = TokenReader(data)
     cases = reader.integer("T, the number of cases", low=0)
