@@ -46,6 +46,7 @@ import numpy as np
 from perfectplay.errors import GameDefinitionError, PerfectPlayError, TooLargeError
 from perfectplay.games.base import Game, provides
 from perfectplay.games.enumerate import Enumeration, enumerate_game, has_vectorized_path
+from perfectplay.games.solving import solve_enumeration
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN, Value
 
 __all__ = ["check_game"]
@@ -301,8 +302,6 @@ def _check_batch(game: Game[Any], positions: list[Any], report: _Report) -> None
 
 def _check_whole(game: Game[Any], max_positions: int, sampled: list[Any], report: _Report) -> None:
     """Checks on the whole (small) game: codes, cycles, canonical values, the two paths."""
-    from perfectplay.api import solve_enumeration
-
     try:
         full = enumerate_game(
             game, max_positions=max_positions, canonical=False, vectorized=False, progress=False
