@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
+from perfectplay._tokens import INT_BAD, INT_TOO_BIG, read_int
 from perfectplay.errors import InputFormatError, InvalidGraphError
 from perfectplay.graph import GameGraph
 from perfectplay.solution import Solution
@@ -65,7 +66,6 @@ _DUPLICATE = 11  # a second primitive value for the same position
 
 # Slots of the kernels' `info` output array.
 _STATUS, _LINE, _OFFSET, _INDEX, _VALUE = 0, 1, 2, 3, 4
-_MAX_DIGITS = 18
 
 
 def _word_table() -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
@@ -131,23 +131,13 @@ def _at_line_end(buf, pos):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def _read_int(buf, pos):  # type: ignore[no-untyped-def]
-    """(status, value, end) of the integer token at `pos`."""
-    n = buf.shape[0]
-    negative = False
-    if pos < n and buf[pos] == 45:  # '-'
-        negative = True
-        pos += 1
-    value = 0
-    digits = 0
-    while pos < n and 48 <= buf[pos] <= 57:
-        value = value * 10 + (buf[pos] - 48)
-        digits += 1
-        pos += 1
-        if digits > _MAX_DIGITS:
-            return _TOO_BIG, 0, pos
-    if digits == 0 or (pos < n and not _ends_token(buf[pos])):
-        return _BAD_INT, 0, pos
-    return _OK, -value if negative else value, pos
+    """(status, value, end) of the integer token at `pos` (ended by a blank, newline or '#')."""
+    status, value, end = read_int(buf, pos)
+    if status == INT_TOO_BIG:
+        return _TOO_BIG, 0, end
+    if status == INT_BAD or (end < buf.shape[0] and not _ends_token(buf[end])):
+        return _BAD_INT, 0, end
+    return _OK, value, end
 
 
 @nb.njit(cache=True)

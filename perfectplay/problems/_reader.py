@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay._tokens import INT_BAD, INT_TOO_BIG, read_int
 from perfectplay.errors import InputFormatError
 
 __all__ = ["TokenReader"]
@@ -55,21 +56,12 @@ def _parse_ints(buf, pos, out):  # type: ignore[no-untyped-def]
         if pos >= n:
             return _EOF, pos
         start = pos
-        negative = False
-        if buf[pos] == 45:  # '-'
-            negative = True
-            pos += 1
-        value = 0
-        digits = 0
-        while pos < n and 48 <= buf[pos] <= 57:
-            value = value * 10 + (buf[pos] - 48)
-            digits += 1
-            pos += 1
-            if digits > 18:
-                return _TOO_BIG, start
-        if digits == 0 or (pos < n and not _is_space(buf[pos])):
+        status, value, pos = read_int(buf, pos)
+        if status == INT_TOO_BIG:
+            return _TOO_BIG, start
+        if status == INT_BAD or (pos < n and not _is_space(buf[pos])):
             return _BAD_TOKEN, start
-        out[k] = -value if negative else value
+        out[k] = value
     return _OK, pos
 
 
