@@ -50,7 +50,23 @@ class InputFormatError(PerfectPlayError, ValueError):
 
 
 class CyclicGraphError(PerfectPlayError, ValueError):
-    """An acyclic-only solver met a cycle; the message names one position on it."""
+    """An acyclic-only solver met a cycle; the message names one position on it.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong, naming the cycle.
+    cycle : tuple of int, optional
+        The positions of one cycle in move order (each moves to the next, the last to the
+        first), when the raiser found one; ``None`` otherwise.
+    """
+
+    def __init__(self, message: str, cycle: tuple[int, ...] | None = None) -> None:
+        super().__init__(message)
+        self.cycle = cycle
+
+    def __reduce__(self) -> tuple[type[CyclicGraphError], tuple[str, tuple[int, ...] | None]]:
+        return type(self), (str(self), self.cycle)  # keep `cycle` through pickling
 
 
 class LosingPositionError(PerfectPlayError, ValueError):

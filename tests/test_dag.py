@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import re
 
 import networkx as nx
@@ -171,6 +172,11 @@ def test_cycle_error_names_a_real_cycle(n: int, seed: int, length: int) -> None:
     edges = set(zip(src.tolist(), dst.tolist(), strict=True))
     assert all((u, v) in edges for u, v in itertools.pairwise(named))
     assert len(set(named[:-1])) == len(named) - 1
+    # The whole cycle, as data: each position moves to the next, the last to the first.
+    whole = info.value.cycle
+    assert whole is not None and list(whole[:8]) == named[: min(len(whole), 8)]
+    assert all((u, v) in edges for u, v in itertools.pairwise((*whole, whole[0])))
+    assert len(set(whole)) == len(whole)
 
 
 @settings(max_examples=150)
@@ -203,8 +209,16 @@ def test_play_stops_at_primitive_positions(n: int, seed: int) -> None:
 
 
 def test_self_loop_is_a_cycle() -> None:
-    with pytest.raises(CyclicGraphError, match=r"position 1 \(1 -> 1\)"):
+    with pytest.raises(CyclicGraphError, match=r"position 1 \(1 -> 1\)") as info:
         topological_order(GameGraph.from_edges([0, 1], [1, 1], n=2))
+    assert info.value.cycle == (1,)
+
+
+def test_cycle_attribute_survives_pickling_and_defaults_to_none() -> None:
+    error = CyclicGraphError("a cycle", cycle=(3, 4))
+    copy = pickle.loads(pickle.dumps(error))
+    assert (str(copy), copy.cycle) == ("a cycle", (3, 4))
+    assert CyclicGraphError("no cycle named").cycle is None
 
 
 def test_score_overflow_is_detected_not_wrapped() -> None:

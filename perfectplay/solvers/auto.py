@@ -70,10 +70,18 @@ def solve_graph(
     """
     try:
         return solve_dag(graph, primitive, misere=misere, terminal_score=terminal_score)
-    except CyclicGraphError as cycle:
+    except CyclicGraphError as error:
         if graph.gain is not None or terminal_score is not None:
-            where = str(cycle).split(";")[0]
+            cycle = error.cycle
+            where = (
+                f"the game graph has a cycle through position {cycle[0]} "
+                f"({' -> '.join(map(str, cycle[:8]))}{' -> ...' if len(cycle) > 8 else ''}"
+                f" -> {cycle[0]})"
+                if cycle
+                else str(error)
+            )
             raise CyclicGraphError(
-                f"scores need an acyclic game graph (an endless game has no total), but {where}"
+                f"scores need an acyclic game graph (an endless game has no total), but {where}",
+                cycle=cycle,
             ) from None
     return solve_retrograde(graph, primitive, misere=misere)

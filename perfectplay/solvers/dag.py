@@ -51,7 +51,8 @@ def _cycle_error(
     return CyclicGraphError(
         f"the game graph has a cycle through position {cycle[0]} "
         f"({shown}{more} -> {cycle[0]}); "
-        "solve cyclic graphs with perfectplay.solvers.retrograde.solve_retrograde"
+        "solve cyclic graphs with perfectplay.solvers.retrograde.solve_retrograde",
+        cycle=tuple(cycle),
     )
 
 
