@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 
@@ -10,10 +11,16 @@ import pytest
 import perfectplay
 
 
-@pytest.mark.parametrize("name", perfectplay.__all__)
-def test_every_public_name_resolves(name: str) -> None:
-    assert getattr(perfectplay, name) is not None
+@pytest.mark.parametrize("name", sorted(perfectplay._EXPORTS))
+def test_every_public_name_is_the_object_its_module_defines(name: str) -> None:
+    module = importlib.import_module(perfectplay._EXPORTS[name], "perfectplay")
+    assert getattr(perfectplay, name) is getattr(module, name)
     assert name in dir(perfectplay)
+
+
+def test_all_lists_the_exports_and_the_version() -> None:
+    assert sorted(perfectplay.__all__) == sorted(["__version__", *perfectplay._EXPORTS])
+    assert isinstance(perfectplay.__version__, str) and perfectplay.__version__
 
 
 def test_unknown_attribute_is_an_attribute_error() -> None:
