@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from brute import geography_mover_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import perfectplay.games
 from perfectplay.errors import InvalidGraphError, TooLargeError
 from perfectplay.games.undirected import Geography
 from perfectplay.solvers.geography import solve_geography
@@ -82,3 +86,22 @@ def test_bad_graphs_are_named(args: tuple[int, list[float], list[int]], message:
 def test_oversized_graphs_are_refused() -> None:
     with pytest.raises(TooLargeError, match="2147483648 vertices"):
         Geography(2**31, [], [])
+
+
+def test_numba_kernels_live_in_private_modules() -> None:
+    # Public game and solver modules validate and call kernels from private _*.py modules.
+    package = Path(perfectplay.games.__file__).parent.parent
+    for path in sorted([*package.glob("games/*.py"), *package.glob("solvers/*.py")]):
+        if path.name.startswith("_"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        imported |= {
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        }
+        assert "numba" not in imported, f"{path.name} defines numba code; move it to a _*.py module"

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-import numba as nb
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from perfectplay._memory import check_memory
 from perfectplay.errors import InvalidGraphError, TooLargeError
+from perfectplay.games._undirected_kernels import merge_repeats
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
 
@@ -50,21 +50,6 @@ def _ids(name: str, data: ArrayLike, n: int) -> NDArray[np.int64]:
             f"{name}[{k}] = {int(arr[k])} is not a vertex (expected 0..{n - 1})"
         )
     return arr.astype(np.int64, copy=False)
-
-
-@nb.njit(cache=True)
-def _merge_repeats(indptr, indices, out_indptr, out_indices, last):  # type: ignore[no-untyped-def]
-    # Copy each row of the CSR keeping the first of repeated targets: last[w] is the last row
-    # that listed w. out_indptr has n + 1 slots, out_indices as many as indices.
-    k = 0
-    for u in range(indptr.shape[0] - 1):
-        for e in range(indptr[u], indptr[u + 1]):
-            w = indices[e]
-            if last[w] != u:
-                last[w] = u
-                out_indices[k] = w
-                k += 1
-        out_indptr[u + 1] = k
 
 
 class Geography:
@@ -115,7 +100,7 @@ class Geography:
         # Merging repeated moves can only shrink each row: m slots are enough.
         indptr = np.zeros(self.n + 1, dtype=np.int64)
         indices = np.empty(multi.m, dtype=multi.indices.dtype)
-        _merge_repeats(multi.indptr, multi.indices, indptr, indices, np.full(self.n, -1))
+        merge_repeats(multi.indptr, multi.indices, indptr, indices, np.full(self.n, -1))
         del multi
         self._graph = GameGraph(indptr, indices[: int(indptr[-1])], undirected=True, labels=labels)
 
