@@ -56,7 +56,7 @@ def solve(data: bytes) -> str:
     Notes
     -----
     Cost per case: O(M log M) to merge duplicate edges, then Edmonds' blossom algorithm (or
-    Hopcroft-Karp when the graph is bipartite).
+    Pothen-Fan when the graph is bipartite).
     """
     reader = TokenReader(data)
     cases = reader.integer("the number of test cases T", low=0)

@@ -71,7 +71,8 @@ def solve(data: bytes) -> str:
 
     Notes
     -----
-    Cost: O(NM) to build the grid graph, then Hopcroft-Karp, O(NM sqrt(NM)) at worst.
+    Cost: O(NM) to build the grid graph, then Pothen-Fan matching, O(NM * NM) at worst and
+    near-linear on grids in practice.
     """
     reader = TokenReader(data)
     rows = reader.integer("the number of rows N", low=1)

@@ -41,7 +41,7 @@ def solve(data: bytes) -> str:
     Notes
     -----
     Cost: O(n^2) positions for one knight, O(n^4) for two (at most 16 moves each), then
-    Hopcroft-Karp on the position graph.
+    Pothen-Fan matching on the position graph.
     """
     reader = TokenReader(data)
     n = reader.integer("the board size n", low=1)

@@ -39,7 +39,8 @@ def solve(data: bytes) -> str:
 
     Notes
     -----
-    Cost: O(M log M) to merge duplicate trails, then Hopcroft-Karp, O(M sqrt(N)).
+    Cost: O(M log M) to merge duplicate trails, then Pothen-Fan matching,
+    O(N M) at worst and near-linear in practice.
     """
     reader = TokenReader(data)
     n = reader.integer("the number of peaks N", low=1)
