@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from typing import Any
 
@@ -267,3 +268,24 @@ def test_vectorized_path_reads_the_memory_rarely(monkeypatch: pytest.MonkeyPatch
     e = enumerate_game(Subtraction(3000, (1,)), vectorized=True)
     assert e.layers.size == 3002  # one layer per heap size, each checked against the budget
     assert len(calls) <= 5
+
+
+def test_move_bound_refuses_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `perfectplay solve nim --param heaps=1000000`: 10^6 + 1 positions, ~5 * 10^11 moves
+    began = time.process_time()
+    with pytest.raises(TooLargeError, match=r"up to 1,000,001 positions and up to 500,000,500,000"):
+        enumerate_game(Nim((10**6,)))
+    assert time.process_time() - began < 1.0
+
+    class Bounded(Subtraction):
+        def moves(self, position: int) -> list[tuple[str, int]]:
+            raise AssertionError("enumeration started")
+
+        def position_bound(self) -> None:
+            return None
+
+    game = Bounded(1000, (1, 2))  # 1999 moves: about 64 KB on the plain path, 48 KB vectorized
+    monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: 40_000)
+    for vectorized in (False, True):
+        with pytest.raises(TooLargeError, match=r"subtraction \(up to 1,999 moves\)"):
+            enumerate_game(game, vectorized=vectorized)

@@ -85,3 +85,11 @@ def test_position_bound_covers_the_reachable_positions(heaps: list[int]) -> None
 def test_oversized_heaps_are_refused_before_any_work() -> None:
     with pytest.raises(TooLargeError, match="may have up to"):
         enumerate_game(Nim((10**4, 10**4, 10**4)), max_positions=10**6)
+
+
+@settings(max_examples=30)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=4))
+def test_move_bound_covers_the_moves(heaps: list[int]) -> None:
+    game = Nim(tuple(heaps))
+    every_tuple = enumerate_game(game, canonical=False).graph.m  # the bound's first term
+    assert enumerate_game(game).graph.m <= game.move_bound() <= every_tuple

@@ -41,6 +41,10 @@ Optional extras, each with what happens without it:
 ``position_bound()``       an upper bound on the number of reachable positions (after
                            ``canonical``), so an oversized game is refused before any work.
                            Without it (or ``None``): refused only once the limit is reached.
+``move_bound()``           an upper bound on the number of moves of all reachable positions
+                           (after ``canonical``), so a game with few positions but too many
+                           moves for memory is refused before any work. Without it (or
+                           ``None``): refused once the moves collected exceed memory.
 =========================  ====================================================================
 
 **The vectorized path.** A game that has ``encode``/``decode`` may also generate the moves of a
@@ -102,6 +106,7 @@ OPTIONAL_METHODS = (
     "batch_outcome",
     "batch_moves",
     "position_bound",
+    "move_bound",
 )
 """The optional extras of :class:`Game`, in documentation order."""
 
@@ -228,6 +233,16 @@ class Game(Generic[P]):
 
         :func:`~perfectplay.games.enumerate.enumerate_game` refuses the game at once with
         TooLargeError when the bound exceeds ``max_positions`` or the memory available.
+        """
+        return None
+
+    def move_bound(self) -> int | None:
+        """An upper bound on the number of moves of all reachable positions; None: unknown.
+
+        Moves are counted from the canonical forms, one per ``(label, position)`` that
+        ``moves`` yields. :func:`~perfectplay.games.enumerate.enumerate_game` refuses the game
+        at once with TooLargeError when its positions and moves would exceed the memory
+        available.
         """
         return None
 

@@ -51,7 +51,9 @@ position on the plain path, integer codes ~30 bytes (with the graph) on the vect
 
 _PROGRESS_EVERY = 1 << 16  # plain path: positions between progress-bar updates
 _BYTES_PER_POSITION = {"plain": 100, "vectorized": 16}  # the least a position costs
-_BYTES_PER_MOVE = 32  # plain path: a list slot, the int64 copy and the graph's int32 copy
+# plain path: a list slot, the int64 copy and the graph's int32 copy; vectorized path: the
+# layer's parent and child codes
+_BYTES_PER_MOVE = {"plain": 32, "vectorized": 24}
 _CODE_LIMIT = 2**63  # codes are int64
 _RULE_VALUES = frozenset((LOSE, TIE, WIN))
 
@@ -249,9 +251,9 @@ def enumerate_game(
     ------
     TooLargeError
         If more than `max_positions` positions are reachable, or the moves or positions
-        found would not fit in memory. A game with ``position_bound`` is refused before any
-        work when its bound exceeds `max_positions` or memory (the bound is used only when
-        positions are reduced by ``canonical``, or the game has none).
+        found would not fit in memory. A game with ``position_bound`` or ``move_bound`` is
+        refused before any work when its bounds exceed `max_positions` or memory (the bounds
+        are used only when positions are reduced by ``canonical``, or the game has none).
     GameDefinitionError
         If the game breaks the protocol: a move that is not a ``(label, position)`` pair (or
         triple for scored games), an unhashable position, an outcome that is not WIN, LOSE,
@@ -286,7 +288,7 @@ def enumerate_game(
     path = "vectorized" if vectorized else "plain"
     limit = DEFAULT_MAX_POSITIONS[path] if max_positions is None else max_positions
     use_canonical = canonical and provides(game, "canonical")
-    if reduced and provides(game, "position_bound"):
+    if reduced:
         _check_bound(game, limit, path)
     show = sys.stderr.isatty() if progress is None else progress
     from tqdm import tqdm
@@ -307,19 +309,24 @@ def enumerate_game(
 
 
 def _check_bound(game: Game[Any], limit: int, path: str) -> None:
-    """Refuse a game whose ``position_bound`` exceeds `limit` or memory, before any work."""
-    bound = game.position_bound()
-    if bound is None:
-        return
-    if bound > limit:
+    """Refuse a game whose ``position_bound`` exceeds `limit`, or whose ``position_bound`` and
+    ``move_bound`` together exceed memory, before any work."""
+    bound = game.position_bound() if provides(game, "position_bound") else None
+    move_bound = game.move_bound() if provides(game, "move_bound") else None
+    if bound is not None and bound > limit:
         raise TooLargeError(
             f"{game.info.name} may have up to {bound:,} reachable positions, more than "
             f"max_positions={limit:,}; raise max_positions if memory allows"
         )
-    check_memory(
-        float(_BYTES_PER_POSITION[path]) * bound,
-        f"enumerating {game.info.name} (up to {bound:,} positions)",
-    )
+    # ints: a bound may exceed any float; check_memory takes arbitrarily large ints
+    estimate = _BYTES_PER_POSITION[path] * (bound or 0) + _BYTES_PER_MOVE[path] * (move_bound or 0)
+    sizes = [
+        f"up to {count:,} {what}"
+        for count, what in ((bound, "positions"), (move_bound, "moves"))
+        if count is not None
+    ]
+    if sizes:
+        check_memory(estimate, f"enumerating {game.info.name} ({' and '.join(sizes)})")
 
 
 def _code(game: Game[Any], position: Any) -> int:
@@ -383,7 +390,7 @@ def _enumerate_plain(game: Game[P], limit: int, use_canonical: bool, bar: Any) -
     head = 0
     p = start
     # Everything collected so far is already allocated, so the budget is fixed at the start.
-    move_budget = available_bytes() // _BYTES_PER_MOVE
+    move_budget = available_bytes() // _BYTES_PER_MOVE["plain"]
     try:
         while head < len(positions):
             if len(targets) > move_budget:

@@ -73,6 +73,17 @@ class Nim(Game[Heaps]):
             prod(h + 1 for h in self.heaps), comb(self.base - 1 + len(self.heaps), len(self.heaps))
         )
 
+    def move_bound(self) -> int:
+        """``sum(position)`` moves per position: the total over every tuple of heaps below the
+        start (``sum(h (h + 1) / 2 * prod(others + 1))``), or ``position_bound() * sum(heaps)``
+        if smaller. Sorting only merges positions, so both bound the canonical forms' moves."""
+        heaps = self.heaps
+        every_tuple = sum(
+            h * (h + 1) // 2 * prod(g + 1 for j, g in enumerate(heaps) if j != i)
+            for i, h in enumerate(heaps)
+        )
+        return min(every_tuple, self.position_bound() * sum(heaps))
+
     def initial(self) -> Heaps:
         return self.heaps
 

@@ -71,6 +71,10 @@ class Subtraction(Game[int]):
         """Heap sizes ``0..heap``: ``heap + 1``."""
         return self.heap + 1
 
+    def move_bound(self) -> int:
+        """Heap sizes ``0..heap``, each with a move per amount it holds: ``sum(heap + 1 - k)``."""
+        return sum(max(0, self.heap + 1 - k) for k in self.take)
+
     def initial(self) -> int:
         return self.heap
 
