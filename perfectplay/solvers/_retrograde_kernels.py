@@ -26,6 +26,12 @@ positions entering while level r is dequeued get r + 1, so every position is pro
 non-decreasing remoteness and the kernels track the level instead of reading it back: the
 first LOSE child seen is the nearest one (the winner's shortest win), the last WIN child
 seen the farthest one (the loser's longest loss), the first TIE child seen the nearest one.
+
+Random reads dominate on large graphs: each dequeued position's range in the reverse CSR,
+its predecessors, and their `state` entries, each depending on the one before. A level is
+known in full before it is dequeued, so both propagations issue software prefetches (the
+``llvm.prefetch`` hint of :mod:`perfectplay.solvers._dag_kernels`) for the positions a few
+entries ahead, keeping many cache misses in flight instead of one after another.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from perfectplay.solvers._dag_kernels import _prefetch
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
 
 __all__ = [
@@ -52,6 +59,14 @@ _BIT_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
 del _i
+
+
+# How many queue entries ahead the propagations prefetch (measured on random graphs of 10^6
+# and 10^7 positions): a position's range in the reverse CSR AHEAD entries ahead, its
+# predecessors AHEAD / 2 ahead, their `state` entries AHEAD / 4 ahead, each stage reading
+# what the previous one brought into cache. (The prefetches are written out in each loop: a
+# shared helper function measured no faster than no prefetching at all.)
+AHEAD = 16
 
 
 @nb.njit(cache=True)
@@ -138,9 +153,17 @@ def propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, head,
     while head < tail:
         level_end = tail
         sort_level(queue, head, level_end, marks)
-        while head < level_end:
-            c = queue[head]
-            head += 1
+        for i in range(head, level_end):
+            # Prefetch, stage by stage, what dequeuing the next entries will read.
+            if i + AHEAD < level_end:
+                _prefetch(rindptr, queue[i + AHEAD])
+            if i + AHEAD // 2 < level_end:
+                _prefetch(rindices, rindptr[queue[i + AHEAD // 2]])
+            if i + AHEAD // 4 < level_end:
+                w = queue[i + AHEAD // 4]
+                for e in range(rindptr[w], rindptr[w + 1]):
+                    _prefetch(state, rindices[e])
+            c = queue[i]
             remoteness[c] = level
             child_lost = state[c] == -LOSE
             for e in range(rindptr[c], rindptr[c + 1]):
@@ -156,6 +179,7 @@ def propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, head,
                         continue
                 queue[tail] = p
                 tail += 1
+        head = level_end
         level += 1
     return tail
 
@@ -183,9 +207,17 @@ def propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tai
     while head < tail:
         level_end = tail
         sort_level(queue, head, level_end, marks)
-        while head < level_end:
-            c = queue[head]
-            head += 1
+        for i in range(head, level_end):
+            # Prefetch, stage by stage, what dequeuing the next entries will read.
+            if i + AHEAD < level_end:
+                _prefetch(rindptr, queue[i + AHEAD])
+            if i + AHEAD // 2 < level_end:
+                _prefetch(rindices, rindptr[queue[i + AHEAD // 2]])
+            if i + AHEAD // 4 < level_end:
+                w = queue[i + AHEAD // 4]
+                for e in range(rindptr[w], rindptr[w + 1]):
+                    _prefetch(state, rindices[e])
+            c = queue[i]
             remoteness[c] = level
             for e in range(rindptr[c], rindptr[c + 1]):
                 p = rindices[e]
@@ -193,6 +225,7 @@ def propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tai
                     state[p] = -TIE
                     queue[tail] = p
                     tail += 1
+        head = level_end
         level += 1
     return tail
 
