@@ -276,3 +276,35 @@ def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[typ
     np.testing.assert_array_equal(value, s.value)
     np.testing.assert_array_equal(remoteness, s.remoteness)
     np.testing.assert_array_equal(score, s.score)
+
+
+@settings(max_examples=20)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4))
+def test_renumbering_a_large_dag_permutes_the_solution(seed: int, degree: int) -> None:
+    """Waves of thousands of positions (sorted by id in Kahn's order) give the same answer."""
+    n = 5000
+    rng = np.random.default_rng(seed)
+    src = np.repeat(np.arange(n - 1), degree)
+    dst = src + 1 + (rng.random(src.size) * (n - 1 - src)).astype(np.int64)
+    prim = np.where(rng.random(n) < 0.05, rng.choice([WIN, LOSE, TIE], n), UNDECIDED)
+    perm = rng.permutation(n)
+    plain = solve_dag(GameGraph.from_edges(src, dst, n=n), prim.astype(np.uint8))
+    shuffled = GameGraph.from_edges(perm[src], perm[dst], n=n)
+    s = solve_dag(shuffled, prim[np.argsort(perm)].astype(np.uint8))
+    np.testing.assert_array_equal(s.value[perm], plain.value)
+    np.testing.assert_array_equal(s.remoteness[perm], plain.remoteness)
+    where = np.empty(n, dtype=np.int64)
+    where[topological_order(shuffled)] = np.arange(n)
+    assert (where[perm[src]] < where[perm[dst]]).all()
+
+
+@settings(max_examples=50)
+@given(st.lists(st.integers(0, 3000), min_size=0, max_size=400, unique=True), st.integers(0, 3))
+def test_sort_wave_sorts_dense_waves_and_clears_its_bitmap(ids: list[int], lo: int) -> None:
+    order = np.array([7] * lo + ids, dtype=np.int32)
+    bits = np.zeros((3001 + 63) // 64, dtype=np.uint64)
+    kernels._sort_wave(order, lo, order.size, bits)
+    assert sorted(order[lo:].tolist()) == sorted(ids)
+    dense = len(ids) >= 64 and (max(ids) - min(ids)) >> 6 <= 4 * len(ids)
+    assert order[lo:].tolist() == (sorted(ids) if dense else ids)
+    assert not bits.any()

@@ -29,6 +29,7 @@ import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
 from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
@@ -84,6 +85,7 @@ def _prefetch_intrinsic(typingctx: Any, arr: Any, index: Any) -> Any:
 
 
 _prefetch: Any = intrinsic(_prefetch_intrinsic)
+_trailing_zeros: Any = trailing_zeros  # the index of the lowest set bit of a nonzero word
 
 
 @nb.njit(cache=True)
@@ -132,13 +134,48 @@ def _prefetch_moves(order, k, stop, indptr, indices, near):  # type: ignore[no-u
 
 
 @nb.njit(cache=True)
-def kahn_order(indptr, indices, primitive, order, indegree):  # type: ignore[no-untyped-def]
+def _sort_wave(order, lo, hi, bits):  # type: ignore[no-untyped-def]
+    """Sort ``order[lo:hi]`` (distinct ids) ascending through the bitmap `bits`, if dense.
+
+    Sorted, a wave reads the graph's arrays in increasing addresses, close together (cache
+    lines and pages shared, hardware prefetch). Only dense waves are sorted, where the bitmap
+    words scanned, ``(largest - smallest) / 64``, are at most 4 per id: O(hi - lo) time.
+    `bits` (one bit per position) is all zero on entry and on return.
+    """
+    if hi - lo < 64:
+        return
+    smallest = order[lo]
+    largest = order[lo]
+    for k in range(lo + 1, hi):
+        smallest = min(smallest, order[k])
+        largest = max(largest, order[k])
+    if (largest - smallest) >> 6 > 4 * (hi - lo):
+        return
+    for k in range(lo, hi):
+        v = order[k]
+        bits[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    k = lo
+    for w in range(smallest >> 6, (largest >> 6) + 1):
+        word = bits[w]
+        if word == 0:
+            continue
+        bits[w] = 0
+        while word != 0:
+            order[k] = (w << 6) + _trailing_zeros(word)
+            k += 1
+            word &= word - np.uint64(1)
+
+
+@nb.njit(cache=True)
+def kahn_order(indptr, indices, primitive, order, indegree, bits):  # type: ignore[no-untyped-def]
     """Fill `order` with a topological order (every move goes later); return how many fit.
 
     Moves from positions where the game is over (primitive) are ignored. `indegree` (length
     n, zeroed) is left holding, for every position not placed, its number of moves from other
     unplaced positions; fewer than n placed means a cycle. `order` has n slots and each
-    position enters it at most once, when its last incoming move is removed.
+    position enters it at most once, when its last incoming move is removed. Positions are
+    placed wave by wave (a wave: those freed by the previous one), each dense wave sorted by
+    id (`bits`: n bits, zeroed; see `_sort_wave`).
     """
     n = indptr.shape[0] - 1
     has_primitive = primitive.shape[0] > 0
@@ -156,8 +193,12 @@ def kahn_order(indptr, indices, primitive, order, indegree):  # type: ignore[no-
             order[tail] = u
             tail += 1
     head = 0
+    wave_end = tail
     while head < tail:
-        _prefetch_moves(order, head, tail, indptr, indices, indegree)
+        if head == wave_end:
+            _sort_wave(order, head, tail, bits)
+            wave_end = tail
+        _prefetch_moves(order, head, wave_end, indptr, indices, indegree)
         u = order[head]
         head += 1
         if has_primitive and primitive[u] != UNDECIDED:

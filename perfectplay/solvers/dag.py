@@ -65,10 +65,13 @@ def _order(graph: GameGraph, primitive: NDArray[np.uint8]) -> tuple[NDArray[np.i
     if direction != 0:
         return _EMPTY_INT64, direction
     id_dtype = graph.indices.dtype  # int32 while ids fit: half the random-access footprint
-    check_memory(2.0 * id_dtype.itemsize * graph.n, f"a topological order of {graph.n} positions")
+    check_memory(
+        (2.0 * id_dtype.itemsize + 0.125) * graph.n, f"a topological order of {graph.n} positions"
+    )
     order = np.empty(graph.n, dtype=id_dtype)
     indegree = np.zeros(graph.n, dtype=id_dtype)
-    placed = int(kernels.kahn_order(graph.indptr, graph.indices, primitive, order, indegree))
+    bits = np.zeros((graph.n + 63) // 64, dtype=np.uint64)  # one bit per position
+    placed = int(kernels.kahn_order(graph.indptr, graph.indices, primitive, order, indegree, bits))
     if placed < graph.n:
         raise _cycle_error(graph, primitive, indegree)
     return order, 0
@@ -96,7 +99,7 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
     Notes
     -----
     Cost: O(m) to test whether the numbering is monotone, O(n + m) for Kahn's algorithm
-    (numba, 8 bytes per position while ids fit in int32), plus O(n + m) for the reverse
+    (numba, 8 bytes and 1 bit per position while ids fit in int32), plus O(n + m) for the reverse
     graph when a cycle must be named.
 
     Examples
@@ -197,13 +200,14 @@ def solve_dag(
 
     Order: if every move goes to a larger id (as enumerations by depth produce), or every
     move to a smaller id, the ids are used directly; otherwise Kahn's algorithm computes an
-    order first (moves out of primitive positions ignored). Values and remoteness are packed
+    order first (moves out of primitive positions ignored), wave by wave, each wave sorted by
+    id so that the graph is read in increasing addresses. Values and remoteness are packed
     in one integer per position so that each move costs a single random read and a maximum;
     the loops prefetch the positions they will read a few dozen moves ahead (see
     ``_dag_kernels``).
 
     Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (+ 8 for scores),
-    and 8 more while an order is computed.
+    and 8 more (+ 1 bit) while an order is computed.
     """
     n = graph.n
     prim = _EMPTY_UINT8 if primitive is None else primitive_values(primitive, n)
