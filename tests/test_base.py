@@ -53,6 +53,7 @@ def test_defaults_of_the_optional_extras() -> None:
     assert game.canonical(2) == 2
     assert game.render(2) == "2"
     assert game.terminal_score(0) == 0
+    assert game.position_bound() is None and game.move_bound() is None
     for method, args in (("parse", ("2",)), ("encode", (2,)), ("decode", (2,))):
         with pytest.raises(GameDefinitionError, match="countdown"):
             getattr(game, method)(*args)
