@@ -18,7 +18,7 @@ from perfectplay.graph import GameGraph
 from perfectplay.solvers import _dag_kernels as kernels
 from perfectplay.solvers.dag import solve_dag, topological_order
 from perfectplay.solvers.retrograde import solve_retrograde
-from perfectplay.values import LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
+from perfectplay.values import LOSE, TIE, UNDECIDED, WIN, Value
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -129,7 +129,10 @@ def test_primitive_positions_with_moves_score_their_terminal_score() -> None:
 def test_long_chains_any_numbering(misere: bool) -> None:
     n = 1000
     rng = np.random.default_rng(5)
-    for ids in (np.arange(n), np.arange(n)[::-1], rng.permutation(n), np.roll(np.arange(n), 1)):
+    # The last numbering goes up except for one move low down: the sweep over the ids,
+    # already well under way, must notice it and start again in Kahn's order.
+    numberings = (np.arange(n), np.arange(n)[::-1], rng.permutation(n), np.roll(np.arange(n), 1))
+    for ids in (*numberings, np.r_[1, 0, np.arange(2, n)]):
         graph = GameGraph.from_edges(ids[:-1], ids[1:], n=n)
         s = solve_dag(graph, misere=misere)
         # Position k along the chain has n - 1 - k moves left; the parity decides.
@@ -231,6 +234,10 @@ def test_score_overflow_is_detected_not_wrapped() -> None:
     edge = solve_dag(GameGraph.from_edges([0], [1], n=2, gain=[-1]), terminal_score=[0, INT64_MIN])
     assert edge.score is not None
     assert edge.score.tolist() == [INT64_MAX, INT64_MIN]
+    # A cycle among low ids is reported before an overflow met higher up.
+    both = GameGraph.from_edges([0, 1, 2, 3], [1, 0, 3, 4], n=5, gain=[0, 0, 2**62, -(2**62)])
+    with pytest.raises(CyclicGraphError):
+        solve_dag(both)
 
 
 def test_bad_primitive_and_terminal_arrays() -> None:
@@ -265,14 +272,13 @@ def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[typ
     info = np.zeros(1, dtype=np.int64)
     keys = np.empty(n, dtype=np.int64)
     score = np.empty(n, dtype=np.int64)
+    value = np.empty(n, dtype=np.uint8)
+    remoteness = np.empty(n, dtype=np.int32)
     status = kernels.sweep(
         graph.indptr, graph.indices, topological_order(graph), 0, prim, LOSE, graph.gain,
-        terminal, keys, kernels.SHIFT64, score, True, info,
+        terminal, keys, kernels.SHIFT64, score, True, info, False, value, remoteness,
     )  # fmt: skip
     assert status == kernels.OK
-    value = np.empty(n, dtype=np.uint8)
-    remoteness = np.full(n, NO_REMOTENESS, dtype=np.int32)
-    kernels.decode_keys(keys, kernels.SHIFT64, value, remoteness)
     np.testing.assert_array_equal(value, s.value)
     np.testing.assert_array_equal(remoteness, s.remoteness)
     np.testing.assert_array_equal(score, s.score)

@@ -39,8 +39,8 @@ __all__ = [
     "OVERFLOW",
     "SHIFT32",
     "SHIFT64",
+    "UNORDERED",
     "cycle_witness",
-    "decode_keys",
     "kahn_order",
     "monotone_direction",
     "sweep",
@@ -52,6 +52,7 @@ SHIFT64 = 61
 # Return codes of the sweep.
 OK = 0
 OVERFLOW = 1
+UNORDERED = 2
 
 # How far ahead (in moves or positions) the loops prefetch: enough misses in flight to hide
 # memory latency, little enough that prefetched lines are still cached when used.
@@ -297,14 +298,19 @@ def sweep(  # type: ignore[no-untyped-def]
     score,
     scored,
     info,
+    verify,
+    value,
+    remoteness,
 ):
-    """Fill `keys` (and `score` if `scored`) in reverse topological order.
+    """Fill `keys`, `value`, `remoteness` (and `score` if `scored`) in reverse topological order.
 
     The order is ``order[n - 1], ..., order[0]`` when `order` is non-empty, otherwise the ids
     themselves: descending when ``direction == 1`` (moves go up), ascending when -1.
     `primitive` is empty or holds UNDECIDED except fixed positions; `gain` is empty or per
     move; `terminal` is empty or per position; `shift` is SHIFT32 for int32 keys, SHIFT64 for
     int64. Returns OK, or OVERFLOW with the position whose score leaves int64 in ``info[0]``.
+    With `verify` (only for ids, ``direction == 1``), returns UNORDERED as soon as a position
+    that is not over has a move to a smaller or equal id: the ids are not an order after all.
     """
     n = indptr.shape[0] - 1
     m = indices.shape[0]
@@ -332,13 +338,24 @@ def sweep(  # type: ignore[no-untyped-def]
         if _is_end(u, indptr, primitive):
             fixed = primitive.shape[0] > 0 and primitive[u] != UNDECIDED
             keys[u] = _own_key(primitive[u], 0, shift) if fixed else no_move_key
+            value[u], remoteness[u] = _decode(keys[u], shift)
             if scored:
                 score[u] = terminal[u] if terminal.shape[0] > 0 else 0
             continue
         best = keys[indices[start]]
-        for e in range(start + 1, stop):
-            best = max(best, keys[indices[e]])  # branch-free: the loads overlap
+        if verify:  # the same maximum, and the smallest target
+            lowest = indices[start]
+            for e in range(start + 1, stop):
+                c = indices[e]
+                best = max(best, keys[c])
+                lowest = min(lowest, c)
+            if lowest <= u:
+                return UNORDERED
+        else:
+            for e in range(start + 1, stop):
+                best = max(best, keys[indices[e]])  # branch-free: the loads overlap
         keys[u] = _parent_key(best, shift)
+        value[u], remoteness[u] = _decode(keys[u], shift)
         if scored:
             top, wrapped = _move_score(start, indices[start], gain, score)
             for e in range(start + 1, stop):
@@ -353,21 +370,14 @@ def sweep(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def decode_keys(keys, shift, value, remoteness):  # type: ignore[no-untyped-def]
-    """Unpack every key into `value` and `remoteness` (DRAW gets NO_REMOTENESS)."""
+def _decode(key, shift):  # type: ignore[no-untyped-def]
+    """``(value, remoteness)`` of a position with this key (DRAW gets NO_REMOTENESS)."""
     low = (1 << shift) - 1
-    for u in range(keys.shape[0]):
-        key = keys[u]
-        rank = key >> shift
-        if rank == 3:
-            value[u] = LOSE
-            remoteness[u] = low - (key - (3 << shift))
-        elif rank == 2:
-            value[u] = TIE
-            remoteness[u] = low - (key - (2 << shift))
-        elif rank == 1:
-            value[u] = DRAW
-            remoteness[u] = NO_REMOTENESS
-        else:
-            value[u] = WIN
-            remoteness[u] = key
+    rank = key >> shift
+    if rank == 3:
+        return LOSE, low - (key - (3 << shift))
+    if rank == 2:
+        return TIE, low - (key - (2 << shift))
+    if rank == 1:
+        return DRAW, NO_REMOTENESS
+    return WIN, key

@@ -198,13 +198,14 @@ def solve_dag(
     above, and :meth:`Solution.best_moves` picks the score-optimal moves, breaking ties by
     value and then remoteness (see its docstring).
 
-    Order: if every move goes to a larger id (as enumerations by depth produce), or every
-    move to a smaller id, the ids are used directly; otherwise Kahn's algorithm computes an
-    order first (moves out of primitive positions ignored), wave by wave, each wave sorted by
-    id so that the graph is read in increasing addresses. Values and remoteness are packed
-    in one integer per position so that each move costs a single random read and a maximum;
-    the loops prefetch the positions they will read a few dozen moves ahead (see
-    ``_dag_kernels``).
+    Order: the sweep first takes the ids in decreasing order, checking that every move goes to
+    a larger id (as enumerations by depth produce); at the first move that does not, it stops
+    and starts again with the ids in increasing order if every move goes to a smaller id, or
+    else in Kahn's order (moves out of primitive positions ignored), computed wave by wave,
+    each wave sorted by id so that the graph is read in increasing addresses. Values and
+    remoteness are packed in one integer per position so that each move costs a single random
+    read and a maximum, unpacked as each position is decided; the loops prefetch the positions
+    they will read a few dozen moves ahead (see ``_dag_kernels``).
 
     Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (+ 8 for scores),
     and 8 more (+ 1 bit) while an order is computed.
@@ -217,21 +218,28 @@ def solve_dag(
     key_dtype, shift = (np.int32, kernels.SHIFT32) if small else (np.int64, kernels.SHIFT64)
     per_position = 1 + 4 + np.dtype(key_dtype).itemsize + (8 if scored else 0)
     check_memory(float(per_position) * n, f"solving a graph of {n} positions")
-    order, direction = _order(graph, prim)
     keys = np.empty(n, dtype=key_dtype)
     score = np.empty(n if scored else 0, dtype=np.int64)
+    value = np.empty(n, dtype=VALUE_DTYPE)
+    remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
     info = np.zeros(1, dtype=np.int64)
+    gain = _EMPTY_INT64 if graph.gain is None else graph.gain
+    no_move = WIN if misere else LOSE
+    # First try the ids as they are (moves going up, the common case), checking as it goes.
     status = kernels.sweep(
-        graph.indptr, graph.indices, order, direction, prim, WIN if misere else LOSE,
-        _EMPTY_INT64 if graph.gain is None else graph.gain, terminal, keys, shift, score,
-        scored, info,
+        graph.indptr, graph.indices, _EMPTY_INT64, 1, prim, no_move, gain, terminal, keys,
+        shift, score, scored, info, True, value, remoteness,
     )  # fmt: skip
+    if status != kernels.OK:
+        order, direction = _order(graph, prim)  # raises CyclicGraphError first
+        if status == kernels.UNORDERED:
+            status = kernels.sweep(
+                graph.indptr, graph.indices, order, direction, prim, no_move, gain, terminal,
+                keys, shift, score, scored, info, False, value, remoteness,
+            )  # fmt: skip
     if status == kernels.OVERFLOW:
         raise ScoreOverflowError(
             f"the score of position {int(info[0])} does not fit in int64 "
             "(gains and terminal scores add up beyond ±9.2e18)"
         )
-    value = np.empty(n, dtype=VALUE_DTYPE)
-    remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
-    kernels.decode_keys(keys, shift, value, remoteness)
     return Solution(graph, value, remoteness, score=score if scored else None, solver="dag")
