@@ -155,9 +155,10 @@ def solve_retrograde(
     LOSE makes its undecided predecessors WIN, a WIN takes one off each undecided
     predecessor's count of moves (once per move, so multi-edges count twice) and a count
     reaching zero makes a LOSE. Once WIN/LOSE reach their fixed point (a TIE can never create
-    a new WIN or LOSE), TIEs spread to undecided predecessors, again level by level. What is
-    left is a DRAW. Large levels are visited in position order, which keeps the memory
-    accesses to the reverse graph sequential.
+    a new WIN or LOSE), TIEs spread to undecided predecessors, again level by level (only if
+    some primitive is a TIE). What is left is a DRAW. Large levels are visited in position
+    order, which keeps the memory accesses to the reverse graph sequential, and the
+    positions a few places ahead in a level are prefetched.
 
     Cost: O(n + m) time; each move of the reverse graph is scanned at most once by each of
     the two propagations. Memory: the reverse CSR (built once and cached on `graph`:
@@ -212,9 +213,11 @@ def solve_retrograde(
     terminal = WIN if misere else LOSE
     tail = seed_primitives(prim, terminal, state, queue)
     tail = propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, 0, tail)
-    head = tail
-    tail = seed_ties(state, queue, tail)
-    propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tail)
+    if primitive is not None and bool((prim == TIE).any()):
+        # Only TIE primitives start ties: without them, skip a pass over every position.
+        head = tail
+        tail = seed_ties(state, queue, tail)
+        propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tail)
     value = np.empty(n, dtype=VALUE_DTYPE)
     mark_draws(state, value, remoteness)
     return Solution(graph, value, remoteness, solver="retrograde")
