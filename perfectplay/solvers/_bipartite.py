@@ -345,6 +345,8 @@ def _search(  # type: ignore[no-untyped-def]
     # right vertices with its number; in a closed search a mark >= first (another search of
     # this phase) blocks the vertex and the left vertex meeting it is held for later; an open
     # search is blocked only by its own marks and deleted vertices, and spends `budget` edges.
+    # ptr[k] is the next adjacency entry to scan at path[k] (kept by depth, not by vertex: the
+    # path is read in order, so this costs no random access).
     # Returns 1 after augmenting, 0 if the search failed, -1 if the budget ran out.
     root, search, first, forward, opened = state[0], state[1], state[2], state[3], state[4]
     depth = 0
@@ -353,12 +355,16 @@ def _search(  # type: ignore[no-untyped-def]
         # Lookahead: an unmatched neighbour ends the search at once. A right vertex never
         # becomes unmatched again, so look[a] only moves forward, across phases.
         target = -1
-        while look[a] < indptr[a + 1]:
-            w = indices[look[a]]
-            look[a] += 1
+        low = indptr[a]
+        high = indptr[a + 1]
+        e = look[a]
+        while e < high:
+            w = indices[e]
+            e += 1
             if mate[w] < 0 and w != a:
                 target = w
                 break
+        look[a] = e
         if target >= 0:
             seen[target] = search
             w = target
@@ -377,9 +383,10 @@ def _search(  # type: ignore[no-untyped-def]
                 w = previous
             return 1
         pushed = False
-        while ptr[a] >= indptr[a] and ptr[a] < indptr[a + 1]:
-            w = indices[ptr[a]]
-            ptr[a] += 1 if forward else -1
+        e = ptr[depth]
+        while low <= e < high:
+            w = indices[e]
+            e += 1 if forward else -1
             if opened:
                 state[7] -= 1
                 if state[7] < 0:
@@ -392,6 +399,7 @@ def _search(  # type: ignore[no-untyped-def]
                     held[state[6]] = a
                     state[6] += 1
                 continue
+            ptr[depth] = e
             seen[w] = search
             trail[state[5]] = w
             state[5] += 1
@@ -399,7 +407,7 @@ def _search(  # type: ignore[no-untyped-def]
             parent[x] = a
             depth += 1
             path[depth] = x
-            ptr[x] = indptr[x] if forward else indptr[x + 1] - 1
+            ptr[depth] = indptr[x] if forward else indptr[x + 1] - 1
             pushed = True
             break
         if not pushed:
@@ -412,10 +420,11 @@ def _pothen_fan(  # type: ignore[no-untyped-def]
     indptr, indices, free, mate, in_d, parent, look, ptr, seen, path, trail, held, held_at
 ):
     # `free` lists the unmatched left vertices still worth a search (compacted after every
-    # phase). The other arrays have n slots, indexed by vertex or holding distinct vertices:
-    # `path` the left vertices of the current search path (each entered through its own
-    # partner), `trail` the right vertices the current search marked, `held` the left vertices
-    # where it was blocked (each at most once per search: `held_at`). `in_d` doubles as the
+    # phase). The other arrays have n slots, indexed by vertex, by depth on the search path
+    # (`ptr`; a path holds distinct vertices) or holding distinct vertices: `path` the left
+    # vertices of the current search path (each entered through its own partner), `trail` the
+    # right vertices the current search marked, `held` the left vertices where it was blocked
+    # (each at most once per search: `held_at`). `in_d` doubles as the
     # mark of deleted vertices: the even (left) and odd (right) vertices of Hungarian trees.
     # Searches are numbered from 1 across all phases; seen[w] is the number of the last one
     # that marked w, so a mark >= `first` (this phase's first search) is this phase's.
@@ -442,7 +451,7 @@ def _pothen_fan(  # type: ignore[no-untyped-def]
             state[6] = 0
             state[7] = budget
             path[0] = root
-            ptr[root] = indptr[root] if forward else indptr[root + 1] - 1
+            ptr[0] = indptr[root] if forward else indptr[root + 1] - 1
             found = _search(
                 indptr,
                 indices,
@@ -466,7 +475,7 @@ def _pothen_fan(  # type: ignore[no-untyped-def]
                 a = held[j]
                 j += 1
                 path[0] = a
-                ptr[a] = indptr[a] if forward else indptr[a + 1] - 1
+                ptr[0] = indptr[a] if forward else indptr[a + 1] - 1
                 found = _search(
                     indptr,
                     indices,
