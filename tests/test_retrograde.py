@@ -460,3 +460,38 @@ def test_kernels_accept_int64_index_arrays() -> None:
     assert k.mark_draws(state, value, remoteness) == 3
     assert value.tolist() == [DRAW, DRAW, DRAW, LOSE, WIN]
     assert remoteness.tolist() == [-1, -1, -1, 0, 1]
+
+
+def _parallel_chains(rows: int, width: int) -> tuple[GameGraph, np.ndarray]:
+    """`width` chains of `rows` positions; p moves 1 or 2 rows down (p + width, p + 2 width).
+
+    Every level holds `width` positions and the graph has at least
+    ``k.PREFETCH_MIN_MOVES`` moves, so the propagations run their prefetching path.
+    Returns the graph and each position's distance (in rows) to the last row.
+    """
+    n = rows * width
+    p = np.arange(n)
+    one, two = p[p + width < n], p[p + 2 * width < n]
+    g = GameGraph.from_edges(
+        np.concatenate([one, two]), np.concatenate([one + width, two + 2 * width]), n=n
+    )
+    assert g.m >= k.PREFETCH_MIN_MOVES
+    return g, (n - 1 - p) // width
+
+
+def test_prefetching_path_on_wide_levels_win_lose() -> None:
+    # The subtraction game {1, 2} on each chain: a LOSE exactly every third row.
+    g, d = _parallel_chains(600, 1000)
+    s = solve_retrograde(g)
+    expected_value = np.where(d % 3 == 0, LOSE, WIN)
+    assert np.array_equal(s.value, expected_value)
+    assert np.array_equal(s.remoteness, 2 * (d // 3) + (d % 3 != 0))
+
+
+def test_prefetching_path_on_wide_levels_ties() -> None:
+    # The last row ties by the rules: everything ties, as near as the moves allow.
+    g, d = _parallel_chains(600, 1000)
+    primitive = np.where(d == 0, TIE, UNDECIDED).astype(np.uint8)
+    s = solve_retrograde(g, primitive)
+    assert (s.value == TIE).all()
+    assert np.array_equal(s.remoteness, (d + 1) // 2)
