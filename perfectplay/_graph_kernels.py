@@ -8,7 +8,13 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["csr_from_edges", "first_decrease", "first_out_of_range", "reverse_csr"]
+__all__ = [
+    "csr_from_edges",
+    "first_decrease",
+    "first_out_of_range",
+    "mark_reachable",
+    "reverse_csr",
+]
 
 
 @nb.njit(cache=True)
@@ -27,6 +33,27 @@ def first_decrease(arr):  # type: ignore[no-untyped-def]
         if arr[i] < arr[i - 1]:
             return i
     return -1
+
+
+@nb.njit(cache=True)
+def mark_reachable(indptr, indices, sources, seen, stack):  # type: ignore[no-untyped-def]
+    """Set ``seen[v]`` for every position reachable from `sources` (depth first). `stack` needs
+    ``n`` slots: a position is pushed only when it is first seen, so at most once."""
+    top = 0
+    for s in sources:
+        if not seen[s]:
+            seen[s] = True
+            stack[top] = s
+            top += 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for j in range(indptr[u], indptr[u + 1]):
+            v = indices[j]
+            if not seen[v]:
+                seen[v] = True
+                stack[top] = v
+                top += 1
 
 
 @nb.njit(cache=True)

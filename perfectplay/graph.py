@@ -27,6 +27,7 @@ from perfectplay._graph_kernels import (
     csr_from_edges,
     first_decrease,
     first_out_of_range,
+    mark_reachable,
     reverse_csr,
 )
 from perfectplay._memory import check_memory
@@ -264,6 +265,26 @@ class GameGraph:
             check_memory(3.0 * width * self.m + self.indptr.nbytes, f"the reverse of {self!r}")
             self._reverse = reverse_csr(self.indptr, self.indices)
         return self._reverse
+
+    def reachable(self, sources: ArrayLike) -> NDArray[np.bool_]:
+        """Per position: can some sequence of moves lead there from one of `sources`?
+
+        The sources themselves count as reached. Cost: O(n + m), one numba depth-first search.
+
+        >>> GameGraph.from_edges([0, 1, 3], [1, 2, 0], n=5).reachable([1]).tolist()
+        [False, True, True, False, False]
+
+        Raises
+        ------
+        InvalidGraphError
+            If a source is not a position id.
+        """
+        starts = _int_array("sources", sources)
+        _check_range("sources", starts, self.n)
+        seen = np.zeros(self.n, dtype=np.bool_)
+        stack = np.empty(self.n, dtype=np.int64)  # each position is pushed at most once
+        mark_reachable(self.indptr, self.indices, starts, seen, stack)
+        return seen
 
     def predecessors(self, p: int) -> IntArray:
         """Positions with a move into `p`, in increasing order."""

@@ -191,27 +191,6 @@ def marked_cells(
 
 
 @nb.njit(cache=True)
-def _reach(indptr, indices, seen, queue):  # type: ignore[no-untyped-def]
-    # Breadth-first search from the vertices already marked in `seen`; `queue` has n slots
-    # because each vertex enters it once, when it is first marked.
-    tail = 0
-    for v in range(seen.shape[0]):
-        if seen[v]:
-            queue[tail] = v
-            tail += 1
-    head = 0
-    while head < tail:
-        u = queue[head]
-        head += 1
-        for e in range(indptr[u], indptr[u + 1]):
-            w = indices[e]
-            if not seen[w]:
-                seen[w] = True
-                queue[tail] = w
-                tail += 1
-
-
-@nb.njit(cache=True)
 def _pair_degrees(table, row, col, min_distance, counts):  # type: ignore[no-untyped-def]
     # counts has P + 1 slots; counts[r + 1] = number of moves from the pair of rank r. Pairs
     # are visited in rank order: rank(i, j) = j (j - 1) / 2 + i for i < j.
@@ -354,13 +333,9 @@ class Board:
     def reachable(self, cells: ArrayLike, steps: Sequence[tuple[int, int]]) -> NDArray[np.bool_]:
         """Per free cell: can a piece moving by `steps` get there from one of the `cells` (ids)?
 
-        Cost: O(F * len(steps)), one breadth-first search (numba) on the cell graph.
+        Cost: O(F * len(steps)), one search (numba) on the cell graph.
         """
-        graph = self.cell_graph(steps)
-        seen = np.zeros(self.cells, dtype=np.bool_)
-        seen[np.asarray(cells, dtype=np.int64)] = True
-        _reach(graph.indptr, graph.indices, seen, np.empty(self.cells, dtype=np.int64))
-        return seen
+        return self.cell_graph(steps).reachable(np.asarray(cells, dtype=np.int64).reshape(-1))
 
     def pair_graph(self, steps: Sequence[tuple[int, int]], min_distance: int) -> GameGraph:
         """Geography graph of two indistinguishable pieces: positions are ranked unordered pairs.

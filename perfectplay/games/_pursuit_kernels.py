@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numba as nb
 
-__all__ = ["fill_pursuit_graph", "mark_reachable"]
+__all__ = ["fill_pursuit_graph"]
 
 
 @nb.njit(cache=True)
@@ -39,24 +39,3 @@ def fill_pursuit_graph(bindptr, bindices, indptr, indices):  # type: ignore[no-u
                     indices[k] = base + bindices[j]
                     k += 1
             indptr[nn + e * n + p + 1] = k
-
-
-@nb.njit(cache=True)
-def mark_reachable(bindptr, bindices, sources, seen, stack):  # type: ignore[no-untyped-def]
-    """Set ``seen[v]`` for every vertex reachable from `sources` (depth first). `stack` needs
-    ``n`` slots: a vertex is pushed only when it is first seen, so at most once."""
-    top = 0
-    for s in sources:
-        if not seen[s]:
-            seen[s] = True
-            stack[top] = s
-            top += 1
-    while top > 0:
-        top -= 1
-        u = stack[top]
-        for j in range(bindptr[u], bindptr[u + 1]):
-            v = bindices[j]
-            if not seen[v]:
-                seen[v] = True
-                stack[top] = v
-                top += 1

@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
 from perfectplay.errors import InvalidGraphError, UnknownNameError
-from perfectplay.games._pursuit_kernels import fill_pursuit_graph, mark_reachable
+from perfectplay.games._pursuit_kernels import fill_pursuit_graph
 from perfectplay.graph import GameGraph, as_game_graph
 from perfectplay.solution import Solution
 from perfectplay.solvers.retrograde import solve_retrograde
@@ -194,10 +194,7 @@ class Pursuit:
         """
         self.encode(evader, pursuer, EVADER)  # checks both vertices
         n = self.n
-        seen = np.zeros(n, dtype=np.bool_)
-        stack = np.empty(n, dtype=np.int64)  # each vertex is pushed at most once
-        sources = np.array([evader, pursuer], dtype=np.int64)
-        mark_reachable(self.board.indptr, self.board.indices, sources, seen, stack)
+        seen = self.board.reachable(np.array([evader, pursuer], dtype=np.int64))
         kept = np.flatnonzero(seen)
         new_id = np.full(n, -1, dtype=np.int64)
         new_id[kept] = np.arange(kept.size)
