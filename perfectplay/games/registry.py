@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from perfectplay._names import normalise_name
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
 from perfectplay.games.base import Game
 
@@ -137,10 +138,6 @@ _REGISTRY: dict[str, GameEntry] = {
 }
 
 
-def _normalise(name: str) -> str:
-    return name.strip().lower().replace("_", "-")
-
-
 def game_names() -> list[str]:
     """Names of all registered games, in registration order."""
     return list(_REGISTRY)
@@ -154,7 +151,7 @@ def game_entry(name: str) -> GameEntry:
     UnknownNameError
         If no game has that name; the message lists the registered names.
     """
-    entry = _REGISTRY.get(_normalise(name))
+    entry = _REGISTRY.get(normalise_name(name))
     if entry is None:
         raise UnknownNameError(f"unknown game {name!r}; registered games: {', '.join(_REGISTRY)}")
     return entry

@@ -16,6 +16,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from perfectplay._names import normalise_name
 from perfectplay.errors import UnknownNameError
 
 __all__ = ["Problem", "get_problem", "problem_names"]
@@ -52,11 +53,6 @@ def problem_names() -> list[str]:
     return list(_REGISTRY)
 
 
-def _normalise(name: str) -> str:
-    """Names match as the game registry's do: ignoring case, surrounding blanks, ``_`` vs ``-``."""
-    return name.strip().lower().replace("_", "-")
-
-
 def get_problem(name: str) -> Problem:
     """The problem registered under `name` or one of its aliases (case and ``_``/``-`` insensitive).
 
@@ -65,7 +61,7 @@ def get_problem(name: str) -> Problem:
     UnknownNameError
         If no problem has that name; the message lists the known names.
     """
-    canonical = _ALIASES.get(_normalise(name))
+    canonical = _ALIASES.get(normalise_name(name))
     if canonical is None:
         raise UnknownNameError(f"unknown problem {name!r}; known problems: {', '.join(_REGISTRY)}")
     module = importlib.import_module(f"{__name__}.{canonical.replace('-', '_')}")
