@@ -9,30 +9,18 @@ combinatorial number system is ``sum_j C(c[j], j)``: the empty board is 0, the f
 Placing a stone at the end of row ``n - j`` is ``c[j] += 1``, allowed when ``c[j] + 1 < c[j+1]``
 (with ``c[n+1] = n + m``), and adds ``C(c[j], j - 1) >= 1`` to the rank: every move goes to a
 larger rank, so descending ranks are a reverse topological order.
+
+The binomial table they read is :func:`perfectplay.games._staircase_levels.binomials`.
+The sweep here is used on boards too large for the numpy level sweep of that module (see
+:func:`perfectplay.games.staircase.staircase_score`).
 """
 
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numpy.typing import NDArray
 
-__all__ = ["binomials", "build_graph", "count_moves", "sweep_scores", "unrank"]
-
-
-def binomials(top: int, k: int) -> NDArray[np.int64]:
-    """``table[t, j] = C(t, j)`` for ``t <= top``, ``j <= k`` as int64, one column at a time.
-
-    Column j is the running sum of column j - 1 (``C(t, j) = sum of C(s, j - 1), s < t``).
-    Entries beyond int64 wrap around; the ranking only reads ``C(t, j)`` with
-    ``t - j <= m`` (and ``C(c, j - 1)`` for moves), all at most ``C(n + m, n)``, which the
-    callers check fits.
-    """
-    table = np.zeros((top + 1, k + 1), dtype=np.int64)
-    table[:, 0] = 1
-    for j in range(1, k + 1):
-        np.cumsum(table[:-1, j - 1], out=table[1:, j])
-    return table
+__all__ = ["build_graph", "count_moves", "sweep_scores", "unrank"]
 
 
 @nb.njit(cache=True)

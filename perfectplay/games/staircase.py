@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 from math import comb, lgamma, log
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -42,10 +43,12 @@ from perfectplay.errors import (
     ScoreOverflowError,
     TooLargeError,
 )
-from perfectplay.games import _staircase_kernels as kernels
+from perfectplay.games import _staircase_levels as levels
 from perfectplay.games.base import Game, GameInfo
-from perfectplay.graph import GameGraph
 from perfectplay.values import TIE, UNDECIDED, VALUE_DTYPE, Value
+
+if TYPE_CHECKING:
+    from perfectplay.graph import GameGraph
 
 __all__ = ["Rows", "Staircase", "count_positions", "staircase_score"]
 
@@ -100,6 +103,17 @@ def count_positions(n: int, m: int) -> int:
             f"more than the 2^{_LOG2_LIMIT} that can be numbered and far beyond memory"
         )
     return comb(n + m, n)
+
+
+LEVELS_MAX_ENTRIES = 16_000_000
+"""Boards of at most this many (staircase, row) pairs are solved by the numpy level sweep."""
+LEVELS_MAX_CELLS = 2_000
+"""... and of at most this many cells (the level sweep runs a few numpy calls per level)."""
+
+
+def _uses_levels(n: int, m: int) -> bool:
+    """True when the numpy level sweep beats numba's start-up on an ``n x m`` board."""
+    return n * m <= LEVELS_MAX_CELLS and comb(n + m, n) * n <= LEVELS_MAX_ENTRIES
 
 
 def _board(name: str, values: ArrayLike) -> NDArray[np.int64]:
@@ -177,7 +191,7 @@ class Staircase(Game[Rows]):
                     f"a {self.n} x {self.m} staircase board has {self.size} positions, "
                     "too many to number with int64"
                 )
-            self._binom = kernels.binomials(self.n + self.m, self.n)
+            self._binom = levels.binomials(self.n + self.m, self.n)
         return self._binom
 
     def _check_rows(self, rows: NDArray[np.int64]) -> None:
@@ -218,6 +232,8 @@ class Staircase(Game[Rows]):
         InvalidGraphError
             If a code is not in ``0..size - 1``.
         """
+        from perfectplay.games import _staircase_kernels as kernels
+
         arr = np.asarray(codes, dtype=np.int64).reshape(-1)
         bad = np.flatnonzero((arr < 0) | (arr >= self.size))
         if bad.size:
@@ -298,6 +314,9 @@ class Staircase(Game[Rows]):
         -----
         Cost: O(C(n + m, n) * n) time, two numba passes (count the moves, then fill them).
         """
+        from perfectplay.games import _staircase_kernels as kernels
+        from perfectplay.graph import GameGraph
+
         size = self.size
         check_memory(16.0 * size, self._what("graph"))  # degree and indptr, then the moves
         binom = self._table()
@@ -330,11 +349,26 @@ class Staircase(Game[Rows]):
 
         Notes
         -----
-        Cost: O(C(n + m, n) * n) time, one numba sweep from the full board back to the empty
-        one that generates moves on the fly; memory 8 bytes per position.
+        Cost: O(C(n + m, n) * n) time, by the numpy level sweep on small boards, else by the
+        numba sweep (see :func:`staircase_score`); memory 8 bytes per position, plus the level
+        tables on small boards.
         """
-        check_memory(8.0 * self.size, self._what("score table"))
-        score = np.empty(self.size, dtype=np.int64)
+        score = self._fill_scores(np.int64)
+        return score
+
+    def _fill_scores(self, dtype: type[np.int32] | type[np.int64]) -> NDArray[Any]:
+        """The score table by code, of `dtype`, by whichever sweep is faster on this board."""
+        itemsize = np.dtype(dtype).itemsize
+        if _uses_levels(self.n, self.m):
+            check_memory(levels.level_bytes(self.n, self.m, itemsize), self._what("level tables"))
+            score = np.empty(self.size, dtype=dtype)
+            levels.level_scores(self.n, self.m, self.a, self.b, score)
+            return score
+        from perfectplay.games import _staircase_kernels as kernels
+
+        table = 8 * (self.n + self.m + 1) * (self.n + 1)  # the binomial coefficients
+        check_memory(itemsize * self.size + table, self._what("score table"))
+        score = np.empty(self.size, dtype=dtype)
         kernels.sweep_scores(self.n, self.m, self.size, self._table(), self.a, self.b, score)
         return score
 
@@ -383,9 +417,4 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
     game = Staircase(a, b)
     if game.n > game.m:
         game = Staircase(game.a.T, game.b.T)
-    itemsize = 4 if game.bound <= _INT32_MAX else 8
-    table = 8.0 * (game.n + game.m + 1) * (game.n + 1)  # the binomial coefficients
-    check_memory(float(itemsize) * game.size + table, game._what("score table"))
-    score = np.empty(game.size, dtype=np.int32 if itemsize == 4 else np.int64)
-    kernels.sweep_scores(game.n, game.m, game.size, game._table(), game.a, game.b, score)
-    return int(score[0])
+    return int(game._fill_scores(np.int32 if game.bound <= _INT32_MAX else np.int64)[0])

@@ -1,0 +1,165 @@
+"""The staircase game in pure numpy: level-by-level scores, with no numba import (fast start-up).
+
+A staircase of an ``n x m`` board is its row lengths ``l[0] >= ... >= l[n-1]`` (each
+``0..m``); its rank (see :mod:`perfectplay.games.staircase`) is
+``sum_i C(l[i] + n - 1 - i, n - i)``, and ranks in increasing order are the row-length tuples
+in lexicographic order (top row most significant). Placing a stone at the end of row ``i`` is
+allowed when ``l[i] < m`` and ``l[i] < l[i-1]`` (row 0: only ``l[0] < m``) and adds
+``C(l[i] + n - 1 - i, n - 1 - i)`` to the rank.
+
+:func:`level_scores` groups the staircases by their number of stones (the *level*) and sweeps
+the levels from the full board back to the empty one: every move of a level-k staircase goes to
+level k + 1, so one level is settled by a handful of whole-array numpy operations on a
+``(positions of the level, n)`` table: a Python loop over the ``n * m + 1`` levels, none over
+positions or moves. It avoids importing numba (about 0.6 s of start-up, 1 s with a cached
+kernel), which is what a judge-sized board (10 x 10, 184,756 staircases) needs to be answered in
+a fraction of a second; the numba sweep of :mod:`perfectplay.games._staircase_kernels` wins on
+larger boards (see :func:`perfectplay.games.staircase.staircase_score` for the measured switch).
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay._memory import check_memory
+
+__all__ = ["binomials", "level_bytes", "level_scores", "staircase_rows"]
+
+
+def binomials(top: int, k: int) -> NDArray[np.int64]:
+    """``table[t, j] = C(t, j)`` for ``t <= top``, ``j <= k`` as int64, one column at a time.
+
+    Column j is the running sum of column j - 1 (``C(t, j) = sum of C(s, j - 1), s < t``).
+    Entries beyond int64 wrap around; the ranking only reads ``C(t, j)`` with
+    ``t - j <= m`` (and ``C(c, j - 1)`` for moves), all at most ``C(n + m, n)``, which the
+    callers check fits.
+
+    >>> binomials(4, 2).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 2, 1], [1, 3, 3], [1, 4, 6]]
+    """
+    table = np.zeros((top + 1, k + 1), dtype=np.int64)
+    table[:, 0] = 1
+    for j in range(1, k + 1):
+        np.cumsum(table[:-1, j - 1], out=table[1:, j])
+    return table
+
+
+def _row_dtype(m: int) -> type[np.signedinteger]:
+    """The narrowest signed integer type holding ``0..m``."""
+    if m < 2**7:
+        return np.int8
+    return np.int16 if m < 2**15 else np.int32
+
+
+def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:
+    """Every staircase of an ``n x m`` board by rank: row ``r`` is ``(m, l[0], ..., l[n-1])``.
+
+    Column 0 is a sentinel ``m`` (an imaginary full row above the board), so that the moves of
+    a staircase are the columns ``i >= 1`` with ``rows[r, i] < rows[r, i - 1]``. Built one
+    board row at a time: each staircase of the top rows is repeated once per allowed length of
+    the next row, in increasing order, which keeps the tuples in lexicographic order, that is
+    by rank.
+
+    Cost: O(C(n + m, n) * n) time and bytes (one byte per entry while ``m < 128``).
+
+    >>> staircase_rows(2, 2)[:, 1:].tolist()
+    [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
+    """
+    dtype = _row_dtype(m)
+    rows = np.full((1, 1), m, dtype=dtype)
+    for _ in range(n):
+        counts = rows[:, -1].astype(np.int64) + 1  # the next row may hold 0..(this row)
+        starts = np.cumsum(counts) - counts
+        lengths = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
+        rows = np.concatenate(
+            [np.repeat(rows, counts, axis=0), lengths.astype(dtype)[:, None]], axis=1
+        )
+    return rows
+
+
+def level_bytes(n: int, m: int, itemsize: int) -> int:
+    """Bytes of the tables by rank that :func:`level_scores` allocates before its sweep.
+
+    Per staircase: its row lengths twice (built, then sorted by level), its number of stones
+    and its place in the level order (int64 each), and its score (`itemsize` bytes). The
+    sweep's temporaries are checked separately, once the widest level is known.
+
+    >>> level_bytes(10, 10, 4)
+    7759752
+    """
+    per_row = np.dtype(_row_dtype(m)).itemsize * (n + 1)
+    return comb(n + m, n) * (2 * per_row + 16 + itemsize)
+
+
+def level_scores(
+    n: int, m: int, a: NDArray[np.int64], b: NDArray[np.int64], score: NDArray[np.signedinteger]
+) -> None:
+    """Fill `score` (by rank) with the best (own - opponent) total for the player to move.
+
+    Parameters
+    ----------
+    n, m : int
+        The board's rows and columns.
+    a, b : ndarray of int64, shape (n, m)
+        Black's and white's gains. Black moves when the number of stones is even.
+    score : ndarray of int32 or int64, length ``C(n + m, n)``
+        Output. int32 only when the caller has checked that every total fits.
+
+    Raises
+    ------
+    TooLargeError
+        If one level's temporaries (40 bytes per staircase and row) do not fit in memory.
+
+    Notes
+    -----
+    Cost: O(C(n + m, n) * n) time in numpy operations, plus about 15 numpy calls per level
+    (``n * m + 1`` levels); memory :func:`level_bytes` plus the widest level's temporaries.
+
+    Examples
+    --------
+    >>> score = np.empty(10, np.int64)
+    >>> level_scores(2, 3, np.array([[2, 7, 3], [9, 1, 2]]), np.array([[3, 7, 2], [2, 3, 1]]),
+    ...              score)
+    >>> int(score[0])
+    2
+    """
+    rows = staircase_rows(n, m)
+    stones = rows[:, 1:].sum(axis=1, dtype=np.int64)
+    order = np.argsort(stones, kind="stable")  # by level, ranks increasing within a level
+    rows = rows[order]
+    bounds = np.zeros(n * m + 2, dtype=np.int64)
+    np.cumsum(np.bincount(stones, minlength=n * m + 1), out=bounds[1:])
+    del stones
+    widest = int(np.diff(bounds).max())
+    # Per level: the int64 (staircases, n) temporaries below, at most 5 alive at once.
+    check_memory(40 * n * widest, f"a level of {widest} staircases of a {n} x {m} board")
+    # Per (row i, length l), flattened as i * (m + 1) + l: the rank step of a stone at the end
+    # of row i, and each player's gain for it (l = m: no move, padding).
+    step = np.zeros((n, m + 1), dtype=np.int64)
+    for i in range(n):
+        step[i, :m] = [comb(length + n - 1 - i, n - 1 - i) for length in range(m)]
+    dtype = score.dtype
+    gains = tuple(
+        np.concatenate([g, np.zeros((n, 1), np.int64)], axis=1).astype(dtype).ravel()
+        for g in (a, b)
+    )
+    flat = step.ravel()
+    offsets = np.arange(n, dtype=np.int64) * (m + 1)
+    no_move = np.iinfo(dtype).min
+    score[-1] = 0  # the full board: the game is over
+    for k in range(n * m - 1, -1, -1):
+        ranks = order[bounds[k] : bounds[k + 1]]
+        level = rows[bounds[k] : bounds[k + 1]]
+        lengths = level[:, 1:]
+        allowed = lengths < level[:, :-1]
+        cell = lengths + offsets
+        # A disallowed move still reads a valid rank: with l <= m in every row the rank is at
+        # most C(n + m, n) - 1, and step[i, m] = 0 keeps a full row's "child" at itself.
+        children = flat[cell]
+        children += ranks[:, None]
+        value = gains[k % 2][cell]
+        value -= score[children]
+        score[ranks] = np.where(allowed, value, no_move).max(axis=1)
