@@ -14,8 +14,8 @@ is the cell in column ``c``, row ``r`` from the bottom, with one empty guard row
 column so that line tests by shifting never wrap around. A code is ``(mask << S) | current``
 where ``mask`` holds every stone, ``current`` the stones of the player to move and
 ``S = (rows + 1) * cols``; boards up to ``(rows + 1) * cols <= 31`` bits fit in int64. The
-vectorized path generates the children of a whole layer with a few numpy bit operations per
-column.
+vectorized path generates the children of a whole layer in one numba pass over its codes
+(:mod:`perfectplay.games._connect_four_kernels`), a few bit operations per move.
 
 Values: 4x4, 4x5 (4 rows, 5 columns), 5x4 and 5x5 are draws (TIE) from the start, ending on
 the last cell (remoteness ``rows * cols``), as in the table of results of J. Tromp (all
@@ -51,8 +51,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games import _connect_four_kernels as kernels
 from perfectplay.games.base import Game, GameInfo
-from perfectplay.values import LOSE, TIE, UNDECIDED, VALUE_DTYPE, Value
+from perfectplay.values import VALUE_DTYPE, Value
 
 __all__ = ["ConnectFour"]
 
@@ -174,42 +175,17 @@ class ConnectFour(Game[Board]):
 
     # ------------------------------------------------------------------ vectorized path
     def batch_outcome(self, codes: NDArray[np.int64]) -> NDArray[np.uint8]:
-        mask = codes >> self.shift
-        return self._batch_outcome(mask, codes & ((1 << self.shift) - 1))
-
-    def _batch_outcome(
-        self, mask: NDArray[np.int64], current: NDArray[np.int64]
-    ) -> NDArray[np.uint8]:
-        last = mask ^ current
-        four = np.zeros(mask.shape, dtype=bool)
-        for d in self.directions:
-            pairs = last & (last >> d)
-            four |= (pairs & (pairs >> (2 * d))) != 0
-        result = np.full(mask.shape, UNDECIDED, dtype=VALUE_DTYPE)
-        result[mask == self.board] = TIE
-        result[four] = LOSE
-        return result
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty(codes.shape[0], dtype=VALUE_DTYPE)  # one value per code
+        kernels.batch_outcome(codes, self.shift, self.height, self.board, out)
+        return out
 
     def batch_moves(self, codes: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        mask = codes >> self.shift
-        current = codes & ((1 << self.shift) - 1)
-        playing = self._batch_outcome(mask, current) == UNDECIDED
-        parents, children = [], []
-        for c in range(self.cols):  # one array operation per column, in moves() order
-            top = 1 << (c * self.height + self.rows - 1)
-            rows = np.flatnonzero(playing & ((mask & top) == 0))
-            m = mask[rows]
-            new_mask = m | (m + (1 << (c * self.height)))  # the stone lands on top
-            parents.append(rows)
-            children.append((new_mask << self.shift) | (m ^ current[rows]))
-        child = np.concatenate(children)
-        return np.concatenate(parents).astype(np.int64), np.minimum(child, self._mirror(child))
-
-    def _mirror(self, codes: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Codes of the left-right mirror images (both boards of each code)."""
-        column = (1 << self.height) - 1
-        both = column | (column << self.shift)
-        out = np.zeros_like(codes)
-        for c in range(self.cols):
-            out |= ((codes >> (c * self.height)) & both) << ((self.cols - 1 - c) * self.height)
-        return out
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        # at most one move per column from each code; untouched pages cost no memory
+        parent = np.empty(codes.shape[0] * self.cols, dtype=np.int64)
+        child = np.empty(codes.shape[0] * self.cols, dtype=np.int64)
+        k = kernels.batch_moves(
+            codes, self.shift, self.height, self.rows, self.cols, self.board, parent, child
+        )
+        return parent[:k], child[:k]

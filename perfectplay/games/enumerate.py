@@ -38,7 +38,14 @@ from numpy.typing import NDArray
 
 from perfectplay._memory import available_bytes, check_memory
 from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
-from perfectplay.games._enumerate_kernels import layer_csr
+from perfectplay.games._enumerate_kernels import (
+    BAD_CODE,
+    BAD_PARENT,
+    LIMIT,
+    CodeTable,
+    first_bad_outcome,
+    group_moves,
+)
 from perfectplay.games.base import Game, P, provides
 from perfectplay.graph import GameGraph
 from perfectplay.values import LOSE, TIE, UNDECIDED, VALUE_DTYPE, WIN
@@ -520,19 +527,22 @@ def _as_codes(game: Game[Any], what: str, arr: Any) -> NDArray[np.int64]:
     return a.astype(np.int64, copy=False)
 
 
-def _batch(
-    game: Game[Any], frontier: NDArray[np.int64]
-) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.int64]]:
-    """The game's batch calls on one layer, checked: (outcomes, parents, children)."""
+def _batch(game: Game[Any], frontier: NDArray[np.int64]) -> tuple[NDArray[Any], Any, Any]:
+    """The game's batch calls on one layer, checked: (outcomes, parents, children).
+
+    The parents' range and the children's signs are checked while the moves are grouped.
+    """
     name = game.info.name
     outcomes = np.asarray(game.batch_outcome(frontier))
-    if outcomes.shape != frontier.shape:
+    if outcomes.shape != frontier.shape or (
+        outcomes.size and not np.issubdtype(outcomes.dtype, np.integer)
+    ):
         raise GameDefinitionError(
-            f"{name}: batch_outcome returned shape {outcomes.shape} for {frontier.size} codes"
+            f"{name}: batch_outcome returned {outcomes.dtype} {outcomes.shape} for "
+            f"{frontier.size} codes; expected one integer value per code"
         )
-    bad = np.flatnonzero(~np.isin(outcomes, (LOSE, TIE, WIN, UNDECIDED)))
-    if bad.size:
-        i = int(bad[0])
+    i = first_bad_outcome(outcomes)
+    if i >= 0:
         raise GameDefinitionError(
             f"{name}: batch_outcome gave {int(outcomes[i])} for code {int(frontier[i])}; "
             "expected WIN, LOSE, TIE or UNDECIDED"
@@ -544,50 +554,24 @@ def _batch(
         raise GameDefinitionError(
             f"{name}: batch_moves returned {parent.size} parents but {child.size} children"
         )
-    if parent.size and (parent.min() < 0 or parent.max() >= frontier.size):
-        raise GameDefinitionError(f"{name}: batch_moves parents must index the codes given")
-    if child.size and child.min() < 0:
-        raise GameDefinitionError(f"{name}: batch_moves gave a negative code {int(child.min())}")
     return outcomes.astype(VALUE_DTYPE, copy=False), parent, child
 
 
-def _sorted_unique(codes: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The distinct values of `codes`, sorted (a sort and a comparison with the neighbour)."""
-    ordered = np.sort(codes)
-    keep = np.empty(ordered.size, dtype=bool)
-    keep[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
-
-
-class _SeenCodes:
-    """The codes found so far with their ids, as a few sorted runs (a log-structured set).
-
-    A new layer is appended as a run; runs of similar size are merged (two sorted runs merge
-    in linear time), so there are O(log n) runs and each code is merged O(log n) times.
-    """
-
-    def __init__(self) -> None:
-        self.runs: list[tuple[NDArray[np.int64], NDArray[np.int64]]] = []
-
-    def lookup(self, codes: NDArray[np.int64]) -> NDArray[np.int64]:
-        """The id of each of the sorted `codes`, -1 where not seen."""
-        ids = np.full(codes.size, -1, dtype=np.int64)
-        for run, run_ids in self.runs:
-            where = np.searchsorted(run, codes)
-            np.minimum(where, run.size - 1, out=where)
-            hit = run[where] == codes
-            ids[hit] = run_ids[where[hit]]
-        return ids
-
-    def add(self, codes: NDArray[np.int64], first_id: int) -> None:
-        """Add sorted new `codes` with ids ``first_id, first_id + 1, ...``."""
-        self.runs.append((codes, np.arange(first_id, first_id + codes.size, dtype=np.int64)))
-        while len(self.runs) > 1 and self.runs[-2][0].size <= 2 * self.runs[-1][0].size:
-            (a, a_ids), (b, b_ids) = self.runs.pop(), self.runs.pop()
-            merged = np.concatenate([b, a])
-            order = np.argsort(merged, kind="stable")  # two sorted runs: a linear merge
-            self.runs.append((merged[order], np.concatenate([b_ids, a_ids])[order]))
+def _group(
+    game: Game[Any], parent: NDArray[np.int64], child: NDArray[np.int64], width: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``(degree, grouped)`` of one layer (:func:`group_moves`), or GameDefinitionError."""
+    status, i, degree, grouped = group_moves(parent, child, width)
+    if status == BAD_PARENT:
+        raise GameDefinitionError(
+            f"{game.info.name}: batch_moves parents must index the codes given "
+            f"(0..{width - 1}), got {int(parent[i])}"
+        )
+    if status == BAD_CODE:
+        raise GameDefinitionError(
+            f"{game.info.name}: batch_moves gave a negative code {int(child[i])}"
+        )
+    return degree, grouped
 
 
 def _enumerate_vectorized(
@@ -598,36 +582,33 @@ def _enumerate_vectorized(
     start = game.initial()
     if use_canonical:
         start = game.canonical(start)
-    frontier = np.array([_code(game, start)], dtype=np.int64)
-    seen = _SeenCodes()
-    seen.add(frontier, 0)
+    seen = CodeTable()
+    # every id is below `limit`
+    id_dtype: type[np.signedinteger[Any]] = np.int32 if limit <= 2**31 else np.int64
+    first = np.array([_code(game, start)], dtype=np.int64)
+    _, frontier = seen.number(first, limit, np.empty(1, dtype=id_dtype))
     layer_codes = [frontier]
     outcome_parts: list[NDArray[np.uint8]] = []
     degree_parts: list[NDArray[np.int64]] = []
-    dst_parts: list[NDArray[np.int64]] = []
-    n = 1
+    dst_parts: list[NDArray[Any]] = []
     budget = _Budget()
     while frontier.size:
         outcomes, parent, child = _batch(game, frontier)
         outcome_parts.append(outcomes)
-        uniq = _sorted_unique(child)
-        uniq_ids = seen.lookup(uniq)
-        fresh = uniq_ids < 0
-        new = uniq[fresh]
-        if n + new.size > limit:
+        # grouped codes, fresh codes and ids of this layer's moves, and a doubled table
+        budget.check(24.0 * child.size + 2.0 * seen.nbytes, "the enumeration")
+        degree, grouped = _group(game, parent, child, frontier.size)
+        del parent, child
+        dst = np.empty(grouped.size, dtype=id_dtype)  # one id per move
+        status, frontier = seen.number(grouped, limit, dst)
+        if status == LIMIT:
             raise _too_large(game, limit)
-        budget.check(40.0 * new.size + 24.0 * child.size, "the enumeration")
-        uniq_ids[fresh] = np.arange(n, n + new.size)
-        # CSR rows of this layer: moves grouped by parent, in the game's order per parent,
-        # each child numbered through a hash table of the layer's distinct children.
-        degree, dst = layer_csr(parent, child, uniq, uniq_ids, frontier.size)
         degree_parts.append(degree)
         dst_parts.append(dst)
-        seen.add(new, n)
-        n += new.size
-        frontier = new
-        layer_codes.append(new)
-        bar.update(n - bar.n)
+        layer_codes.append(frontier)
+        bar.update(seen.n - bar.n)
+    n = seen.n
+    del seen
     codes = np.concatenate(layer_codes)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.concatenate(degree_parts), out=indptr[1:])

@@ -1,0 +1,97 @@
+"""numba kernels of Connect Four's vectorized path (see :mod:`perfectplay.games.connect_four`).
+
+Codes are ``(mask << shift) | current`` bitboards with ``height = rows + 1`` bits per column
+(a guard row on top). A line of four in direction ``d`` (1 up, ``height`` right, ``height + 1``
+and ``height - 1`` diagonals) exists in ``s`` iff ``p & (p >> 2 d)`` is nonzero for
+``p = s & (s >> d)``. The kernels read each code once and write one entry per result; the
+mirror image of every child comes from the parent's mirror image (computed once per parent),
+since dropping a stone in column ``c`` mirrors to dropping it in column ``cols - 1 - c``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.values import LOSE, TIE, UNDECIDED
+
+__all__ = ["batch_moves", "batch_outcome"]
+
+
+@nb.njit(cache=True, inline="always")
+def _four(stones: np.int64, height: int) -> bool:
+    """Whether `stones` hold four in a row (the guard row stops wrap-around)."""
+    for d in (1, height, height + 1, height - 1):
+        pairs = stones & (stones >> d)
+        if pairs & (pairs >> (2 * d)):
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def _mirror(code: np.int64, shift: int, height: int, cols: int) -> np.int64:
+    """The code of the left-right mirror image (both boards of the code)."""
+    column = (np.int64(1) << height) - 1
+    both = column | (column << shift)
+    out = np.int64(0)
+    for c in range(cols):
+        out |= ((code >> (c * height)) & both) << ((cols - 1 - c) * height)
+    return out
+
+
+@nb.njit(cache=True)
+def batch_outcome(
+    codes: NDArray[np.int64], shift: int, height: int, board: int, out: NDArray[np.uint8]
+) -> None:
+    """``out[i]``: LOSE where the player who just moved has four, TIE on a full board, else
+    UNDECIDED. One pass."""
+    low = (np.int64(1) << shift) - 1
+    for i in range(codes.shape[0]):
+        mask = codes[i] >> shift
+        if _four(mask ^ (codes[i] & low), height):
+            out[i] = LOSE
+        elif mask == board:
+            out[i] = TIE
+        else:
+            out[i] = UNDECIDED
+
+
+@nb.njit(cache=True)
+def batch_moves(
+    codes: NDArray[np.int64],
+    shift: int,
+    height: int,
+    rows: int,
+    cols: int,
+    board: int,
+    parent: NDArray[np.int64],
+    child: NDArray[np.int64],
+) -> int:
+    """Fill ``parent[:k]``, ``child[:k]`` with every move (by parent, columns left to right),
+    each child the smaller of its code and its mirror's; return ``k``. The arrays need room for
+    ``cols`` moves per code. One pass."""
+    low = (np.int64(1) << shift) - 1
+    k = 0
+    for i in range(codes.shape[0]):
+        mask = codes[i] >> shift
+        current = codes[i] & low
+        if mask == board or _four(mask ^ current, height):
+            continue
+        mirrored = _mirror(codes[i], shift, height, cols)
+        mirror_mask = mirrored >> shift
+        mirror_next = (mirror_mask ^ (mirrored & low)) | (mirror_mask << shift)
+        after = (mask ^ current) | (mask << shift)  # the opponent moves next; the new stone below
+        for c in range(cols):
+            base = c * height
+            if (mask >> (base + rows - 1)) & 1:
+                continue  # column full
+            stone = (mask + (np.int64(1) << base)) & ~mask  # the lowest empty cell of column c
+            code = after | (stone << shift)
+            mirror_base = (cols - 1 - c) * height
+            mirror_stone = (mirror_mask + (np.int64(1) << mirror_base)) & ~mirror_mask
+            image = mirror_next | (mirror_stone << shift)
+            parent[k] = i
+            child[k] = min(code, image)
+            k += 1
+    return k
