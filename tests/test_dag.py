@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from perfectplay.errors import CyclicGraphError, InvalidGraphError, ScoreOverflowError
 from perfectplay.graph import GameGraph
 from perfectplay.solvers import _dag_kernels as kernels
+from perfectplay.solvers import dag
 from perfectplay.solvers.dag import solve_dag, topological_order
 from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN, Value
@@ -262,7 +263,7 @@ def test_empty_graph() -> None:
 @settings(max_examples=60)
 @given(scored_dags(max_n=20))
 def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[type-arg]
-    """The int64 key layout (graphs beyond 2**29 positions) on small graphs, both kernels."""
+    """The int64 key layout (graphs beyond 2**29 positions) on small graphs, both sweeps."""
     graph = build(case)
     n = case["n"]
     s = solve_dag(graph, case["primitive"], terminal_score=case["terminal"])
@@ -272,13 +273,21 @@ def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[typ
     info = np.zeros(1, dtype=np.int64)
     keys = np.empty(n, dtype=np.int64)
     score = np.empty(n, dtype=np.int64)
+    if kernels.monotone_direction(graph.indptr, graph.indices) == 1:
+        status = kernels.sweep(
+            graph.indptr, graph.indices, 1, prim, LOSE, graph.gain, terminal, keys,
+            kernels.SHIFT64, score, True, info, False,
+        )  # fmt: skip
+    else:
+        o = dag._kahn(graph, prim, copy=True)
+        status = kernels.sweep_ordered(
+            o.order, o.kptr, o.kids, prim, LOSE, o.kgain, terminal, keys, kernels.SHIFT64, score,
+            True, info,
+        )  # fmt: skip
+    assert status == kernels.OK
     value = np.empty(n, dtype=np.uint8)
     remoteness = np.empty(n, dtype=np.int32)
-    status = kernels.sweep(
-        graph.indptr, graph.indices, topological_order(graph), 0, prim, LOSE, graph.gain,
-        terminal, keys, kernels.SHIFT64, score, True, info, False, value, remoteness,
-    )  # fmt: skip
-    assert status == kernels.OK
+    kernels.decode(keys, kernels.SHIFT64, value, remoteness)
     np.testing.assert_array_equal(value, s.value)
     np.testing.assert_array_equal(remoteness, s.remoteness)
     np.testing.assert_array_equal(score, s.score)
@@ -314,3 +323,24 @@ def test_sort_wave_sorts_dense_waves_and_clears_its_bitmap(ids: list[int], lo: i
     dense = len(ids) >= 64 and (max(ids) - min(ids)) >> 6 <= 4 * len(ids)
     assert order[lo:].tolist() == (sorted(ids) if dense else ids)
     assert not bits.any()
+
+
+@pytest.mark.parametrize("fan_in", [255, 256, 1000])
+def test_positions_with_hundreds_of_moves_in(fan_in: int) -> None:
+    """Kahn's one-byte in-degree counters give way to wide ones past 255 moves in."""
+    rng = np.random.default_rng(fan_in)
+    n = fan_in + 2  # fan_in positions -> hub -> sink, ids shuffled
+    perm = rng.permutation(n)
+    src = np.concatenate([np.arange(fan_in), [fan_in]])
+    dst = np.concatenate([np.full(fan_in, fan_in), [fan_in + 1]])
+    graph = GameGraph.from_edges(perm[src], perm[dst], n=n, gain=np.arange(fan_in + 1))
+    narrow = np.zeros(n, dtype=np.uint8)
+    saturated = not kernels.count_indegree(
+        graph.indptr, graph.indices, np.empty(0, np.uint8), narrow
+    )
+    assert saturated == (fan_in > 255)
+    s = solve_dag(graph)
+    assert s.value[perm[:fan_in]].tolist() == [LOSE] * fan_in  # the hub wins by moving on
+    assert s.remoteness[perm[:fan_in]].tolist() == [2] * fan_in
+    assert s.score is not None
+    assert s.score[perm[:fan_in]].tolist() == (np.arange(fan_in) - fan_in).tolist()

@@ -40,10 +40,13 @@ __all__ = [
     "SHIFT32",
     "SHIFT64",
     "UNORDERED",
+    "count_indegree",
     "cycle_witness",
+    "decode",
     "kahn_order",
     "monotone_direction",
     "sweep",
+    "sweep_ordered",
 ]
 
 SHIFT32 = 29
@@ -67,8 +70,9 @@ def _prefetch_intrinsic(typingctx: Any, arr: Any, index: Any) -> Any:
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         array_type = signature.args[0]
         array = context.make_array(array_type)(context, builder, args[0])
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
         pointer = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
-            context, builder, array_type, array, [args[1]], wraparound=False
+            context, builder, array_type, array, [index], wraparound=False
         )
         byte_pointer = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
@@ -168,26 +172,52 @@ def _sort_wave(order, lo, hi, bits):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def kahn_order(indptr, indices, primitive, order, indegree, bits):  # type: ignore[no-untyped-def]
-    """Fill `order` with a topological order (every move goes later); return how many fit.
+def count_indegree(indptr, indices, primitive, indegree):  # type: ignore[no-untyped-def]
+    """Add to `indegree` (zeroed) each position's number of moves in; False if one saturates.
 
-    Moves from positions where the game is over (primitive) are ignored. `indegree` (length
-    n, zeroed) is left holding, for every position not placed, its number of moves from other
-    unplaced positions; fewer than n placed means a cycle. `order` has n slots and each
-    position enters it at most once, when its last incoming move is removed. Positions are
-    placed wave by wave (a wave: those freed by the previous one), each dense wave sorted by
-    id (`bits`: n bits, zeroed; see `_sort_wave`).
+    Moves from positions where the game is over (primitive) are not counted. A narrow
+    `indegree` dtype (uint8) keeps the counters in cache; the count stops, returning False, as
+    soon as a counter would pass the dtype's maximum, and the caller counts again wider.
     """
     n = indptr.shape[0] - 1
-    has_primitive = primitive.shape[0] > 0
     m = indices.shape[0]
+    top = np.iinfo(indegree.dtype).max
+    has_primitive = primitive.shape[0] > 0
     for u in range(n):
         if has_primitive and primitive[u] != UNDECIDED:
             continue
         for e in range(indptr[u], indptr[u + 1]):
             if e + AHEAD < m:
                 _prefetch(indegree, indices[e + AHEAD])
-            indegree[indices[e]] += 1
+            v = indices[e]
+            if indegree[v] == top:
+                return False
+            indegree[v] += 1
+    return True
+
+
+@nb.njit(cache=True)
+def kahn_order(  # type: ignore[no-untyped-def]
+    indptr, indices, primitive, order, indegree, bits, copy, kptr, kids, gain, kgain
+):
+    """Fill `order` with a topological order (every move goes later); return how many fit.
+
+    `indegree` holds what `count_indegree` counted; it is left holding, for every position
+    not placed, its number of moves from other unplaced positions: fewer than n placed means a
+    cycle. Moves from positions where the game is over (primitive) are ignored. `order` has n
+    slots and each position enters it at most once, when its last incoming move is removed.
+    Positions are placed wave by wave (a wave: those freed by the previous one), each dense
+    wave sorted by id (`bits`: n bits, zeroed; see `_sort_wave`).
+
+    With `copy`, the moves are also copied in the order their positions are placed, so that
+    the sweep reads them sequentially: the moves of ``order[k]`` are
+    ``kids[kptr[k]:kptr[k + 1]]`` (primitive positions get none), with their gains in `kgain`
+    if `gain` is not empty. `kptr` has n + 1 slots and `kids` (`kgain`) m: each move is copied
+    at most once.
+    """
+    n = indptr.shape[0] - 1
+    has_primitive = primitive.shape[0] > 0
+    has_gain = gain.shape[0] > 0
     tail = 0
     for u in range(n):
         if indegree[u] == 0:
@@ -195,21 +225,32 @@ def kahn_order(indptr, indices, primitive, order, indegree, bits):  # type: igno
             tail += 1
     head = 0
     wave_end = tail
+    copied = 0
+    if copy:
+        kptr[0] = 0
     while head < tail:
         if head == wave_end:
             _sort_wave(order, head, tail, bits)
             wave_end = tail
         _prefetch_moves(order, head, wave_end, indptr, indices, indegree)
+        if copy and has_gain and head + AHEAD // 2 < wave_end:
+            _prefetch(gain, indptr[order[head + AHEAD // 2]])
         u = order[head]
         head += 1
-        if has_primitive and primitive[u] != UNDECIDED:
-            continue
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            indegree[v] -= 1
-            if indegree[v] == 0:
-                order[tail] = v
-                tail += 1
+        if not (has_primitive and primitive[u] != UNDECIDED):
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                if copy:
+                    kids[copied] = v
+                    if has_gain:
+                        kgain[copied] = gain[e]
+                    copied += 1
+                indegree[v] -= 1
+                if indegree[v] == 0:
+                    order[tail] = v
+                    tail += 1
+        if copy:
+            kptr[head] = copied
     return tail
 
 
@@ -284,61 +325,44 @@ def _move_score(e, c, gain, score):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def sweep(  # type: ignore[no-untyped-def]
-    indptr,
-    indices,
-    order,
-    direction,
-    primitive,
-    no_move_value,
-    gain,
-    terminal,
-    keys,
-    shift,
-    score,
-    scored,
-    info,
-    verify,
-    value,
-    remoteness,
-):
-    """Fill `keys`, `value`, `remoteness` (and `score` if `scored`) in reverse topological order.
+def _end_key(u, primitive, no_move_key, shift):  # type: ignore[no-untyped-def]
+    """The key of a position where the game is over: its fixed value, or `no_move_key`."""
+    if primitive.shape[0] > 0 and primitive[u] != UNDECIDED:
+        return _own_key(primitive[u], 0, shift)
+    return no_move_key
 
-    The order is ``order[n - 1], ..., order[0]`` when `order` is non-empty, otherwise the ids
-    themselves: descending when ``direction == 1`` (moves go up), ascending when -1.
-    `primitive` is empty or holds UNDECIDED except fixed positions; `gain` is empty or per
-    move; `terminal` is empty or per position; `shift` is SHIFT32 for int32 keys, SHIFT64 for
-    int64. Returns OK, or OVERFLOW with the position whose score leaves int64 in ``info[0]``.
-    With `verify` (only for ids, ``direction == 1``), returns UNORDERED as soon as a position
-    that is not over has a move to a smaller or equal id: the ids are not an order after all.
+
+@nb.njit(cache=True)
+def sweep(  # type: ignore[no-untyped-def]
+    indptr, indices, direction, primitive, no_move_value, gain, terminal, keys, shift, score,
+    scored, info, verify,
+):  # fmt: skip
+    """Fill `keys` (and `score` if `scored`) taking the ids as the reverse topological order.
+
+    The ids are taken in decreasing order when ``direction == 1`` (moves go up), in increasing
+    order when -1. `primitive` is empty or holds UNDECIDED except fixed positions; `gain` is
+    empty or per move; `terminal` is empty or per position; `shift` is SHIFT32 for int32 keys,
+    SHIFT64 for int64. Returns OK, or OVERFLOW with the position whose score leaves int64 in
+    ``info[0]``. With `verify` (only for ``direction == 1``), returns UNORDERED as soon as a
+    position that is not over has a move to a smaller or equal id: the ids are not an order
+    after all.
     """
     n = indptr.shape[0] - 1
     m = indices.shape[0]
     no_move_key = _own_key(no_move_value, 0, shift)
-    has_order = order.shape[0] > 0
-    backwards = order[::-1]
     for k in range(n):
-        if has_order:
-            u = backwards[k]
-            _prefetch_moves(backwards, k, n, indptr, indices, keys)
-            if scored:
-                _prefetch_moves(backwards, k, n, indptr, indices, score)
-        else:
-            u = n - 1 - k if direction == 1 else k
+        u = n - 1 - k if direction == 1 else k
         start = indptr[u]
         stop = indptr[u + 1]
-        if not has_order:
-            # Moves are met in index order (descending when direction is 1): prefetch the
-            # targets of the moves AHEAD further on, as many as this position has.
-            low = start - AHEAD if direction == 1 else start + AHEAD
-            for e in range(max(low, 0), min(low + stop - start, m)):
-                _prefetch(keys, indices[e])
-                if scored:
-                    _prefetch(score, indices[e])
+        # Moves are met in index order (descending when direction is 1): prefetch the targets
+        # of the moves AHEAD further on, as many as this position has.
+        low = start - AHEAD if direction == 1 else start + AHEAD
+        for e in range(max(low, 0), min(low + stop - start, m)):
+            _prefetch(keys, indices[e])
+            if scored:
+                _prefetch(score, indices[e])
         if _is_end(u, indptr, primitive):
-            fixed = primitive.shape[0] > 0 and primitive[u] != UNDECIDED
-            keys[u] = _own_key(primitive[u], 0, shift) if fixed else no_move_key
-            value[u], remoteness[u] = _decode(keys[u], shift)
+            keys[u] = _end_key(u, primitive, no_move_key, shift)
             if scored:
                 score[u] = terminal[u] if terminal.shape[0] > 0 else 0
             continue
@@ -355,18 +379,74 @@ def sweep(  # type: ignore[no-untyped-def]
             for e in range(start + 1, stop):
                 best = max(best, keys[indices[e]])  # branch-free: the loads overlap
         keys[u] = _parent_key(best, shift)
-        value[u], remoteness[u] = _decode(keys[u], shift)
-        if scored:
-            top, wrapped = _move_score(start, indices[start], gain, score)
-            for e in range(start + 1, stop):
-                r, wrapped_here = _move_score(e, indices[e], gain, score)
-                wrapped |= wrapped_here
-                top = max(top, r)
-            if wrapped:
-                info[0] = u
-                return OVERFLOW
-            score[u] = top
+        if scored and _score_moves(u, start, stop, indices, gain, score, info):
+            return OVERFLOW
     return OK
+
+
+@nb.njit(cache=True)
+def _score_moves(u, start, stop, targets, gain, score, info):  # type: ignore[no-untyped-def]
+    """Set ``score[u]`` to the best ``gain[e] - score[targets[e]]`` over ``start <= e < stop``.
+
+    Returns True, with `u` in ``info[0]``, if a move's worth leaves int64 (score not set).
+    """
+    top, wrapped = _move_score(start, targets[start], gain, score)
+    for e in range(start + 1, stop):
+        r, wrapped_here = _move_score(e, targets[e], gain, score)
+        wrapped |= wrapped_here
+        top = max(top, r)
+    if wrapped:
+        info[0] = u
+        return True
+    score[u] = top
+    return False
+
+
+@nb.njit(cache=True)
+def sweep_ordered(  # type: ignore[no-untyped-def]
+    order, kptr, kids, primitive, no_move_value, kgain, terminal, keys, shift, score, scored, info
+):
+    """`sweep` in the order `kahn_order` found, on the moves it copied in that order.
+
+    Positions are taken from ``order[n - 1]`` back to ``order[0]``; the moves of ``order[k]``
+    are ``kids[kptr[k]:kptr[k + 1]]`` with gains `kgain` (empty when unscored), so the moves
+    are read sequentially and only the keys (and scores) of their targets at random. A
+    position with no copied moves is over: primitive, or without moves. Returns OK or
+    OVERFLOW as `sweep`.
+    """
+    n = order.shape[0]
+    no_move_key = _own_key(no_move_value, 0, shift)
+    for k in range(n - 1, -1, -1):
+        u = order[k]
+        start = kptr[k]
+        stop = kptr[k + 1]
+        # The moves AHEAD further back, as many as this position has, and the position itself.
+        low = start - AHEAD
+        for e in range(max(low, 0), max(low + stop - start, 0)):
+            _prefetch(keys, kids[e])
+            if scored:
+                _prefetch(score, kids[e])
+        if k >= AHEAD // 2:
+            _prefetch(keys, order[k - AHEAD // 2])
+        if start == stop:
+            keys[u] = _end_key(u, primitive, no_move_key, shift)
+            if scored:
+                score[u] = terminal[u] if terminal.shape[0] > 0 else 0
+            continue
+        best = keys[kids[start]]
+        for e in range(start + 1, stop):
+            best = max(best, keys[kids[e]])
+        keys[u] = _parent_key(best, shift)
+        if scored and _score_moves(u, start, stop, kids, kgain, score, info):
+            return OVERFLOW
+    return OK
+
+
+@nb.njit(cache=True)
+def decode(keys, shift, value, remoteness):  # type: ignore[no-untyped-def]
+    """Unpack every key into `value` and `remoteness` (one sequential pass)."""
+    for u in range(keys.shape[0]):
+        value[u], remoteness[u] = _decode(keys[u], shift)
 
 
 @nb.njit(cache=True)

@@ -20,6 +20,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -56,25 +58,46 @@ def _cycle_error(
     )
 
 
-def _order(graph: GameGraph, primitive: NDArray[np.uint8]) -> tuple[NDArray[np.integer], int]:
-    """``(order, direction)`` for the sweep: an empty order when the ids are already monotone.
+class _Order(NamedTuple):
+    """Kahn's order, and the moves copied in that order (empty unless asked for)."""
 
-    Moves from primitive positions are ignored: play stops there.
+    order: NDArray[np.integer]
+    kptr: NDArray[np.integer]
+    kids: NDArray[np.integer]
+    kgain: NDArray[np.int64]
+
+
+def _kahn(graph: GameGraph, primitive: NDArray[np.uint8], copy: bool) -> _Order:
+    """Kahn's order of `graph` (moves out of primitive positions ignored), or CyclicGraphError.
+
+    With `copy`, also the moves (and gains) in that order, for :func:`kernels.sweep_ordered`.
     """
-    direction = int(kernels.monotone_direction(graph.indptr, graph.indices))
-    if direction != 0:
-        return _EMPTY_INT64, direction
+    n, m = graph.n, graph.m
     id_dtype = graph.indices.dtype  # int32 while ids fit: half the random-access footprint
-    check_memory(
-        (2.0 * id_dtype.itemsize + 0.125) * graph.n, f"a topological order of {graph.n} positions"
-    )
-    order = np.empty(graph.n, dtype=id_dtype)
-    indegree = np.zeros(graph.n, dtype=id_dtype)
-    bits = np.zeros((graph.n + 63) // 64, dtype=np.uint64)  # one bit per position
-    placed = int(kernels.kahn_order(graph.indptr, graph.indices, primitive, order, indegree, bits))
-    if placed < graph.n:
+    per_move = id_dtype.itemsize + (8 if graph.gain is not None else 0) if copy else 0
+    per_position = 2 * id_dtype.itemsize + 0.125 + (graph.indptr.dtype.itemsize if copy else 0)
+    check_memory(per_position * n + per_move * m, f"a topological order of {n} positions")
+    # One-byte counters stay in cache; count again with wide ones if some position has more
+    # than 255 moves in.
+    indegree: NDArray[np.integer] = np.zeros(n, dtype=np.uint8)
+    if not kernels.count_indegree(graph.indptr, graph.indices, primitive, indegree):
+        indegree = np.zeros(n, dtype=id_dtype)
+        kernels.count_indegree(graph.indptr, graph.indices, primitive, indegree)
+    order = np.empty(n, dtype=id_dtype)
+    bits = np.zeros((n + 63) // 64, dtype=np.uint64)  # one bit per position
+    kptr = np.empty(n + 1 if copy else 0, dtype=graph.indptr.dtype)
+    kids = np.empty(m if copy else 0, dtype=id_dtype)
+    gain = _EMPTY_INT64 if graph.gain is None or not copy else graph.gain
+    kgain = np.empty(gain.size, dtype=np.int64)
+    placed = int(
+        kernels.kahn_order(
+            graph.indptr, graph.indices, primitive, order, indegree, bits, copy, kptr, kids,
+            gain, kgain,
+        )
+    )  # fmt: skip
+    if placed < n:
         raise _cycle_error(graph, primitive, indegree)
-    return order, 0
+    return _Order(order, kptr, kids, kgain)
 
 
 def topological_order(graph: GameGraph) -> NDArray[np.int64]:
@@ -99,7 +122,7 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
     Notes
     -----
     Cost: O(m) to test whether the numbering is monotone, O(n + m) for Kahn's algorithm
-    (numba, 8 bytes and 1 bit per position while ids fit in int32), plus O(n + m) for the reverse
+    (numba, 9 bytes and 1 bit per position while ids fit in int32), plus O(n + m) for the reverse
     graph when a cycle must be named.
 
     Examples
@@ -112,12 +135,12 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
     ...
     perfectplay.errors.CyclicGraphError: the game graph has a cycle through position 1 ...
     """
-    order, direction = _order(graph, _EMPTY_UINT8)
+    direction = int(kernels.monotone_direction(graph.indptr, graph.indices))
     if direction == 1:
         return np.arange(graph.n, dtype=np.int64)
     if direction == -1:
         return np.arange(graph.n - 1, -1, -1, dtype=np.int64)
-    return order.astype(np.int64, copy=False)
+    return _kahn(graph, _EMPTY_UINT8, copy=False).order.astype(np.int64, copy=False)
 
 
 def _check_terminal(terminal_score: ArrayLike, n: int) -> NDArray[np.int64]:
@@ -202,44 +225,60 @@ def solve_dag(
     a larger id (as enumerations by depth produce); at the first move that does not, it stops
     and starts again with the ids in increasing order if every move goes to a smaller id, or
     else in Kahn's order (moves out of primitive positions ignored), computed wave by wave,
-    each wave sorted by id so that the graph is read in increasing addresses. Values and
-    remoteness are packed in one integer per position so that each move costs a single random
-    read and a maximum, unpacked as each position is decided; the loops prefetch the positions
-    they will read a few dozen moves ahead (see ``_dag_kernels``).
+    each wave sorted by id so that the graph is read in increasing addresses. Kahn's pass
+    copies the moves in its order as it goes, so the sweep reads them sequentially. Values
+    and remoteness are packed in one integer per position so that each move costs a single
+    random read and a maximum (scored: one cache line, the key and score side by side),
+    unpacked in one pass at the end; the loops prefetch the
+    positions they will read a few dozen moves ahead (see ``_dag_kernels``).
 
-    Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (+ 8 for scores),
-    and 8 more (+ 1 bit) while an order is computed.
+    Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (29 for scores:
+    keys widen to 8 bytes to sit next to the scores, plus the output's copy of the scores).
+    While an order is computed, per position 9 bytes, 1 bit and one index pointer more, and
+    a copy of the moves (4 bytes each while ids fit in int32, + 8 for gains).
     """
     n = graph.n
     prim = _EMPTY_UINT8 if primitive is None else primitive_values(primitive, n)
     scored = graph.gain is not None or terminal_score is not None
     terminal = _EMPTY_INT64 if terminal_score is None else _check_terminal(terminal_score, n)
-    small = n < (1 << kernels.SHIFT32) - 1
+    small = n < (1 << kernels.SHIFT32) - 1 and not scored
     key_dtype, shift = (np.int32, kernels.SHIFT32) if small else (np.int64, kernels.SHIFT64)
-    per_position = 1 + 4 + np.dtype(key_dtype).itemsize + (8 if scored else 0)
+    # Scored: each position's key and score side by side, so a move reads one cache line.
+    per_position = 1 + 4 + (8 + 8 + 8 if scored else np.dtype(key_dtype).itemsize)
     check_memory(float(per_position) * n, f"solving a graph of {n} positions")
-    keys = np.empty(n, dtype=key_dtype)
-    score = np.empty(n if scored else 0, dtype=np.int64)
-    value = np.empty(n, dtype=VALUE_DTYPE)
-    remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
+    record = np.empty((n, 2 if scored else 1), dtype=key_dtype)
+    keys = record[:, 0]
+    score = record[:, 1] if scored else _EMPTY_INT64
     info = np.zeros(1, dtype=np.int64)
     gain = _EMPTY_INT64 if graph.gain is None else graph.gain
     no_move = WIN if misere else LOSE
     # First try the ids as they are (moves going up, the common case), checking as it goes.
     status = kernels.sweep(
-        graph.indptr, graph.indices, _EMPTY_INT64, 1, prim, no_move, gain, terminal, keys,
-        shift, score, scored, info, True, value, remoteness,
+        graph.indptr, graph.indices, 1, prim, no_move, gain, terminal, keys, shift, score,
+        scored, info, True,
     )  # fmt: skip
-    if status != kernels.OK:
-        order, direction = _order(graph, prim)  # raises CyclicGraphError first
-        if status == kernels.UNORDERED:
+    if status != kernels.OK:  # not increasing ids after all, or an overflow: cycles first
+        direction = int(kernels.monotone_direction(graph.indptr, graph.indices))
+        unordered = status == kernels.UNORDERED
+        if direction == -1 and unordered:
             status = kernels.sweep(
-                graph.indptr, graph.indices, order, direction, prim, no_move, gain, terminal,
-                keys, shift, score, scored, info, False, value, remoteness,
+                graph.indptr, graph.indices, -1, prim, no_move, gain, terminal, keys, shift,
+                score, scored, info, False,
             )  # fmt: skip
+        elif direction == 0:
+            order = _kahn(graph, prim, copy=unordered)  # raises CyclicGraphError
+            if unordered:
+                status = kernels.sweep_ordered(
+                    order.order, order.kptr, order.kids, prim, no_move, order.kgain, terminal,
+                    keys, shift, score, scored, info,
+                )  # fmt: skip
+            del order
     if status == kernels.OVERFLOW:
         raise ScoreOverflowError(
             f"the score of position {int(info[0])} does not fit in int64 "
             "(gains and terminal scores add up beyond ±9.2e18)"
         )
-    return Solution(graph, value, remoteness, score=score if scored else None, solver="dag")
+    value = np.empty(n, dtype=VALUE_DTYPE)
+    remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
+    kernels.decode(keys, shift, value, remoteness)
+    return Solution(graph, value, remoteness, score=score.copy() if scored else None, solver="dag")
