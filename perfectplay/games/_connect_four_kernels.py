@@ -22,21 +22,26 @@ __all__ = ["batch_moves", "batch_outcome"]
 @nb.njit(cache=True, inline="always")
 def _four(stones: np.int64, height: int) -> bool:
     """Whether `stones` hold four in a row (the guard row stops wrap-around)."""
-    for d in (1, height, height + 1, height - 1):
+    pairs = stones & (stones >> 1)
+    lines = pairs & (pairs >> 2)
+    for d in (height, height + 1, height - 1):
         pairs = stones & (stones >> d)
-        if pairs & (pairs >> (2 * d)):
-            return True
-    return False
+        lines |= pairs & (pairs >> (2 * d))
+    return lines != 0
 
 
 @nb.njit(cache=True, inline="always")
 def _mirror(code: np.int64, shift: int, height: int, cols: int) -> np.int64:
-    """The code of the left-right mirror image (both boards of the code)."""
+    """The code of the left-right mirror image (both boards): columns ``c`` and
+    ``cols - 1 - c`` swap places, a middle column stays."""
     column = (np.int64(1) << height) - 1
     both = column | (column << shift)
-    out = np.int64(0)
-    for c in range(cols):
-        out |= ((code >> (c * height)) & both) << ((cols - 1 - c) * height)
+    middle = both << ((cols // 2) * height)
+    out = code & middle if cols % 2 else np.int64(0)
+    for c in range(cols // 2):
+        distance = (cols - 1 - 2 * c) * height
+        left = both << (c * height)
+        out |= ((code & left) << distance) | ((code >> distance) & left)
     return out
 
 

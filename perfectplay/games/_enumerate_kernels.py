@@ -11,8 +11,9 @@ deterministic, breadth-first, no sort.
 
 Random probes into a table larger than the caches dominate on large games; the numbering loop
 knows its future probes, so it prefetches the slot of the move ``AHEAD`` places further on.
-Doubling the table is streaming work: with hashing on the top bits, the entry in old slot ``i``
-lands near new slot ``2 i``.
+Growing the table is streaming work: with hashing on the top bits, the entry in old slot ``i``
+lands near new slot ``2 i`` (``4 i``, ...). The enumerator reserves room before each layer for
+the new positions it expects, so one rehash replaces several doublings.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier
-_EMPTY = -1  # key of a free slot (codes are non-negative)
+_EMPTY = 0  # a free slot; a code c is stored as ~c, negative since codes are non-negative
 _FIRST_BITS = 10  # a new table has 2 ** 10 slots
 AHEAD = 16  # moves between a slot's prefetch and its probe (measured on Connect Four 4x5)
 
@@ -46,8 +47,8 @@ AHEAD = 16  # moves between a slot's prefetch and its probe (measured on Connect
 DONE = 0
 GROW = 1  # the table is half full: double it and call again from where the pass stopped
 LIMIT = 2  # more than `limit` positions
-BAD_PARENT = 3  # a parent index outside 0..width-1 (the returned index names the move)
-BAD_CODE = 4  # a negative child code (the returned index names the move)
+BAD_PARENT = 3  # a parent index outside 0..width-1
+BAD_CODE = 4  # a negative child code
 
 
 @nb.njit(cache=True)
@@ -61,9 +62,7 @@ def first_bad_outcome(outcomes: NDArray[np.integer[Any]]) -> int:
 
 
 @nb.njit(cache=True)
-def _count_moves(
-    parent: NDArray[np.int64], child: NDArray[np.int64], degree: NDArray[np.int64]
-) -> tuple[int, int, bool]:
+def _count_moves(parent: NDArray[np.int64], degree: NDArray[np.int64]) -> tuple[int, int, bool]:
     """Count the moves of each parent; ``(status, move, ordered)`` with `ordered` true when
     the parents never decrease."""
     width = degree.shape[0]
@@ -72,8 +71,6 @@ def _count_moves(
         p = parent[i]
         if p < 0 or p >= width:
             return BAD_PARENT, i, False
-        if child[i] < 0:
-            return BAD_CODE, i, False
         degree[p] += 1
         if i > 0 and p < parent[i - 1]:
             ordered = False
@@ -107,11 +104,11 @@ def group_moves(
     ``degree[p]`` counts the moves of frontier position ``p`` (``0 <= p < width``) and
     `grouped` lists the children's codes by increasing parent, each parent's moves in the
     order given (a stable counting sort; `child` itself when the parents never decrease).
-    `status` is ``DONE``, or ``BAD_PARENT`` / ``BAD_CODE`` with `move` the index of the first
-    offending move. Cost: O(len(child) + width), one pass when already grouped.
+    `status` is ``DONE``, or ``BAD_PARENT`` with `move` the index of the first parent outside
+    ``0..width-1``. Cost: O(len(child) + width), one pass over `parent` when already grouped.
     """
     degree = np.zeros(width, dtype=np.int64)  # one count per frontier position
-    status, move, ordered = _count_moves(parent, child, degree)
+    status, move, ordered = _count_moves(parent, degree)
     if status != DONE or ordered:
         return status, move, degree, child
     grouped = np.empty(child.shape[0], dtype=np.int64)  # one code per move
@@ -141,13 +138,13 @@ def _insert_all(old: NDArray[np.int64], table: NDArray[np.int64]) -> None:
     shift = _shift_of(size)
     mask = size - 1
     for i in range(0, old.shape[0], 2):
-        code = old[i]
-        if code == _EMPTY:
+        key = old[i]
+        if key == _EMPTY:
             continue
-        h = _slot(code, shift)
+        h = _slot(~key, shift)
         while table[2 * h] != _EMPTY:
             h = (h + 1) & mask
-        table[2 * h] = code
+        table[2 * h] = key
         table[2 * h + 1] = old[i + 1]
 
 
@@ -175,19 +172,22 @@ def _number(
             ahead = _slot(grouped[e + AHEAD], shift)
             _prefetch(table, 2 * ahead)
         code = grouped[e]
+        if code < 0:
+            status = BAD_CODE
+            break
         h = _slot(code, shift)
         while True:
-            key = table[2 * h]
-            if key == code:
+            stored = table[2 * h]
+            if stored == ~code:
                 dst[e] = table[2 * h + 1]
                 break
-            if key == _EMPTY:
+            if stored == _EMPTY:
                 if n >= room:
                     status = GROW
                 elif n >= limit:
                     status = LIMIT
                 else:
-                    table[2 * h] = code
+                    table[2 * h] = ~code
                     table[2 * h + 1] = n
                     dst[e] = n
                     fresh[k] = code
@@ -207,12 +207,12 @@ def _number(
 class CodeTable:
     """Every code seen so far with its id (an open-addressing hash table, see the module).
 
-    Slot ``h`` is ``table[2 h]`` (the code, -1 when free) and ``table[2 h + 1]`` (its id).
+    Slot ``h`` is ``table[2 h]`` (``~code``, 0 when free) and ``table[2 h + 1]`` (its id).
     Memory: 16 bytes per slot, 2 to 4 slots per code.
     """
 
     def __init__(self) -> None:
-        self.table = np.full(2 << _FIRST_BITS, _EMPTY, dtype=np.int64)
+        self.table = np.zeros(2 << _FIRST_BITS, dtype=np.int64)
         self.n = 0  # codes held, numbered 0..n-1 in the order added
 
     @property
@@ -220,21 +220,28 @@ class CodeTable:
         """Bytes of the table."""
         return int(self.table.nbytes)
 
-    def grow(self) -> None:
-        """Double the table (streaming: entries move from old slot ``i`` to about ``2 i``)."""
-        bigger = np.full(2 * self.table.shape[0], _EMPTY, dtype=np.int64)
+    def reserve(self, count: int) -> None:
+        """Make room for `count` codes in all (at most one rehash, into a power-of-two table)."""
+        size = self.table.shape[0] // 2
+        if count <= size // 2:
+            return
+        while count > size // 2:
+            size *= 2
+        # the load factor stays <= 1/2; zeros (free slots) come lazily from the system
+        bigger = np.zeros(2 * size, dtype=np.int64)
         _insert_all(self.table, bigger)
         self.table = bigger
 
     def number(
         self, grouped: NDArray[np.int64], limit: int, dst: NDArray[np.signedinteger[Any]]
-    ) -> tuple[int, NDArray[np.int64]]:
+    ) -> tuple[int, int, NDArray[np.int64]]:
         """The id of each code of `grouped` in ``dst``, new codes numbered in first-seen order.
 
-        A code not yet in the table gets the next id and is added. Returns ``(status, new)``:
-        `new` holds the codes added, in id order; `status` is ``DONE``, or ``LIMIT`` if the
-        table would exceed `limit` codes (then `new` and the table hold what was added up to
-        there). Grows the table as needed. Cost: one probe per code, O(len(grouped)) expected.
+        A code not yet in the table gets the next id and is added. Returns ``(status, stop,
+        new)``: `new` holds the codes added, in id order; `status` is ``DONE``, ``LIMIT`` if the
+        table would exceed `limit` codes, or ``BAD_CODE`` if ``grouped[stop]`` is negative (the
+        pass stops there; `new` and the table keep what was added before). Grows the table as
+        needed. Cost: one probe per code, O(len(grouped)) expected.
         """
         fresh = np.empty(grouped.shape[0], dtype=np.int64)  # at most one new code per move
         state = np.array([0, self.n, 0], dtype=np.int64)
@@ -243,5 +250,5 @@ class CodeTable:
             status = _number(grouped, self.table, state, limit, dst, fresh)
             self.n = int(state[1])
             if status == GROW:
-                self.grow()
-        return status, fresh[: state[2]]
+                self.reserve(self.n + 1)
+        return status, int(state[0]), fresh[: state[2]]

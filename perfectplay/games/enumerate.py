@@ -567,10 +567,6 @@ def _group(
             f"{game.info.name}: batch_moves parents must index the codes given "
             f"(0..{width - 1}), got {int(parent[i])}"
         )
-    if status == BAD_CODE:
-        raise GameDefinitionError(
-            f"{game.info.name}: batch_moves gave a negative code {int(child[i])}"
-        )
     return degree, grouped
 
 
@@ -586,21 +582,30 @@ def _enumerate_vectorized(
     # every id is below `limit`
     id_dtype: type[np.signedinteger[Any]] = np.int32 if limit <= 2**31 else np.int64
     first = np.array([_code(game, start)], dtype=np.int64)
-    _, frontier = seen.number(first, limit, np.empty(1, dtype=id_dtype))
+    _, _, frontier = seen.number(first, limit, np.empty(1, dtype=id_dtype))
     layer_codes = [frontier]
     outcome_parts: list[NDArray[np.uint8]] = []
     degree_parts: list[NDArray[np.int64]] = []
     dst_parts: list[NDArray[Any]] = []
     budget = _Budget()
+    fresh_per_move = 1.0  # new positions per move in the last layer
     while frontier.size:
         outcomes, parent, child = _batch(game, frontier)
         outcome_parts.append(outcomes)
-        # grouped codes, fresh codes and ids of this layer's moves, and a doubled table
-        budget.check(24.0 * child.size + 2.0 * seen.nbytes, "the enumeration")
+        expected = min(seen.n + int(fresh_per_move * child.size), limit)
+        # grouped codes, new codes and ids of this layer's moves (24 bytes a move); the old
+        # table and a new one with 2 to 4 slots of 16 bytes for each code expected
+        budget.check(24.0 * child.size + seen.nbytes + 64.0 * expected, "the enumeration")
         degree, grouped = _group(game, parent, child, frontier.size)
         del parent, child
+        seen.reserve(expected)
         dst = np.empty(grouped.size, dtype=id_dtype)  # one id per move
-        status, frontier = seen.number(grouped, limit, dst)
+        status, stop, frontier = seen.number(grouped, limit, dst)
+        if status == BAD_CODE:
+            raise GameDefinitionError(
+                f"{game.info.name}: batch_moves gave a negative code {int(grouped[stop])}"
+            )
+        fresh_per_move = frontier.size / max(grouped.size, 1)
         if status == LIMIT:
             raise _too_large(game, limit)
         degree_parts.append(degree)
