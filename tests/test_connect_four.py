@@ -5,14 +5,17 @@ from __future__ import annotations
 import random
 import time
 
+import numpy as np
 import pytest
 from brute import brute_connect_four
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perfectplay.api import solve
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.check import check_game
 from perfectplay.games.connect_four import ConnectFour
-from perfectplay.values import Value
+from perfectplay.values import UNDECIDED, Value
 
 VALUE_OF = {-1: Value.LOSE, 0: Value.TIE, 1: Value.WIN}
 
@@ -89,3 +92,39 @@ def test_best_move_takes_the_immediate_win() -> None:
     best = solved.best_moves(("XXX", "OO", "O", ""))
     assert [m.label for m in best] == ["a"]
     assert best[0].value is Value.WIN and best[0].remoteness == 1
+
+
+@settings(max_examples=60)
+@given(
+    st.sampled_from(
+        [(1, 1), (1, 4), (2, 5), (4, 1), (3, 3), (4, 4), (4, 5), (5, 4), (5, 5), (4, 6)]
+    ),
+    st.lists(st.integers(0, 1000), max_size=40),
+)
+def test_batch_methods_follow_the_rules(shape: tuple[int, int], picks: list[int]) -> None:
+    # Random games (each pick chooses one of the moves), stopped anywhere: the batch
+    # methods on all their positions at once must agree with outcome(), moves() and
+    # canonical() one position at a time.
+    game = ConnectFour(*shape)
+    position = game.initial()
+    positions = [position]
+    for pick in picks:
+        moves = game.moves(position)
+        if not moves:
+            break
+        position = moves[pick % len(moves)][1]
+        positions.append(position)
+    codes = np.array([game.encode(p) for p in positions], dtype=np.int64)
+    outcomes = game.batch_outcome(codes)
+    assert outcomes.dtype == np.uint8
+    assert outcomes.tolist() == [
+        UNDECIDED if game.outcome(p) is None else game.outcome(p) for p in positions
+    ]
+    parent, child = game.batch_moves(codes)
+    expected = [
+        (i, game.encode(game.canonical(q)))
+        for i, p in enumerate(positions)
+        for _, q in game.moves(p)
+    ]
+    assert list(zip(parent.tolist(), child.tolist(), strict=True)) == expected
+    assert parent.dtype == child.dtype == np.int64

@@ -12,10 +12,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
+from perfectplay.games._enumerate_kernels import (
+    BAD_CODE,
+    BAD_PARENT,
+    DONE,
+    LIMIT,
+    CodeTable,
+    first_bad_outcome,
+    group_moves,
+)
 from perfectplay.games.base import Game, GameInfo
 from perfectplay.games.connect_four import ConnectFour
 from perfectplay.games.enumerate import enumerate_game, has_vectorized_path
 from perfectplay.games.nim import Nim
+from perfectplay.games.registry import game_names, load_game
 from perfectplay.games.subtraction import Subtraction
 from perfectplay.games.tictactoe import TicTacToe
 from perfectplay.values import UNDECIDED, Value
@@ -289,3 +299,141 @@ def test_move_bound_refuses_before_any_work(monkeypatch: pytest.MonkeyPatch) -> 
     for vectorized in (False, True):
         with pytest.raises(TooLargeError, match=r"subtraction \(up to 1,999 moves\)"):
             enumerate_game(game, vectorized=vectorized)
+
+
+# ---------------------------------------------------------------- the vectorized path's kernels
+
+codes_lists = st.lists(st.one_of(st.integers(0, 40), st.integers(0, 2**63 - 1)), max_size=1500).map(
+    lambda codes: np.array(codes, dtype=np.int64)
+)
+
+
+@settings(max_examples=60)
+@given(st.lists(codes_lists, min_size=1, max_size=4), st.sampled_from([np.int32, np.int64]))
+def test_code_table_numbers_codes_in_first_seen_order(
+    batches: list[Any], id_dtype: type[np.signedinteger[Any]]
+) -> None:
+    # Reference: a dict filled in order. Over 512 distinct codes the table (1024 slots at
+    # first) must grow in the middle of a pass and resume where it stopped.
+    table, reference = CodeTable(), {}
+    for codes in batches:
+        dst = np.empty(codes.size, dtype=id_dtype)
+        status, stop, new = table.number(codes, 2**31, dst)
+        expected_new = []
+        for code in codes.tolist():
+            if code not in reference:
+                reference[code] = len(reference)
+                expected_new.append(code)
+        assert (status, stop) == (DONE, codes.size)
+        assert new.tolist() == expected_new
+        assert dst.tolist() == [reference[c] for c in codes.tolist()]
+        assert table.n == len(reference)
+        assert 2 * table.n <= table.table.size // 2  # load factor at most 1/2
+
+
+def test_code_table_grows_in_the_middle_of_a_pass() -> None:
+    codes = np.random.default_rng(5).integers(0, 3000, size=20_000)
+    table = CodeTable()
+    dst = np.empty(codes.size, dtype=np.int32)
+    status, stop, new = table.number(codes, 2**31, dst)
+    first = np.unique(codes, return_index=True)[1]
+    assert (status, stop) == (DONE, codes.size)
+    assert new.tolist() == codes[np.sort(first)].tolist()  # first-seen order
+    assert np.array_equal(new[dst], codes)
+    assert table.table.size // 2 == 8192  # 1024 slots at first: grown in the pass
+
+
+def test_code_table_stops_at_the_limit_and_at_negative_codes() -> None:
+    table = CodeTable()
+    codes = np.array([7, 7, 8, 9, 8, 10], dtype=np.int64)
+    status, stop, new = table.number(codes, 2, np.empty(6, dtype=np.int64))
+    assert (status, stop, new.tolist(), table.n) == (LIMIT, 3, [7, 8], 2)
+    status, stop, new = table.number(np.array([8, -5, 11]), 10, np.empty(3, dtype=np.int64))
+    assert (status, stop, new.tolist()) == (BAD_CODE, 1, [])
+    table.reserve(5000)
+    assert table.table.size // 2 == 16384 and table.n == 2  # room for 5000 codes at half load
+    status, stop, new = table.number(np.array([8, 7, 3]), 10, np.empty(3, dtype=np.int64))
+    assert (status, new.tolist(), table.n) == (DONE, [3], 3)
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 30), st.data())
+def test_group_moves_is_a_stable_sort_by_parent(width: int, data: st.DataObject) -> None:
+    m = data.draw(st.integers(0, 80))
+    ordered = data.draw(st.booleans())
+    drawn = data.draw(st.lists(st.integers(0, width - 1), min_size=m, max_size=m))
+    parent = np.array(sorted(drawn) if ordered else drawn, dtype=np.int64)
+    child = np.arange(100, 100 + m, dtype=np.int64)
+    status, _, degree, grouped = group_moves(parent, child, width)
+    assert status == DONE
+    assert degree.tolist() == np.bincount(parent, minlength=width).tolist()
+    assert grouped.tolist() == child[np.argsort(parent, kind="stable")].tolist()
+
+
+def test_group_moves_names_a_parent_out_of_range() -> None:
+    parent = np.array([0, 1, 3, 1, -1], dtype=np.int64)
+    status, move, _, _ = group_moves(parent, np.zeros(5, dtype=np.int64), 3)
+    assert (status, move) == (BAD_PARENT, 2)
+
+
+def test_first_bad_outcome() -> None:
+    assert first_bad_outcome(np.array([Value.WIN, UNDECIDED, 0, 2], dtype=np.uint8)) == -1
+    assert first_bad_outcome(np.array([3, 255, 1, 7], dtype=np.int64)) == 2
+    assert first_bad_outcome(np.zeros(0, dtype=np.uint8)) == -1
+
+
+SMALL_PARAMS: dict[str, dict[str, Any]] = {"connect-four": {"rows": 3, "cols": 4}}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_vectorized_enumeration_is_the_plain_one_for_every_registered_game(name: str) -> None:
+    # Both paths number positions breadth-first in first-seen order (parents by id, moves
+    # in the game's order), so the two enumerations agree id for id.
+    game = load_game(name, **SMALL_PARAMS.get(name, {}))
+    if not has_vectorized_path(game):
+        pytest.skip(f"{name} has no vectorized path")
+    plain = enumerate_game(game, vectorized=False)
+    fast = enumerate_game(game, vectorized=True)
+    assert fast.path == "vectorized"
+    assert np.array_equal(fast.codes, plain.codes)
+    assert np.array_equal(fast.layers, plain.layers)
+    assert np.array_equal(fast.primitive, plain.primitive)
+    assert np.array_equal(fast.graph.indptr, plain.graph.indptr)
+    assert np.array_equal(fast.graph.indices, plain.graph.indices)
+
+
+def test_unordered_batch_moves_are_grouped_by_parent() -> None:
+    class Reversed(Subtraction):
+        """Subtraction with every layer's moves listed from the last parent to the first."""
+
+        def batch_moves(self, codes: Any) -> Any:
+            parent, child = super().batch_moves(codes)
+            order = np.argsort(-parent, kind="stable")
+            return parent[order], child[order]
+
+    game = Reversed(40, (1, 2, 5))
+    plain = enumerate_game(game, vectorized=False)
+    fast = enumerate_game(game, vectorized=True)
+    assert np.array_equal(fast.codes, plain.codes)
+    assert np.array_equal(fast.graph.indices, plain.graph.indices)
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "moves", "message"),
+    [
+        (lambda c: np.full(c.size, 9), None, "batch_outcome gave 9 for code"),
+        (lambda c: np.zeros(c.size, float), None, "expected one integer value per code"),
+        (None, lambda c: (np.array([1]), np.array([0])), "parents must index the codes given"),
+        (None, lambda c: (np.array([0]), np.array([-4])), "a negative code -4"),
+    ],
+)
+def test_bad_batch_results_are_named(outcomes: Any, moves: Any, message: str) -> None:
+    class Bad(Subtraction):
+        def batch_outcome(self, codes: Any) -> Any:
+            return outcomes(codes) if outcomes else super().batch_outcome(codes)
+
+        def batch_moves(self, codes: Any) -> Any:
+            return moves(codes) if moves else super().batch_moves(codes)
+
+    with pytest.raises(GameDefinitionError, match=message):
+        enumerate_game(Bad(5, (1,)), vectorized=True)
