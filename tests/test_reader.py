@@ -1,13 +1,18 @@
-"""TokenReader: fast integer parsing, words, and errors that name the line."""
+"""TokenReader: fast integer parsing, words, and errors that name the line, on both paths."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay import _tokens
 from perfectplay.errors import InputFormatError
+from perfectplay.problems import _reader
 from perfectplay.problems._reader import TokenReader
 
 separators = st.sampled_from([" ", "\n", "\t", "  ", "\r\n", " \n "])
@@ -99,3 +104,116 @@ def test_large_input_is_parsed_in_one_call() -> None:
     values = np.arange(200_000, dtype=np.int64) * 7 - 5
     reader = TokenReader(" ".join(map(str, values.tolist())).encode())
     assert np.array_equal(reader.integers(values.size, "values"), values)
+
+
+# ---------------------------------------------------------------- the two integer parsers
+# Inputs of at most SMALL_INPUT bytes are parsed by regular expressions (no numba import), larger
+# ones by the numba kernel perfectplay._tokens.parse_ints: both must agree on everything.
+
+# ASCII whitespace, then bytes that are not (though "\x1c", "\xa0", "\x85" are str whitespace),
+# digits, signs, junk, and numbers around the 18-digit limit.
+_PIECES = st.sampled_from(
+    [" ", "\n", "\t", "\r\n", "\x0b", "\x0c", "\x1c", "\xa0", "\x85", "\x00",
+     "0", "7", "42", "-", "--", "+", "-5", "007", "x", "#", "1.5", "é",
+     "1" * 18, "9" * 19, "-" + "9" * 18, "-" + "1" * 19, "1" * 19 + "x", "1" * 18 + "x"]
+)  # fmt: skip
+
+
+def _inputs() -> st.SearchStrategy[bytes]:
+    return st.lists(_PIECES, max_size=40).map(lambda pieces: "".join(pieces).encode("latin-1"))
+
+
+@contextmanager
+def _numba_reader() -> Iterator[None]:
+    """TokenReader parses every input with the numba kernel (the path of large inputs)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_reader, "SMALL_INPUT", -1)
+        yield
+
+
+def test_both_parsers_use_the_same_status_codes() -> None:
+    codes = (_reader._OK, _reader._BAD_TOKEN, _reader._EOF, _reader._TOO_BIG)
+    assert codes == (_tokens.PARSE_OK, _tokens.PARSE_BAD, _tokens.PARSE_END, _tokens.PARSE_TOO_BIG)
+
+
+@settings(max_examples=300)
+@given(_inputs(), st.integers(0, 12), st.integers(0, 50))
+def test_regex_parser_is_the_numba_kernel(data: bytes, count: int, start: int) -> None:
+    pos = min(start, len(data))
+    small = np.full(count, -1, dtype=np.int64)
+    large = np.full(count, -1, dtype=np.int64)
+    status, end = _reader._parse_ints_small(data, pos, small)
+    expected = _tokens.parse_ints(np.frombuffer(data, dtype=np.uint8), pos, large)
+    assert (status, end) == tuple(int(x) for x in expected)
+    if status == _reader._OK:
+        assert small.tolist() == large.tolist()
+
+
+def _script(reader: TokenReader, steps: list[tuple[str, int, int | None, int | None]]) -> list[str]:
+    """Run `steps` on `reader` until one fails: what each returned, then the error and line."""
+    log: list[str] = []
+    try:
+        for kind, count, low, high in steps:
+            if kind == "integers":
+                log.append(str(reader.integers(count, "values", low=low, high=high).tolist()))
+            elif kind == "integer":
+                log.append(str(reader.integer("a value", low=low, high=high)))
+            elif kind == "word":
+                log.append(reader.word("a word"))
+            else:
+                reader.expect_end()
+                log.append("end")
+            log.append(f"at {reader.pos}, line {reader.line()}, at_end {reader.at_end()}")
+    except InputFormatError as error:
+        log.append(f"error line {error.line}: {error}")
+    return log
+
+
+_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["integers", "integer", "word", "end"]),
+        st.integers(0, 8),
+        st.none() | st.integers(-10, 10),
+        st.none() | st.integers(-10, 50),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=300)
+@given(_inputs(), _STEPS)
+def test_small_and_large_input_paths_read_and_fail_alike(
+    data: bytes, steps: list[tuple[str, int, int | None, int | None]]
+) -> None:
+    small = _script(TokenReader(data), steps)
+    with _numba_reader():
+        large = _script(TokenReader(data), steps)
+    assert small == large
+
+
+@given(st.lists(st.integers(-(10**18) + 1, 10**18 - 1), min_size=1, max_size=30), st.data())
+def test_both_paths_on_valid_numbers_with_one_bad_token(
+    values: list[int], data: st.DataObject
+) -> None:
+    tokens = [str(v) for v in values]
+    bad = data.draw(st.integers(0, len(tokens)))  # len(tokens): no bad token
+    if bad < len(tokens):
+        tokens[bad] = data.draw(st.sampled_from(["x", "1" * 19, "-1" + "0" * 18, "5-", "0x10"]))
+    text = "".join(t + data.draw(separators) for t in tokens).encode()
+    steps = [("integers", len(tokens), None, None), ("end", 0, None, None)]
+    small = _script(TokenReader(text), steps)
+    with _numba_reader():
+        assert _script(TokenReader(text), steps) == small
+    assert small[0].startswith("error line" if bad < len(tokens) else str(values)[:1])
+
+
+def test_the_small_input_path_ends_at_64_kib() -> None:
+    assert _reader.SMALL_INPUT == 64 * 1024
+    for size in (_reader.SMALL_INPUT, _reader.SMALL_INPUT + 1):
+        # "7 " repeated, the last number padded to make `size` bytes; one bad token at the end.
+        count = size // 2 - 1
+        text = b"7 " * count + b"x" * (size - 2 * count)
+        reader = TokenReader(text)
+        assert reader.integers(count, "sevens").tolist() == [7] * count
+        with pytest.raises(InputFormatError, match=r"line 1: expected an integer \(more\)"):
+            reader.integer("more")

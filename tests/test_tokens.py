@@ -1,4 +1,4 @@
-"""The shared integer-token kernel: any int of at most 18 digits round-trips, longer is refused."""
+"""The shared integer-token kernels: any int of at most 18 digits round-trips, longer is refused."""
 
 from __future__ import annotations
 
@@ -6,7 +6,18 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perfectplay._tokens import INT_BAD, INT_OK, INT_TOO_BIG, MAX_DIGITS, read_int
+from perfectplay._tokens import (
+    INT_BAD,
+    INT_OK,
+    INT_TOO_BIG,
+    MAX_DIGITS,
+    PARSE_BAD,
+    PARSE_END,
+    PARSE_OK,
+    PARSE_TOO_BIG,
+    parse_ints,
+    read_int,
+)
 
 _LIMIT = 10**MAX_DIGITS - 1
 
@@ -29,3 +40,12 @@ def test_more_than_18_digits_are_too_big(value: int, negative: bool) -> None:
 def test_a_token_without_digits_is_bad() -> None:
     for text in ["", "-", "x1", "--1", " 1"]:
         assert read_int(_buf(text), 0)[0] == INT_BAD
+
+
+def test_parse_ints_reports_where_it_stopped() -> None:
+    out = np.zeros(3, dtype=np.int64)
+    assert parse_ints(_buf(" 1 -2\n3 x"), 0, out) == (PARSE_OK, 7)
+    assert out.tolist() == [1, -2, 3]
+    assert parse_ints(_buf("1 2x 3"), 0, out) == (PARSE_BAD, 2)
+    assert parse_ints(_buf("1 " + "9" * 19), 0, out) == (PARSE_TOO_BIG, 2)
+    assert parse_ints(_buf("1 2 \n"), 0, out) == (PARSE_END, 5)

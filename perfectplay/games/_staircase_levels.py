@@ -55,43 +55,41 @@ def _row_dtype(m: int) -> type[np.signedinteger]:
 
 
 def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:
-    """Every staircase of an ``n x m`` board by rank: row ``r`` is ``(m, l[0], ..., l[n-1])``.
+    """Every staircase of an ``n x m`` board by rank, one column each: ``(m, l[0], ..., l[n-1])``.
 
-    Column 0 is a sentinel ``m`` (an imaginary full row above the board), so that the moves of
-    a staircase are the columns ``i >= 1`` with ``rows[r, i] < rows[r, i - 1]``. Built one
-    board row at a time: each staircase of the top rows is repeated once per allowed length of
-    the next row, in increasing order, which keeps the tuples in lexicographic order, that is
-    by rank.
+    Row 0 of the result is a sentinel ``m`` (an imaginary full row above the board), so that
+    the moves of staircase ``r`` are the rows ``i >= 1`` with ``out[i, r] < out[i - 1, r]``.
+    Built one board row at a time: each staircase of the top rows is repeated once per allowed
+    length of the next row, in increasing order, which keeps the tuples in lexicographic order,
+    that is by rank.
 
     Cost: O(C(n + m, n) * n) time and bytes (one byte per entry while ``m < 128``).
 
-    >>> staircase_rows(2, 2)[:, 1:].tolist()
+    >>> staircase_rows(2, 2)[1:].T.tolist()
     [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
     """
     dtype = _row_dtype(m)
-    rows = np.full((1, 1), m, dtype=dtype)
+    rows = [np.full(1, m, dtype=dtype)]
     for _ in range(n):
-        counts = rows[:, -1].astype(np.int64) + 1  # the next row may hold 0..(this row)
+        counts = rows[-1].astype(np.int64) + 1  # the next row may hold 0..(this row)
         starts = np.cumsum(counts) - counts
         lengths = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
-        rows = np.concatenate(
-            [np.repeat(rows, counts, axis=0), lengths.astype(dtype)[:, None]], axis=1
-        )
-    return rows
+        rows = [np.repeat(row, counts) for row in rows] + [lengths.astype(dtype)]
+    return np.stack(rows)
 
 
 def level_bytes(n: int, m: int, itemsize: int) -> int:
     """Bytes of the tables by rank that :func:`level_scores` allocates before its sweep.
 
     Per staircase: its row lengths twice (built, then sorted by level), its number of stones
-    and its place in the level order (int64 each), and its score (`itemsize` bytes). The
+    (4 bytes) and its place in the level order (8), and its score (`itemsize` bytes). The
     sweep's temporaries are checked separately, once the widest level is known.
 
     >>> level_bytes(10, 10, 4)
-    7759752
+    7020728
     """
     per_row = np.dtype(_row_dtype(m)).itemsize * (n + 1)
-    return comb(n + m, n) * (2 * per_row + 16 + itemsize)
+    return comb(n + m, n) * (2 * per_row + 12 + itemsize)
 
 
 def level_scores(
@@ -106,7 +104,8 @@ def level_scores(
     a, b : ndarray of int64, shape (n, m)
         Black's and white's gains. Black moves when the number of stones is even.
     score : ndarray of int32 or int64, length ``C(n + m, n)``
-        Output. int32 only when the caller has checked that every total fits.
+        Output. int32 only when the caller has checked that every total fits in
+        ``-(2**31 - 1)..2**31 - 1`` (the dtype's minimum marks a move that is not allowed).
 
     Raises
     ------
@@ -115,7 +114,7 @@ def level_scores(
 
     Notes
     -----
-    Cost: O(C(n + m, n) * n) time in numpy operations, plus about 15 numpy calls per level
+    Cost: O(C(n + m, n) * n) time in numpy operations, plus about 12 numpy calls per level
     (``n * m + 1`` levels); memory :func:`level_bytes` plus the widest level's temporaries.
 
     Examples
@@ -127,39 +126,44 @@ def level_scores(
     2
     """
     rows = staircase_rows(n, m)
-    stones = rows[:, 1:].sum(axis=1, dtype=np.int64)
+    # Stones per staircase; 16-bit keys make numpy's stable argsort a radix sort.
+    stones = rows[1].astype(np.int16 if n * m < 2**15 else np.int32)
+    for row in rows[2:]:
+        stones += row
     order = np.argsort(stones, kind="stable")  # by level, ranks increasing within a level
-    rows = rows[order]
+    rows = np.stack([row[order] for row in rows])
     bounds = np.zeros(n * m + 2, dtype=np.int64)
     np.cumsum(np.bincount(stones, minlength=n * m + 1), out=bounds[1:])
     del stones
     widest = int(np.diff(bounds).max())
-    # Per level: the int64 (staircases, n) temporaries below, at most 5 alive at once.
+    # Per level: the int64 (n, staircases) temporaries below, at most 5 alive at once.
     check_memory(40 * n * widest, f"a level of {widest} staircases of a {n} x {m} board")
-    # Per (row i, length l), flattened as i * (m + 1) + l: the rank step of a stone at the end
-    # of row i, and each player's gain for it (l = m: no move, padding).
-    step = np.zeros((n, m + 1), dtype=np.int64)
-    for i in range(n):
-        step[i, :m] = [comb(length + n - 1 - i, n - 1 - i) for length in range(m)]
+    # A move is looked up by its "cell" i * (2m + 2) + 2 * l[i] + (l[i] == l[i-1]): the stone
+    # at the end of row i of length l[i], the last bit set when the row above is no longer
+    # (then the move is not allowed; so is it at l[i] = m, where l[i-1] = m too). Per cell: the
+    # rank step C(l[i] + n - 1 - i, n - 1 - i) (0 for a move not allowed: its "child" is the
+    # staircase itself, whose score is still 0 while its level is settled) and each player's
+    # gain (the dtype's minimum for a move not allowed, so that max() never picks it).
     dtype = score.dtype
-    gains = tuple(
-        np.concatenate([g, np.zeros((n, 1), np.int64)], axis=1).astype(dtype).ravel()
-        for g in (a, b)
-    )
-    flat = step.ravel()
-    offsets = np.arange(n, dtype=np.int64) * (m + 1)
-    no_move = np.iinfo(dtype).min
-    score[-1] = 0  # the full board: the game is over
+    step = np.zeros((n, m + 1, 2), dtype=np.int64)
+    gains = np.full((2, n, m + 1, 2), np.iinfo(dtype).min, dtype=dtype)
+    gains[0, :, :m, 0] = a
+    gains[1, :, :m, 0] = b
+    for i in range(n):
+        step[i, :m, 0] = [comb(length + n - 1 - i, n - 1 - i) for length in range(m)]
+    flat_step = step.ravel()
+    flat_gains = gains.reshape(2, -1)
+    offsets = np.arange(n, dtype=np.int64)[:, None] * (2 * m + 2)
+    score.fill(0)  # the full board (the game is over), and the reads of moves not allowed
     for k in range(n * m - 1, -1, -1):
         ranks = order[bounds[k] : bounds[k + 1]]
-        level = rows[bounds[k] : bounds[k + 1]]
-        lengths = level[:, 1:]
-        allowed = lengths < level[:, :-1]
-        cell = lengths + offsets
-        # A disallowed move still reads a valid rank: with l <= m in every row the rank is at
-        # most C(n + m, n) - 1, and step[i, m] = 0 keeps a full row's "child" at itself.
-        children = flat[cell]
-        children += ranks[:, None]
-        value = gains[k % 2][cell]
+        level = rows[:, bounds[k] : bounds[k + 1]]
+        lengths = level[1:]
+        cell = lengths * np.int64(2)
+        cell += lengths == level[:-1]
+        cell += offsets
+        children = flat_step[cell]
+        children += ranks
+        value = flat_gains[k % 2][cell]
         value -= score[children]
-        score[ranks] = np.where(allowed, value, no_move).max(axis=1)
+        score[ranks] = value.max(axis=0)

@@ -11,6 +11,13 @@ Positions are numbered by a bijection with ``0..C(n + m, n) - 1`` (the staircase
 an n-subset of the n + m boundary steps, ranked in the combinatorial number system), in which
 every move goes to a larger number: the empty board is 0, the full board the last number.
 
+Scores are computed by one of two sweeps from the full board back to the empty one: on small
+boards (up to 12 x 12) a numpy sweep level by level (:mod:`._staircase_levels`), which spares
+the start-up of numba (about 1 s with a cached kernel, while a 10 x 10 board takes 0.05 s in
+numpy); on larger boards a numba sweep that generates the moves on the fly
+(:mod:`._staircase_kernels`). This module imports numba only when a method needs it (the
+larger boards' sweep, :meth:`Staircase.graph`, :meth:`Staircase.decode_many`).
+
 Examples
 --------
 >>> game = Staircase([[2, 7, 3], [9, 1, 2]], [[3, 7, 2], [2, 3, 1]])
@@ -105,15 +112,20 @@ def count_positions(n: int, m: int) -> int:
     return comb(n + m, n)
 
 
-LEVELS_MAX_ENTRIES = 16_000_000
-"""Boards of at most this many (staircase, row) pairs are solved by the numpy level sweep."""
-LEVELS_MAX_CELLS = 2_000
-"""... and of at most this many cells (the level sweep runs a few numpy calls per level)."""
+_LEVELS_MAX_ENTRIES = 40_000_000
+"""Boards with at most this many row lengths in all (``C(n + m, n) * (n + 1)``, the sentinel row
+included) are solved by the numpy level sweep (12 x 12 has 35 million, 13 x 13 145 million)."""
+_LEVELS_MAX_CELLS = 4_000
+"""... if they also have at most this many cells (the level sweep makes a dozen numpy calls per
+level, and there are ``n * m + 1`` levels)."""
 
 
 def _uses_levels(n: int, m: int) -> bool:
-    """True when the numpy level sweep beats numba's start-up on an ``n x m`` board."""
-    return n * m <= LEVELS_MAX_CELLS and comb(n + m, n) * n <= LEVELS_MAX_ENTRIES
+    """True when the numpy level sweep beats numba's start-up on an ``n x m`` board.
+
+    Measured as whole ``perfectplay problem staircase`` runs (see :func:`staircase_score`).
+    """
+    return n * m <= _LEVELS_MAX_CELLS and comb(n + m, n) * (n + 1) <= _LEVELS_MAX_ENTRIES
 
 
 def _board(name: str, values: ArrayLike) -> NDArray[np.int64]:
@@ -405,7 +417,22 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
     -----
     The board is transposed first when it has more rows than columns (the game is the same
     on the transposed board), so the sweep keeps ``min(n, m)`` boundary elements.
-    Cost: O(C(n + m, n) * min(n, m)) time.
+    Cost: O(C(n + m, n) * min(n, m)) time, by one of two sweeps over all staircases:
+
+    - small boards (at most 40 million row lengths ``C(n + m, n) * (min(n, m) + 1)`` and
+      4,000 cells: up to 12 x 12, 10 x 14, 4 x 100, 1 x 4000): the numpy level sweep of
+      :mod:`perfectplay.games._staircase_levels`, which never imports numba. numba's import
+      alone takes about 0.6 s and loading a cached kernel 0.4 s more, more than the whole
+      numpy sweep of a judge-sized board;
+    - larger boards: the numba sweep of :mod:`perfectplay.games._staircase_kernels`, which
+      generates moves on the fly (4 or 8 bytes per staircase; the level sweep needs about
+      40).
+
+    Both give the same score table. The switch was measured as whole
+    ``perfectplay problem staircase`` runs (2-core machine shared with other jobs; best of
+    3, warm numba cache), level sweep vs numba sweep: 10 x 10 0.29 s vs 1.48 s, 11 x 11
+    0.64 s vs 1.51 s, 12 x 12 0.93 s vs 1.56 s, 13 x 13 4.9 s vs 1.9 s; 3 x 300 0.68 s vs
+    1.22 s, 1 x 4000 0.43 s vs 1.46 s, 1 x 30000 3.1 s vs 1.8 s.
 
     Examples
     --------
