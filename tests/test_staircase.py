@@ -1,8 +1,16 @@
-"""The staircase game: ranking bijection, move generation, both solving paths vs brute force."""
+"""The staircase game: ranking bijection, move generation, every solving path vs brute force.
+
+Scores come from the numpy level sweep on small boards and the numba sweep on large ones (and
+from solve_dag on the position graph): each is checked against tests/brute.py and the others.
+"""
 
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from math import comb
 
 import numpy as np
@@ -18,6 +26,7 @@ from perfectplay.errors import (
     ScoreOverflowError,
     TooLargeError,
 )
+from perfectplay.games import _staircase_kernels, _staircase_levels, staircase
 from perfectplay.games.staircase import Staircase, count_positions, staircase_score
 from perfectplay.solvers.dag import solve_dag
 from perfectplay.values import TIE
@@ -71,11 +80,33 @@ def test_graph_is_the_rules(game: Staircase) -> None:
         assert (game.outcome(position) is None) == bool(expected)
 
 
+@contextmanager
+def sweep(levels: bool) -> Iterator[None]:
+    """Force the numpy level sweep (True) or the numba sweep (False), whatever the board."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(staircase, "_uses_levels", lambda n, m: levels)
+        yield
+
+
+def numba_table(game: Staircase, dtype: type[np.int32] | type[np.int64]) -> np.ndarray:  # type: ignore[type-arg]
+    score = np.empty(game.size, dtype=dtype)
+    table = _staircase_levels.binomials(game.n + game.m, game.n)
+    _staircase_kernels.sweep_scores(game.n, game.m, game.size, table, game.a, game.b, score)
+    return score
+
+
+def level_table(game: Staircase, dtype: type[np.int32] | type[np.int64]) -> np.ndarray:  # type: ignore[type-arg]
+    score = np.empty(game.size, dtype=dtype)
+    _staircase_levels.level_scores(game.n, game.m, game.a, game.b, score)
+    return score
+
+
 @settings(max_examples=60)
-@given(boards())
-def test_both_solving_paths_match_brute_force_everywhere(game: Staircase) -> None:
+@given(boards(), st.booleans())
+def test_all_solving_paths_match_brute_force_everywhere(game: Staircase, levels: bool) -> None:
     brute = staircase_scores(game.a.tolist(), game.b.tolist())
-    fast = game.scores()
+    with sweep(levels):
+        fast = game.scores()
     solution = solve_dag(game.graph(), game.primitive())
     assert solution.score is not None
     np.testing.assert_array_equal(solution.score, fast)
@@ -85,13 +116,72 @@ def test_both_solving_paths_match_brute_force_everywhere(game: Staircase) -> Non
     stones = game.decode_many(np.arange(game.size)).sum(axis=1)
     assert bool(np.all(solution.value == TIE))
     np.testing.assert_array_equal(solution.remoteness, game.n * game.m - stones)
-    assert staircase_score(game.a, game.b) == fast[0] == game.best_score()
+    with sweep(levels):
+        assert staircase_score(game.a, game.b) == fast[0] == game.best_score()
+
+
+@settings(max_examples=100)
+@given(boards(low=-(10**6), high=10**6))
+def test_level_sweep_is_the_brute_force_at_every_staircase(game: Staircase) -> None:
+    brute = staircase_scores(game.a.tolist(), game.b.tolist())
+    codes = game.encode_many(list(brute))
+    for dtype in (np.int32, np.int64):
+        np.testing.assert_array_equal(level_table(game, dtype)[codes], list(brute.values()))
 
 
 @settings(max_examples=40)
-@given(boards(max_side=5, low=0, high=50))
-def test_transposed_board_gives_the_same_result(game: Staircase) -> None:
-    assert staircase_score(game.a.T, game.b.T) == staircase_score(game.a, game.b)
+@given(boards(max_side=7, low=-(2**40), high=2**40), st.booleans())
+def test_level_sweep_is_the_numba_sweep_up_to_7x7(game: Staircase, narrow: bool) -> None:
+    dtype = np.int64
+    if narrow:  # int32 tables: gains small enough that every total fits
+        game = Staircase(game.a % 100_001, game.b % 100_001)
+        dtype = np.int32
+    np.testing.assert_array_equal(level_table(game, dtype), numba_table(game, dtype))
+
+
+@pytest.mark.parametrize(("n", "m"), [(1, 1), (1, 6), (6, 1), (3, 4), (4, 3), (5, 5)])
+def test_staircase_rows_are_every_staircase_by_rank(n: int, m: int) -> None:
+    rows = _staircase_levels.staircase_rows(n, m)
+    assert rows.shape == (n + 1, comb(n + m, n))
+    assert bool(np.all(rows[0] == m))  # the sentinel row
+    np.testing.assert_array_equal(rows[1:].T, zeros(n, m).decode_many(np.arange(comb(n + m, n))))
+
+
+def test_the_level_sweep_takes_boards_up_to_about_12x12() -> None:
+    uses = staircase._uses_levels
+    assert uses(10, 10) and uses(12, 12) and uses(10, 14) and uses(1, 4000)
+    assert not uses(13, 13) and not uses(11, 14) and not uses(1, 4001) and not uses(2, 2001)
+
+
+def test_small_boards_are_solved_without_numba() -> None:
+    script = (
+        "import sys, numpy as np\n"
+        "from perfectplay.games.staircase import Staircase, staircase_score\n"
+        "rng = np.random.default_rng(1)\n"
+        "a, b = rng.integers(0, 100_001, (2, 10, 10))\n"
+        "game = Staircase(a, b)\n"
+        "print(staircase_score(a, b), game.scores()[0], game.encode((3, 2, 1) + (0,) * 7))\n"
+        "print('numba' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split()
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, 100_001, (2, 10, 10))
+    expected = int(numba_table(Staircase(a, b), np.int64)[0])
+    assert out == [
+        str(expected),
+        str(expected),
+        str(zeros(10, 10).encode((3, 2, 1) + (0,) * 7)),
+        "False",
+    ]
+
+
+@settings(max_examples=40)
+@given(boards(max_side=5, low=0, high=50), st.booleans())
+def test_transposed_board_gives_the_same_result(game: Staircase, levels: bool) -> None:
+    with sweep(levels):
+        assert staircase_score(game.a.T, game.b.T) == staircase_score(game.a, game.b)
 
 
 def test_wide_scores_use_int64() -> None:
@@ -101,7 +191,9 @@ def test_wide_scores_use_int64() -> None:
     game = Staircase(a, b)
     assert game.bound > 2**31
     brute = staircase_scores(a.tolist(), b.tolist())
-    assert staircase_score(a, b) == game.scores()[0] == brute[(0, 0, 0)]
+    for levels in (True, False):
+        with sweep(levels):
+            assert staircase_score(a, b) == game.scores()[0] == brute[(0, 0, 0)]
 
 
 def test_best_moves_follow_the_score() -> None:

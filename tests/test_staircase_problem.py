@@ -1,6 +1,15 @@
-"""`perfectplay problem staircase` (p4363): judge I/O byte for byte, edge cases, bad input."""
+"""`perfectplay problem staircase` (p4363): judge I/O byte for byte, edge cases, bad input.
+
+Small boards and inputs take a path without numba (regex reader, numpy level sweep), large ones
+the numba reader and sweep: the tests run both, by forcing the switches.
+"""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -9,7 +18,26 @@ from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.problems import get_problem
+from perfectplay.errors import InputFormatError
+from perfectplay.games import staircase
+from perfectplay.problems import _reader, get_problem
+
+
+@contextmanager
+def numba_path(on: bool) -> Iterator[None]:
+    """With `on`: read with the numba kernel and solve with the numba sweep, whatever the size."""
+    with pytest.MonkeyPatch.context() as patch:
+        if on:
+            patch.setattr(_reader, "SMALL_INPUT", -1)
+            patch.setattr(staircase, "_uses_levels", lambda n, m: False)
+        yield
+
+
+@pytest.fixture(params=[False, True], ids=["numpy", "numba"])
+def path(request: pytest.FixtureRequest) -> Iterator[None]:
+    with numba_path(request.param):
+        yield
+
 
 SAMPLE = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n"
 
@@ -24,16 +52,20 @@ def expected(a: np.ndarray, b: np.ndarray) -> str:  # type: ignore[type-arg]
     return f"{staircase_scores(a.tolist(), b.tolist())[(0,) * a.shape[0]]}\n"
 
 
+@pytest.mark.usefixtures("path")
 def test_sample_byte_exact() -> None:
     for name in ("staircase", "p4363"):
         result = run_cli(["problem", name], SAMPLE)
         assert (result.code, result.out, result.err) == (0, "2\n", "")
 
 
+@pytest.mark.usefixtures("path")
 def test_one_cell() -> None:
     assert get_problem("staircase").solve(b"1 1\n5\n100\n") == "5\n"
+    assert get_problem("staircase").solve(b"1 1\n0\n0\n") == "0\n"
 
 
+@pytest.mark.usefixtures("path")
 @pytest.mark.parametrize("transpose", [False, True])
 def test_single_row_or_column_is_forced(transpose: bool) -> None:
     rng = np.random.default_rng(7)
@@ -53,14 +85,19 @@ def test_single_row_or_column_is_forced(transpose: bool) -> None:
     st.integers(0, 2**32 - 1),
     st.sampled_from([10, 100_000]),
     st.booleans(),
+    st.booleans(),
 )
-def test_small_boards_match_brute_force(n: int, m: int, seed: int, high: int, zero_b: bool) -> None:
+def test_small_boards_match_brute_force(
+    n: int, m: int, seed: int, high: int, zero_b: bool, numba: bool
+) -> None:
     rng = np.random.default_rng(seed)
     a = rng.integers(0, high + 1, (n, m))
     b = np.zeros((n, m), np.int64) if zero_b else rng.integers(0, high + 1, (n, m))
-    assert get_problem("staircase").solve(judge_input(a, b).encode()) == expected(a, b)
+    with numba_path(numba):
+        assert get_problem("staircase").solve(judge_input(a, b).encode()) == expected(a, b)
 
 
+@pytest.mark.usefixtures("path")
 def test_boards_beyond_the_judge_limit_are_accepted() -> None:
     n, m = 11, 12
     a = np.full((n, m), 100_000)
@@ -86,6 +123,7 @@ def test_boards_beyond_the_judge_limit_are_accepted() -> None:
         ("2 2\n1 2\n3 4\n5 6\n7 z\n", 5, "expected an integer"),
     ],
 )
+@pytest.mark.usefixtures("path")
 def test_malformed_input_is_one_line_with_its_number(data: str, line: int, what: str) -> None:
     result = run_cli(["problem", "staircase"], data)
     assert result.code == 2
@@ -109,3 +147,52 @@ def test_astronomical_board_is_refused_without_counting_it(n: int, log2: int) ->
     assert result.code == 2
     assert f"{n} x {n} staircase board has about 2^{log2} positions" in result.err
     assert result.err.count("\n") == 1
+
+
+def test_all_zero_b_leaves_black_its_best_cells() -> None:
+    # White gains nothing: the score is what black collects; both paths agree with brute force.
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 100_001, (4, 5))
+    b = np.zeros((4, 5), np.int64)
+    answers = set()
+    for numba in (False, True):
+        with numba_path(numba):
+            answers.add(get_problem("staircase").solve(judge_input(a, b).encode()))
+    assert answers == {expected(a, b)}
+    assert int(answers.pop()) > 0
+
+
+def test_judge_board_never_imports_numba() -> None:
+    # The whole command on a 10 x 10 judge input, in a fresh interpreter: numba (about 1 s of
+    # start-up with a cached kernel) must stay unloaded.
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(0, 100_001, (2, 10, 10))
+    wrapper = (
+        "import sys\n"
+        "from perfectplay.cli import main\n"
+        "code = main(['problem', 'staircase'])\n"
+        "print('numba' in sys.modules, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", wrapper],
+        input=judge_input(a, b).encode(),
+        capture_output=True,
+        check=True,
+    )
+    with numba_path(True):
+        assert result.stdout.decode() == get_problem("staircase").solve(judge_input(a, b).encode())
+    assert result.stderr.decode() == "False\n"
+
+
+def test_input_over_64_kib_is_read_by_the_numba_path_alike() -> None:
+    rng = np.random.default_rng(9)
+    a, b = rng.integers(0, 100_001, (2, 3, 4))
+    text = judge_input(a, b)
+    padded = text.replace("\n", " " * 10_000 + "\n")
+    assert len(padded) > _reader.SMALL_INPUT > len(text)
+    problem = get_problem("staircase")
+    assert problem.solve(padded.encode()) == problem.solve(text.encode()) == expected(a, b)
+    bad = padded[:-1] + " 7\n"
+    with pytest.raises(InputFormatError, match="line 7: unexpected extra input '7'"):
+        problem.solve(bad.encode())
