@@ -5,16 +5,19 @@ positions first reached after ``k`` moves. When every move leads to a later laye
 each move adds a stone), the numbering is a topological order and the DAG solver uses it as
 is; otherwise solvers compute their own order or use retrograde analysis.
 
-Two paths build the same graph (up to the numbering inside a layer):
+Two paths build the same graph, id for id:
 
 * the **plain path** calls ``outcome`` and ``moves`` once per position, in Python, and keeps the
   positions themselves (a dict maps each position to its id);
 * the **vectorized path**, for games with ``encode``/``decode``, ``batch_outcome`` and
-  ``batch_moves``, works on whole layers of integer codes with numpy: it calls the game once
-  per layer, sorts the children to find the distinct ones, looks them up among the codes
-  seen so far (a few sorted runs) and gives the new positions of a layer ids in increasing
-  code order; a numba kernel numbers every move's child through a hash table. No Python call
-  per position.
+  ``batch_moves``, works on whole layers of integer codes: it calls the game once per layer,
+  groups the layer's moves by parent and numbers every move's child in one numba pass over
+  a hash table of all the codes seen so far (:mod:`perfectplay.games._enumerate_kernels`).
+  No Python call per position, no sort.
+
+Both give a position its id when it is first met, parents taken by increasing id and each
+parent's moves in the game's order, so ids are breadth-first and deterministic, and the two
+paths agree exactly (the tests check it on every registered game).
 
 Examples
 --------
@@ -54,10 +57,12 @@ __all__ = ["DEFAULT_MAX_POSITIONS", "Enumeration", "enumerate_game", "has_vector
 
 DEFAULT_MAX_POSITIONS = {"plain": 20_000_000, "vectorized": 1_000_000_000}
 """Position limits when ``max_positions`` is not given: Python objects cost ~100-200 bytes per
-position on the plain path, integer codes ~30 bytes (with the graph) on the vectorized one."""
+position on the plain path; on the vectorized one, a code, its hash-table slots and its row
+of the graph cost ~50-80 bytes."""
 
 _PROGRESS_EVERY = 1 << 16  # plain path: positions between progress-bar updates
-_BYTES_PER_POSITION = {"plain": 100, "vectorized": 16}  # the least a position costs
+# the least a position costs: vectorized, its code, indptr entry and 2 table slots of 16 bytes
+_BYTES_PER_POSITION = {"plain": 100, "vectorized": 48}
 # plain path: a list slot, the int64 copy and the graph's int32 copy; vectorized path: the
 # layer's parent and child codes
 _BYTES_PER_MOVE = {"plain": 32, "vectorized": 24}
@@ -272,10 +277,12 @@ def enumerate_game(
     -----
     Cost: plain path, one ``outcome`` call per position and one ``moves`` call per position
     where play goes on, plus a dict lookup per move: O(n + m) Python work, typically 10^5 to
-    10^6 positions per second. Vectorized path: per layer, the game's numpy code, a sort of
-    the layer's children, binary searches of the distinct ones among the positions seen so
-    far and a hash look-up per move: O(m log n) array work, a few million positions per
-    second (Connect Four 4x5: about 3 M/s of CPU time).
+    10^6 positions per second. Vectorized path: per layer, the game's batch calls, a counting
+    sort of the moves by parent (skipped when the game lists them by parent already) and one
+    hash-table probe per move: O(n + m) expected array work, about 10 million positions per
+    second on Connect Four (see ``benchmarks/bench_games.py``). Memory: besides the graph
+    (4 to 8 bytes per move, 8 per position), the codes (8 bytes per position) and a hash
+    table of 32 to 64 bytes per position, grown by doubling.
     """
     reduced = canonical or not provides(game, "canonical")  # batch_moves gives canonical codes
     if vectorized is None:
