@@ -10,13 +10,18 @@ since dropping a stone in column ``c`` mirrors to dropping it in column ``cols -
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros
 from numpy.typing import NDArray
 
 from perfectplay.values import LOSE, TIE, UNDECIDED
 
 __all__ = ["batch_moves", "batch_outcome"]
+
+_leading_zeros: Any = leading_zeros  # the number of zero bits above the highest set bit
 
 
 @nb.njit(cache=True, inline="always")
@@ -67,7 +72,7 @@ def batch_moves(
     codes: NDArray[np.int64],
     shift: int,
     height: int,
-    rows: int,
+    bottom: int,
     cols: int,
     board: int,
     parent: NDArray[np.int64],
@@ -75,28 +80,31 @@ def batch_moves(
 ) -> int:
     """Fill ``parent[:k]``, ``child[:k]`` with every move (by parent, columns left to right),
     each child the smaller of its code and its mirror's; return ``k``. The arrays need room for
-    ``cols`` moves per code. One pass."""
+    ``cols`` moves per code. One pass.
+
+    ``(mask + bottom) & board`` is the cell each stone would land on, one per open column (a
+    full column carries into its guard bit, outside `board`): the loop walks those cells from
+    the left and the mirror image's from the right, with no test per column.
+    """
     low = (np.int64(1) << shift) - 1
     k = 0
     for i in range(codes.shape[0]):
         mask = codes[i] >> shift
-        current = codes[i] & low
-        if mask == board or _four(mask ^ current, height):
+        last = mask ^ (codes[i] & low)  # the stones of the player who just moved
+        if mask == board or _four(last, height):
             continue
         mirrored = _mirror(codes[i], shift, height, cols)
         mirror_mask = mirrored >> shift
-        mirror_next = (mirror_mask ^ (mirrored & low)) | (mirror_mask << shift)
-        after = (mask ^ current) | (mask << shift)  # the opponent moves next; the new stone below
-        for c in range(cols):
-            base = c * height
-            if (mask >> (base + rows - 1)) & 1:
-                continue  # column full
-            stone = (mask + (np.int64(1) << base)) & ~mask  # the lowest empty cell of column c
-            code = after | (stone << shift)
-            mirror_base = (cols - 1 - c) * height
-            mirror_stone = (mirror_mask + (np.int64(1) << mirror_base)) & ~mirror_mask
-            image = mirror_next | (mirror_stone << shift)
+        mirror_after = (mirror_mask ^ (mirrored & low)) | (mirror_mask << shift)
+        after = last | (mask << shift)  # the opponent moves next; the new stone goes in below
+        landing = (mask + bottom) & board
+        mirror_landing = (mirror_mask + bottom) & board
+        while landing:
+            stone = landing & -landing  # leftmost open column
+            landing ^= stone
+            mirror_stone = np.int64(1) << (63 - _leading_zeros(mirror_landing))  # rightmost
+            mirror_landing ^= mirror_stone
             parent[k] = i
-            child[k] = min(code, image)
+            child[k] = min(after | (stone << shift), mirror_after | (mirror_stone << shift))
             k += 1
     return k

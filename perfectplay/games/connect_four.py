@@ -186,6 +186,6 @@ class ConnectFour(Game[Board]):
         parent = np.empty(codes.shape[0] * self.cols, dtype=np.int64)
         child = np.empty(codes.shape[0] * self.cols, dtype=np.int64)
         k = kernels.batch_moves(
-            codes, self.shift, self.height, self.rows, self.cols, self.board, parent, child
+            codes, self.shift, self.height, self.bottom, self.cols, self.board, parent, child
         )
         return parent[:k], child[:k]
