@@ -54,28 +54,38 @@ def _row_dtype(m: int) -> type[np.signedinteger]:
     return np.int16 if m < 2**15 else np.int32
 
 
-def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:
+def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:  # type: ignore[type-arg]
     """Every staircase of an ``n x m`` board by rank, one column each: ``(m, l[0], ..., l[n-1])``.
 
     Row 0 of the result is a sentinel ``m`` (an imaginary full row above the board), so that
     the moves of staircase ``r`` are the rows ``i >= 1`` with ``out[i, r] < out[i - 1, r]``.
-    Built one board row at a time: each staircase of the top rows is repeated once per allowed
+    Built one board row at a time: each staircase of the top rows has one child per allowed
     length of the next row, in increasing order, which keeps the tuples in lexicographic order,
-    that is by rank.
+    that is by rank. Each step records the children's lengths and their parents; the rows are
+    then read back from the bottom up through the chain of parents.
 
-    Cost: O(C(n + m, n) * n) time and bytes (one byte per entry while ``m < 128``).
+    Cost: O(C(n + m, n) * n) time and bytes (one byte per entry while ``m < 128``), in O(n)
+    numpy calls.
 
     >>> staircase_rows(2, 2)[1:].T.tolist()
     [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
     """
     dtype = _row_dtype(m)
-    rows = [np.full(1, m, dtype=dtype)]
+    lengths = [np.full(1, m, dtype=np.int64)]
+    parents = []
     for _ in range(n):
-        counts = rows[-1].astype(np.int64) + 1  # the next row may hold 0..(this row)
+        counts = lengths[-1] + 1  # the next row may hold 0..(this row)
+        parent = np.repeat(np.arange(counts.size), counts)
         starts = np.cumsum(counts) - counts
-        lengths = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
-        rows = [np.repeat(row, counts) for row in rows] + [lengths.astype(dtype)]
-    return np.stack(rows)
+        parents.append(parent)
+        lengths.append(np.arange(parent.size, dtype=np.int64) - starts[parent])
+    rows = np.empty((n + 1, lengths[-1].size), dtype=dtype)
+    rows[0] = m
+    index = np.arange(lengths[-1].size)
+    for i in range(n, 0, -1):  # index: the ancestor, among the staircases of rows 0..i-1
+        rows[i] = lengths[i][index]
+        index = parents[i - 1][index]
+    return rows
 
 
 def level_bytes(n: int, m: int, itemsize: int) -> int:
