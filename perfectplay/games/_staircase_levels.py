@@ -54,7 +54,7 @@ def _row_dtype(m: int) -> type[np.signedinteger]:
     return np.int16 if m < 2**15 else np.int32
 
 
-def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:  # type: ignore[type-arg]
+def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:
     """Every staircase of an ``n x m`` board by rank, one column each: ``(m, l[0], ..., l[n-1])``.
 
     Row 0 of the result is a sentinel ``m`` (an imaginary full row above the board), so that
