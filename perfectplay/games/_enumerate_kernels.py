@@ -12,8 +12,9 @@ deterministic, breadth-first, no sort.
 Random probes into a table larger than the caches dominate on large games; the numbering loop
 knows its future probes, so it prefetches the slot of the move ``AHEAD`` places further on.
 Growing the table is streaming work: with hashing on the top bits, the entry in old slot ``i``
-lands near new slot ``2 i`` (``4 i``, ...). The enumerator reserves room before each layer for
-the new positions it expects, so one rehash replaces several doublings.
+lands near new slot ``2 i`` (``4 i``, ...). When a layer will not fit, the enumerator reserves
+room for the new positions it expects from that layer and the next, so one rehash replaces
+several doublings.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def first_bad_outcome(outcomes: NDArray[np.integer[Any]]) -> int:
 
 
 @nb.njit(cache=True)
-def _count_moves(parent: NDArray[np.int64], degree: NDArray[np.int64]) -> tuple[int, int, bool]:
+def _count_moves(parent: NDArray[np.int64], degree: NDArray[np.int32]) -> tuple[int, int, bool]:
     """Count the moves of each parent; ``(status, move, ordered)`` with `ordered` true when
     the parents never decrease."""
     width = degree.shape[0]
@@ -81,7 +82,7 @@ def _count_moves(parent: NDArray[np.int64], degree: NDArray[np.int64]) -> tuple[
 def _scatter_moves(
     parent: NDArray[np.int64],
     child: NDArray[np.int64],
-    degree: NDArray[np.int64],
+    degree: NDArray[np.int32],
     grouped: NDArray[np.int64],
 ) -> None:
     """Stable counting sort of `child` by `parent` into `grouped`."""
@@ -98,7 +99,7 @@ def _scatter_moves(
 
 def group_moves(
     parent: NDArray[np.int64], child: NDArray[np.int64], width: int
-) -> tuple[int, int, NDArray[np.int64], NDArray[np.int64]]:
+) -> tuple[int, int, NDArray[np.int32], NDArray[np.int64]]:
     """One layer's moves grouped by parent: ``(status, move, degree, grouped)``.
 
     ``degree[p]`` counts the moves of frontier position ``p`` (``0 <= p < width``) and
@@ -107,7 +108,8 @@ def group_moves(
     `status` is ``DONE``, or ``BAD_PARENT`` with `move` the index of the first parent outside
     ``0..width-1``. Cost: O(len(child) + width), one pass over `parent` when already grouped.
     """
-    degree = np.zeros(width, dtype=np.int64)  # one count per frontier position
+    # one count per frontier position (a position's moves fit in memory, so below 2**31)
+    degree = np.zeros(width, dtype=np.int32)
     status, move, ordered = _count_moves(parent, degree)
     if status != DONE or ordered:
         return status, move, degree, child
@@ -219,6 +221,10 @@ class CodeTable:
     def nbytes(self) -> int:
         """Bytes of the table."""
         return int(self.table.nbytes)
+
+    def has_room(self, count: int) -> bool:
+        """Whether the table holds `count` codes in all without growing."""
+        return count <= self.table.shape[0] // 4
 
     def reserve(self, count: int) -> None:
         """Make room for `count` codes in all (at most one rehash, into a power-of-two table)."""

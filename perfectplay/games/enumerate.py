@@ -566,7 +566,7 @@ def _batch(game: Game[Any], frontier: NDArray[np.int64]) -> tuple[NDArray[Any], 
 
 def _group(
     game: Game[Any], parent: NDArray[np.int64], child: NDArray[np.int64], width: int
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
     """``(degree, grouped)`` of one layer (:func:`group_moves`), or GameDefinitionError."""
     status, i, degree, grouped = group_moves(parent, child, width)
     if status == BAD_PARENT:
@@ -592,20 +592,23 @@ def _enumerate_vectorized(
     _, _, frontier = seen.number(first, limit, np.empty(1, dtype=id_dtype))
     layer_codes = [frontier]
     outcome_parts: list[NDArray[np.uint8]] = []
-    degree_parts: list[NDArray[np.int64]] = []
+    degree_parts: list[NDArray[np.int32]] = []
     dst_parts: list[NDArray[Any]] = []
     budget = _Budget()
     fresh_per_move = 1.0  # new positions per move in the last layer
+    growth = 1.0  # the last layer's size over the one before
     while frontier.size:
         outcomes, parent, child = _batch(game, frontier)
         outcome_parts.append(outcomes)
-        expected = min(seen.n + int(fresh_per_move * child.size), limit)
+        fresh = fresh_per_move * child.size  # the new positions this layer is expected to add
+        expected = min(seen.n + int(fresh), limit)
         # grouped codes, new codes and ids of this layer's moves (24 bytes a move); the old
-        # table and a new one with 2 to 4 slots of 16 bytes for each code expected
+        # table and a new one with 2 to 4 slots of 16 bytes for each code expected next
         budget.check(24.0 * child.size + seen.nbytes + 64.0 * expected, "the enumeration")
         degree, grouped = _group(game, parent, child, frontier.size)
         del parent, child
-        seen.reserve(expected)
+        if not seen.has_room(expected):  # grow once for this layer and, at the same rate, the next
+            seen.reserve(min(expected + int(fresh * growth), limit))
         dst = np.empty(grouped.size, dtype=id_dtype)  # one id per move
         status, stop, frontier = seen.number(grouped, limit, dst)
         if status == BAD_CODE:
@@ -613,6 +616,7 @@ def _enumerate_vectorized(
                 f"{game.info.name}: batch_moves gave a negative code {int(grouped[stop])}"
             )
         fresh_per_move = frontier.size / max(grouped.size, 1)
+        growth = frontier.size / max(layer_codes[-1].size, 1)
         if status == LIMIT:
             raise _too_large(game, limit)
         degree_parts.append(degree)
@@ -622,8 +626,9 @@ def _enumerate_vectorized(
     n = seen.n
     del seen
     codes = np.concatenate(layer_codes)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.concatenate(degree_parts), out=indptr[1:])
+    m = sum(part.size for part in dst_parts)
+    indptr = np.zeros(n + 1, dtype=np.int32 if m < 2**31 else np.int64)  # as GameGraph keeps it
+    np.cumsum(np.concatenate(degree_parts), dtype=indptr.dtype, out=indptr[1:])
     graph = GameGraph(indptr, np.concatenate(dst_parts))
     sizes = np.array([c.size for c in layer_codes[:-1]], dtype=np.int64)
     layers = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
