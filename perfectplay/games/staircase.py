@@ -365,8 +365,7 @@ class Staircase(Game[Rows]):
         numba sweep (see :func:`staircase_score`); memory 8 bytes per position, plus the level
         tables on small boards.
         """
-        score = self._fill_scores(np.int64)
-        return score
+        return self._fill_scores(np.int64)
 
     def _fill_scores(self, dtype: type[np.int32] | type[np.int64]) -> NDArray[Any]:
         """The score table by code, of `dtype`, by whichever sweep is faster on this board."""
