@@ -76,7 +76,9 @@ class TokenReader:
     Parameters
     ----------
     data : bytes
-        The whole input.
+        The whole input. At most :data:`SMALL_INPUT` bytes: integers are read by regular
+        expressions and numba is never imported; larger: by the numba kernel
+        :func:`perfectplay._tokens.parse_ints`. The results and errors are the same.
     """
 
     def __init__(self, data: bytes) -> None:
@@ -124,8 +126,9 @@ class TokenReader:
     ) -> NDArray[np.int64]:
         """The next `count` integers, each checked to lie in ``low..high`` when given.
 
-        Cost: O(bytes read), in a compiled loop; memory O(min(count, bytes left)), so a huge
-        `count` in a short input is refused without allocating it.
+        Cost: O(bytes read), in a compiled loop (regular expressions on inputs of at most
+        :data:`SMALL_INPUT` bytes: at most about 15 ms); memory O(min(count, bytes left)), so
+        a huge `count` in a short input is refused without allocating it.
         """
         # Each integer takes at least one digit and one separator (none after the last): the
         # rest of the input holds at most `room` of them, and `out` never needs more.
