@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from perfectplay.errors import CyclicGraphError, InvalidGraphError, ScoreOverflowError
 from perfectplay.graph import GameGraph
 from perfectplay.solvers import _dag_kernels as kernels
-from perfectplay.solvers import dag
-from perfectplay.solvers.dag import solve_dag, topological_order
+from perfectplay.solvers.dag import _kahn, solve_dag, topological_order
 from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN, Value
 
@@ -279,7 +278,7 @@ def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[typ
             kernels.SHIFT64, score, True, info, False,
         )  # fmt: skip
     else:
-        o = dag._kahn(graph, prim, copy=True)
+        o = _kahn(graph, prim, copy=True)
         status = kernels.sweep_ordered(
             o.order, o.kptr, o.kids, prim, LOSE, o.kgain, terminal, keys, kernels.SHIFT64, score,
             True, info,
@@ -325,22 +324,53 @@ def test_sort_wave_sorts_dense_waves_and_clears_its_bitmap(ids: list[int], lo: i
     assert not bits.any()
 
 
-@pytest.mark.parametrize("fan_in", [255, 256, 1000])
+@pytest.mark.parametrize("fan_in", [254, 255, 256, 1000])
 def test_positions_with_hundreds_of_moves_in(fan_in: int) -> None:
-    """Kahn's one-byte in-degree counters give way to wide ones past 255 moves in."""
+    """Kahn's one-byte in-degree counters pass what is beyond 255 moves in to a wide array."""
     rng = np.random.default_rng(fan_in)
     n = fan_in + 2  # fan_in positions -> hub -> sink, ids shuffled
     perm = rng.permutation(n)
     src = np.concatenate([np.arange(fan_in), [fan_in]])
     dst = np.concatenate([np.full(fan_in, fan_in), [fan_in + 1]])
     graph = GameGraph.from_edges(perm[src], perm[dst], n=n, gain=np.arange(fan_in + 1))
-    narrow = np.zeros(n, dtype=np.uint8)
-    saturated = not kernels.count_indegree(
-        graph.indptr, graph.indices, np.empty(0, np.uint8), narrow
-    )
-    assert saturated == (fan_in > 255)
+    counters = np.zeros(n, dtype=np.uint8)
+    excess = np.zeros(n, dtype=np.int64)
+    kernels.count_indegree(graph.indptr, graph.indices, np.empty(0, np.uint8), counters, excess)
+    hub = perm[fan_in]
+    assert counters[hub] == min(fan_in, kernels.WIDE)
+    assert counters[hub] + excess[hub] == fan_in
     s = solve_dag(graph)
     assert s.value[perm[:fan_in]].tolist() == [LOSE] * fan_in  # the hub wins by moving on
     assert s.remoteness[perm[:fan_in]].tolist() == [2] * fan_in
     assert s.score is not None
     assert s.score[perm[:fan_in]].tolist() == (np.arange(fan_in) - fan_in).tolist()
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans())
+def test_hubs_with_hundreds_of_moves_in(seed: int, hubs: int, cyclic: bool) -> None:
+    """Positions with more than 255 moves in (parallel moves too), cycles through them or not."""
+    rng = np.random.default_rng(seed)
+    n = 40
+    src = rng.integers(0, n, 3 * n)
+    dst = rng.integers(0, n, 3 * n)
+    keep = src < dst
+    hub = rng.choice(np.arange(n // 2, n), hubs, replace=False)
+    into = rng.integers(0, n // 2, 900)  # about 300 moves into each hub, from lower ids
+    src = np.concatenate([src[keep], into, hub[:1] if cyclic else []]).astype(np.int64)
+    dst = np.concatenate([dst[keep], rng.choice(hub, into.size), into[:1] if cyclic else []])
+    perm = rng.permutation(n)
+    graph = GameGraph.from_edges(perm[src], perm[dst.astype(np.int64)], n=n)
+    play = nx.DiGraph()
+    play.add_nodes_from(range(n))
+    play.add_edges_from(zip(perm[src].tolist(), perm[dst.astype(np.int64)].tolist(), strict=True))
+    if nx.is_directed_acyclic_graph(play):
+        s = solve_dag(graph)
+        retro = solve_retrograde(graph)
+        np.testing.assert_array_equal(s.value, retro.value)
+        np.testing.assert_array_equal(s.remoteness, retro.remoteness)
+    else:
+        with pytest.raises(CyclicGraphError) as info:
+            solve_dag(graph)
+        assert info.value.cycle is not None
+        assert all(play.has_edge(u, v) for u, v in itertools.pairwise(info.value.cycle))

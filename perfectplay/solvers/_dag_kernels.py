@@ -57,6 +57,9 @@ OK = 0
 OVERFLOW = 1
 UNORDERED = 2
 
+# A one-byte in-degree counter stops at WIDE; further moves in are counted in a wide array.
+WIDE = 255
+
 # How far ahead (in moves or positions) the loops prefetch: enough misses in flight to hide
 # memory latency, little enough that prefetched lines are still cached when used.
 AHEAD = 32
@@ -172,16 +175,15 @@ def _sort_wave(order, lo, hi, bits):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def count_indegree(indptr, indices, primitive, indegree):  # type: ignore[no-untyped-def]
-    """Add to `indegree` (zeroed) each position's number of moves in; False if one saturates.
+def count_indegree(indptr, indices, primitive, indegree, excess):  # type: ignore[no-untyped-def]
+    """Count each position's moves in: up to WIDE in `indegree`, the rest in `excess`.
 
-    Moves from positions where the game is over (primitive) are not counted. A narrow
-    `indegree` dtype (uint8) keeps the counters in cache; the count stops, returning False, as
-    soon as a counter would pass the dtype's maximum, and the caller counts again wider.
+    Moves from positions where the game is over (primitive) are not counted. Both arrays are
+    zeroed on entry. One-byte counters stay in cache; `excess` is touched only at the few
+    positions with more than WIDE moves in, so its untouched pages are never even mapped.
     """
     n = indptr.shape[0] - 1
     m = indices.shape[0]
-    top = np.iinfo(indegree.dtype).max
     has_primitive = primitive.shape[0] > 0
     for u in range(n):
         if has_primitive and primitive[u] != UNDECIDED:
@@ -190,22 +192,36 @@ def count_indegree(indptr, indices, primitive, indegree):  # type: ignore[no-unt
             if e + AHEAD < m:
                 _prefetch(indegree, indices[e + AHEAD])
             v = indices[e]
-            if indegree[v] == top:
-                return False
-            indegree[v] += 1
-    return True
+            count = indegree[v]
+            if count < WIDE:
+                indegree[v] = count + 1
+            else:
+                excess[v] += 1
 
 
 @nb.njit(cache=True)
 def kahn_order(  # type: ignore[no-untyped-def]
-    indptr, indices, primitive, order, indegree, bits, copy, kptr, kids, gain, kgain
+    indptr,
+    indices,
+    primitive,
+    order,
+    indegree,
+    excess,
+    bits,
+    copy,
+    kptr,
+    kids,
+    gain,
+    kgain,
 ):
     """Fill `order` with a topological order (every move goes later); return how many fit.
 
-    `indegree` holds what `count_indegree` counted; it is left holding, for every position
-    not placed, its number of moves from other unplaced positions: fewer than n placed means a
-    cycle. Moves from positions where the game is over (primitive) are ignored. `order` has n
-    slots and each position enters it at most once, when its last incoming move is removed.
+    `indegree` and `excess` hold what `count_indegree` counted; `indegree` is left nonzero
+    exactly at the positions not placed, those with moves in from other unplaced
+    positions: fewer than n placed means a cycle. Moves from positions where the game is over
+    (primitive) are ignored. `order` has n + 1 slots (the last one is scratch for the
+    branch-free push) and each position enters it at most once, when its last incoming move is
+    removed.
     Positions are placed wave by wave (a wave: those freed by the previous one), each dense
     wave sorted by id (`bits`: n bits, zeroed; see `_sort_wave`).
 
@@ -245,10 +261,14 @@ def kahn_order(  # type: ignore[no-untyped-def]
                     if has_gain:
                         kgain[copied] = gain[e]
                     copied += 1
-                indegree[v] -= 1
-                if indegree[v] == 0:
-                    order[tail] = v
-                    tail += 1
+                left = indegree[v]
+                if left == WIDE and excess[v] > 0:
+                    excess[v] -= 1
+                else:
+                    left -= 1
+                    indegree[v] = left
+                order[tail] = v  # branch-free push: kept only if that was v's last move in
+                tail += left == 0
         if copy:
             kptr[head] = copied
     return tail
