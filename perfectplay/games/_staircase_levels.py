@@ -59,10 +59,11 @@ def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:
 
     Row 0 of the result is a sentinel ``m`` (an imaginary full row above the board), so that
     the moves of staircase ``r`` are the rows ``i >= 1`` with ``out[i, r] < out[i - 1, r]``.
-    Built one board row at a time: each staircase of the top rows has one child per allowed
-    length of the next row, in increasing order, which keeps the tuples in lexicographic order,
-    that is by rank. Each step records the children's lengths and their parents; the rows are
-    then read back from the bottom up through the chain of parents.
+    The staircases form a tree, row by row: a staircase of the top i rows has one child per
+    allowed length ``0..l[i-1]`` of row i, in increasing order, so its leaves (the staircases
+    of the board) come in lexicographic order, that is by rank. The tree is built top-down
+    (each depth's lengths), then every depth's lengths are repeated once per leaf below them
+    (leaf counts summed bottom-up): only sequential numpy passes.
 
     Cost: O(C(n + m, n) * n) time and bytes (one byte per entry while ``m < 128``), in O(n)
     numpy calls.
@@ -71,20 +72,20 @@ def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:
     [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
     """
     dtype = _row_dtype(m)
-    lengths = [np.full(1, m, dtype=np.int64)]
-    parents = []
+    lengths = [np.full(1, m, dtype=np.int64)]  # per depth of the tree, the last row's length
+    first_child = []
     for _ in range(n):
         counts = lengths[-1] + 1  # the next row may hold 0..(this row)
-        parent = np.repeat(np.arange(counts.size), counts)
-        starts = np.cumsum(counts) - counts
-        parents.append(parent)
-        lengths.append(np.arange(parent.size, dtype=np.int64) - starts[parent])
+        first = np.cumsum(counts) - counts
+        first_child.append(first)
+        total = int(first[-1] + counts[-1])
+        lengths.append(np.arange(total, dtype=np.int64) - np.repeat(first, counts))
     rows = np.empty((n + 1, lengths[-1].size), dtype=dtype)
-    rows[0] = m
-    index = np.arange(lengths[-1].size)
-    for i in range(n, 0, -1):  # index: the ancestor, among the staircases of rows 0..i-1
-        rows[i] = lengths[i][index]
-        index = parents[i - 1][index]
+    leaves = np.ones(lengths[-1].size, dtype=np.int64)  # leaves below each node of a depth
+    for i in range(n, -1, -1):
+        rows[i] = np.repeat(lengths[i].astype(dtype), leaves)
+        if i:
+            leaves = np.add.reduceat(leaves, first_child[i - 1])
     return rows
 
 
