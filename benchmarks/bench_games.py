@@ -43,8 +43,8 @@ CASES: list[tuple[str, Game[Any], str, bool, Value, int, int]] = [
     ("dodgem 4x4", Dodgem(4), "vectorized", True, Value.DRAW, 3, 1),
     ("connect-four 4x4", ConnectFour(4, 4), "plain", True, Value.TIE, 1, 0),
     ("connect-four 4x4", ConnectFour(4, 4), "vectorized", True, Value.TIE, 5, 0),
-    ("connect-four 5x4", ConnectFour(5, 4), "vectorized", True, Value.TIE, 3, 0),
-    ("connect-four 4x5", ConnectFour(4, 5), "vectorized", True, Value.TIE, 3, 1),
+    ("connect-four 5x4", ConnectFour(5, 4), "vectorized", True, Value.TIE, 5, 0),
+    ("connect-four 4x5", ConnectFour(4, 5), "vectorized", True, Value.TIE, 5, 1),
     ("connect-four 4x6", ConnectFour(4, 6), "vectorized", True, Value.LOSE, 1, 2),
 ]
 

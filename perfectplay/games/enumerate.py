@@ -602,13 +602,14 @@ def _enumerate_vectorized(
         outcome_parts.append(outcomes)
         fresh = fresh_per_move * child.size  # the new positions this layer is expected to add
         expected = min(seen.n + int(fresh), limit)
+        # if the table must grow, it grows once for this layer and, at the same rate, the next
+        target = expected if seen.has_room(expected) else min(expected + int(fresh * growth), limit)
         # grouped codes, new codes and ids of this layer's moves (24 bytes a move); the old
-        # table and a new one with 2 to 4 slots of 16 bytes for each code expected next
-        budget.check(24.0 * child.size + seen.nbytes + 64.0 * expected, "the enumeration")
+        # table and a new one with 2 to 4 slots of 16 bytes for each code of the target
+        budget.check(24.0 * child.size + seen.nbytes + 64.0 * target, "the enumeration")
         degree, grouped = _group(game, parent, child, frontier.size)
         del parent, child
-        if not seen.has_room(expected):  # grow once for this layer and, at the same rate, the next
-            seen.reserve(min(expected + int(fresh * growth), limit))
+        seen.reserve(target)
         dst = np.empty(grouped.size, dtype=id_dtype)  # one id per move
         status, stop, frontier = seen.number(grouped, limit, dst)
         if status == BAD_CODE:
