@@ -278,7 +278,7 @@ def test_wide_keys_give_the_same_answer(case: dict) -> None:  # type: ignore[typ
             kernels.SHIFT64, score, True, info, False,
         )  # fmt: skip
     else:
-        o = _kahn(graph, prim, copy=True)
+        o = _kahn(graph, prim, gains=True)
         status = kernels.sweep_ordered(
             o.order, o.kptr, o.kids, prim, LOSE, o.kgain, terminal, keys, kernels.SHIFT64, score,
             True, info,

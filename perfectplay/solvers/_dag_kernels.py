@@ -124,24 +124,6 @@ def _is_end(u, indptr, primitive):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _prefetch_moves(order, k, stop, indptr, indices, near):  # type: ignore[no-untyped-def]
-    """Prefetch for the position ``order[k]`` processed soon: two stages ahead, then one.
-
-    ``order[k + AHEAD]``'s move range, ``order[k + AHEAD // 2]``'s moves, and for
-    ``order[k + AHEAD // 4]`` the entries of `near` (per position) at its moves' targets.
-    `stop` is the number of valid entries of `order`.
-    """
-    if k + AHEAD < stop:
-        _prefetch(indptr, order[k + AHEAD])
-    if k + AHEAD // 2 < stop:
-        _prefetch(indices, indptr[order[k + AHEAD // 2]])
-    if k + AHEAD // 4 < stop:
-        w = order[k + AHEAD // 4]
-        for e in range(indptr[w], indptr[w + 1]):
-            _prefetch(near, indices[e])
-
-
-@nb.njit(cache=True)
 def _sort_wave(order, lo, hi, bits):  # type: ignore[no-untyped-def]
     """Sort ``order[lo:hi]`` (distinct ids) ascending through the bitmap `bits`, if dense.
 
@@ -201,76 +183,89 @@ def count_indegree(indptr, indices, primitive, indegree, excess):  # type: ignor
 
 @nb.njit(cache=True)
 def kahn_order(  # type: ignore[no-untyped-def]
-    indptr,
-    indices,
-    primitive,
-    order,
-    indegree,
-    excess,
-    bits,
-    copy,
-    kptr,
-    kids,
-    gain,
-    kgain,
-):
+    indptr, indices, primitive, order, indegree, excess, bits, kptr, kids, gain, kgain
+):  # fmt: skip
     """Fill `order` with a topological order (every move goes later); return how many fit.
 
     `indegree` and `excess` hold what `count_indegree` counted; `indegree` is left nonzero
-    exactly at the positions not placed, those with moves in from other unplaced
-    positions: fewer than n placed means a cycle. Moves from positions where the game is over
+    exactly at the positions not placed, those with moves in from other unplaced positions:
+    fewer than n placed means a cycle. Moves from positions where the game is over
     (primitive) are ignored. `order` has n + 1 slots (the last one is scratch for the
-    branch-free push) and each position enters it at most once, when its last incoming move is
-    removed.
-    Positions are placed wave by wave (a wave: those freed by the previous one), each dense
-    wave sorted by id (`bits`: n bits, zeroed; see `_sort_wave`).
+    branch-free push) and each position enters it at most once, when its last incoming move
+    is removed.
 
-    With `copy`, the moves are also copied in the order their positions are placed, so that
-    the sweep reads them sequentially: the moves of ``order[k]`` are
-    ``kids[kptr[k]:kptr[k + 1]]`` (primitive positions get none), with their gains in `kgain`
-    if `gain` is not empty. `kptr` has n + 1 slots and `kids` (`kgain`) m: each move is copied
-    at most once.
+    Positions are placed wave by wave (a wave: those freed by the previous one). Each wave is
+    sorted by id if dense (`bits`: n bits, zeroed; see `_sort_wave`), then handled in two
+    passes with one kind of random access each: `_copy_moves` copies its moves, and
+    `_release` removes them from the in-degrees of their targets, reading the copy
+    sequentially. The copy stays for the sweep: the moves of ``order[k]`` are
+    ``kids[kptr[k]:kptr[k + 1]]`` (primitive positions get none), their gains in `kgain` if
+    `gain` is not empty. `kptr` has n + 1 slots and `kids` (`kgain`) m.
     """
     n = indptr.shape[0] - 1
-    has_primitive = primitive.shape[0] > 0
-    has_gain = gain.shape[0] > 0
     tail = 0
     for u in range(n):
         if indegree[u] == 0:
             order[tail] = u
             tail += 1
     head = 0
-    wave_end = tail
-    copied = 0
-    if copy:
-        kptr[0] = 0
+    kptr[0] = 0
     while head < tail:
-        if head == wave_end:
-            _sort_wave(order, head, tail, bits)
-            wave_end = tail
-        _prefetch_moves(order, head, wave_end, indptr, indices, indegree)
-        if copy and has_gain and head + AHEAD // 2 < wave_end:
-            _prefetch(gain, indptr[order[head + AHEAD // 2]])
-        u = order[head]
-        head += 1
+        wave_end = tail
+        _sort_wave(order, head, wave_end, bits)
+        _copy_moves(order, head, wave_end, indptr, indices, primitive, gain, kptr, kids, kgain)
+        tail = _release(kids, kptr[head], kptr[wave_end], indegree, excess, order, tail)
+        head = wave_end
+    return tail
+
+
+@nb.njit(cache=True)
+def _copy_moves(  # type: ignore[no-untyped-def]
+    order, lo, hi, indptr, indices, primitive, gain, kptr, kids, kgain
+):  # fmt: skip
+    """Copy the moves of ``order[lo:hi]`` (none for primitive positions) after ``kptr[lo]``.
+
+    Prefetches the move range of the position AHEAD on and the moves of the one AHEAD / 2 on.
+    """
+    has_primitive = primitive.shape[0] > 0
+    has_gain = gain.shape[0] > 0
+    copied = kptr[lo]
+    for k in range(lo, hi):
+        if k + AHEAD < hi:
+            _prefetch(indptr, order[k + AHEAD])
+        if k + AHEAD // 2 < hi:
+            first = indptr[order[k + AHEAD // 2]]
+            _prefetch(indices, first)
+            if has_gain:
+                _prefetch(gain, first)
+        u = order[k]
         if not (has_primitive and primitive[u] != UNDECIDED):
             for e in range(indptr[u], indptr[u + 1]):
-                v = indices[e]
-                if copy:
-                    kids[copied] = v
-                    if has_gain:
-                        kgain[copied] = gain[e]
-                    copied += 1
-                left = indegree[v]
-                if left == WIDE and excess[v] > 0:
-                    excess[v] -= 1
-                else:
-                    left -= 1
-                    indegree[v] = left
-                order[tail] = v  # branch-free push: kept only if that was v's last move in
-                tail += left == 0
-        if copy:
-            kptr[head] = copied
+                kids[copied] = indices[e]
+                if has_gain:
+                    kgain[copied] = gain[e]
+                copied += 1
+        kptr[k + 1] = copied
+
+
+@nb.njit(cache=True)
+def _release(kids, lo, hi, indegree, excess, order, tail):  # type: ignore[no-untyped-def]
+    """Remove the moves ``kids[lo:hi]`` from their targets' in-degrees; push each freed one.
+
+    Returns the new `tail` of `order`. Prefetches the counter of the target AHEAD moves on.
+    """
+    for e in range(lo, hi):
+        if e + AHEAD < hi:
+            _prefetch(indegree, kids[e + AHEAD])
+        v = kids[e]
+        left = indegree[v]
+        if left == WIDE and excess[v] > 0:
+            excess[v] -= 1
+        else:
+            left -= 1
+            indegree[v] = left
+        order[tail] = v  # branch-free push: kept only if that was v's last move in
+        tail += left == 0
     return tail
 
 

@@ -59,7 +59,7 @@ def _cycle_error(
 
 
 class _Order(NamedTuple):
-    """Kahn's order, and the moves copied in that order (empty unless asked for)."""
+    """Kahn's order, and the moves (and gains) copied in that order."""
 
     order: NDArray[np.integer]
     kptr: NDArray[np.integer]
@@ -67,16 +67,18 @@ class _Order(NamedTuple):
     kgain: NDArray[np.int64]
 
 
-def _kahn(graph: GameGraph, primitive: NDArray[np.uint8], copy: bool) -> _Order:
+def _kahn(graph: GameGraph, primitive: NDArray[np.uint8], gains: bool) -> _Order:
     """Kahn's order of `graph` (moves out of primitive positions ignored), or CyclicGraphError.
 
-    With `copy`, also the moves (and gains) in that order, for :func:`kernels.sweep_ordered`.
+    Also the moves in that order, with their gains if `gains`, for
+    :func:`kernels.sweep_ordered`.
     """
     n, m = graph.n, graph.m
     id_dtype = graph.indices.dtype  # int32 while ids fit: half the random-access footprint
-    per_move = id_dtype.itemsize + (8 if graph.gain is not None else 0) if copy else 0
+    gain = graph.gain if gains and graph.gain is not None else _EMPTY_INT64
+    per_move = id_dtype.itemsize + 8 * min(gain.size, 1)
     pointer = graph.indptr.dtype.itemsize
-    per_position = id_dtype.itemsize + 1.125 + pointer + (pointer if copy else 0)
+    per_position = id_dtype.itemsize + 1.125 + 2 * pointer
     check_memory(per_position * n + per_move * m, f"a topological order of {n} positions")
     # One-byte counters stay in cache; the excess of the few positions with more than 255
     # moves in goes to a wide array, zeroed lazily by the OS: only its touched pages cost.
@@ -85,14 +87,13 @@ def _kahn(graph: GameGraph, primitive: NDArray[np.uint8], copy: bool) -> _Order:
     kernels.count_indegree(graph.indptr, graph.indices, primitive, indegree, excess)
     order = np.empty(n + 1, dtype=id_dtype)
     bits = np.zeros((n + 63) // 64, dtype=np.uint64)  # one bit per position
-    kptr = np.empty(n + 1 if copy else 0, dtype=graph.indptr.dtype)
-    kids = np.empty(m if copy else 0, dtype=id_dtype)
-    gain = _EMPTY_INT64 if graph.gain is None or not copy else graph.gain
+    kptr = np.empty(n + 1, dtype=graph.indptr.dtype)
+    kids = np.empty(m, dtype=id_dtype)
     kgain = np.empty(gain.size, dtype=np.int64)
     placed = int(
         kernels.kahn_order(
-            graph.indptr, graph.indices, primitive, order, indegree, excess, bits, copy, kptr,
-            kids, gain, kgain,
+            graph.indptr, graph.indices, primitive, order, indegree, excess, bits, kptr, kids,
+            gain, kgain,
         )
     )  # fmt: skip
     if placed < n:
@@ -122,9 +123,9 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
     Notes
     -----
     Cost: O(m) to test whether the numbering is monotone, O(n + m) for Kahn's algorithm
-    (numba, 5 bytes and 1 bit per position while ids fit in int32, and 4 more reserved but
-    touched only near positions with over 255 moves in), plus O(n + m) for the reverse graph
-    when a cycle must be named.
+    (numba; while ids fit in int32, per position 5 bytes, 1 bit and one move pointer, plus
+    one more pointer reserved but touched only near positions with over 255 moves in; and a
+    4-byte copy of each move), plus O(n + m) for the reverse graph when a cycle must be named.
 
     Examples
     --------
@@ -141,7 +142,7 @@ def topological_order(graph: GameGraph) -> NDArray[np.int64]:
         return np.arange(graph.n, dtype=np.int64)
     if direction == -1:
         return np.arange(graph.n - 1, -1, -1, dtype=np.int64)
-    return _kahn(graph, _EMPTY_UINT8, copy=False).order.astype(np.int64, copy=False)
+    return _kahn(graph, _EMPTY_UINT8, gains=False).order.astype(np.int64, copy=False)
 
 
 def _check_terminal(terminal_score: ArrayLike, n: int) -> NDArray[np.int64]:
@@ -226,8 +227,9 @@ def solve_dag(
     a larger id (as enumerations by depth produce); at the first move that does not, it stops
     and starts again with the ids in increasing order if every move goes to a smaller id, or
     else in Kahn's order (moves out of primitive positions ignored), computed wave by wave,
-    each wave sorted by id so that the graph is read in increasing addresses. Kahn's pass
-    copies the moves in its order as it goes, so the sweep reads them sequentially. Values
+    each wave sorted by id so that the graph is read in increasing addresses, and handled in
+    two passes: copy the wave's moves, then remove them from their targets' in-degrees; the
+    sweep then reads the copied moves sequentially. Values
     and remoteness are packed in one integer per position so that each move costs a single
     random read and a maximum (scored: one cache line, the key and score side by side),
     unpacked in one pass at the end; the loops prefetch the
@@ -267,7 +269,7 @@ def solve_dag(
                 score, scored, info, False,
             )  # fmt: skip
         elif direction == 0:
-            order = _kahn(graph, prim, copy=unordered)  # raises CyclicGraphError
+            order = _kahn(graph, prim, gains=unordered)  # raises CyclicGraphError
             if unordered:
                 status = kernels.sweep_ordered(
                     order.order, order.kptr, order.kids, prim, no_move, order.kgain, terminal,
