@@ -428,10 +428,10 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
       40).
 
     Both give the same score table. The switch was measured as whole
-    ``perfectplay problem staircase`` runs (2-core machine shared with other jobs; best of
-    3, warm numba cache), level sweep vs numba sweep: 10 x 10 0.29 s vs 1.48 s, 11 x 11
-    0.64 s vs 1.51 s, 12 x 12 0.93 s vs 1.56 s, 13 x 13 4.9 s vs 1.9 s; 3 x 300 0.68 s vs
-    1.22 s, 1 x 4000 0.43 s vs 1.46 s, 1 x 30000 3.1 s vs 1.8 s.
+    ``perfectplay problem staircase`` runs with each path forced (warm numba cache; best of 5
+    on a 2-core machine shared with other jobs), level sweep vs numba sweep: 10 x 10 0.34 s vs
+    1.76 s, 11 x 11 0.49 s vs 1.56 s, 12 x 12 1.19 s vs 2.10 s, 13 x 13 5.9 s vs 2.1 s;
+    3 x 300 0.78 s vs 2.04 s, 1 x 4000 0.49 s vs 1.52 s, 1 x 30000 1.55 s vs 1.04 s.
 
     Examples
     --------
