@@ -128,3 +128,14 @@ def test_batch_methods_follow_the_rules(shape: tuple[int, int], picks: list[int]
     ]
     assert list(zip(parent.tolist(), child.tolist(), strict=True)) == expected
     assert parent.dtype == child.dtype == np.int64
+
+
+@settings(max_examples=30)
+@given(st.lists(st.integers(0, 2**62), min_size=1, max_size=50))
+def test_batch_moves_stay_in_bounds_on_any_code(codes: list[int]) -> None:
+    # Codes that are no position (stones floating above holes, bits beyond the board) must
+    # not make the kernel write past its arrays: at most one move per column from each code.
+    game = ConnectFour(4, 5)
+    parent, child = game.batch_moves(np.array(codes, dtype=np.int64))
+    assert parent.size == child.size
+    assert np.all(np.bincount(parent, minlength=len(codes)) <= game.cols)

@@ -82,9 +82,9 @@ def batch_moves(
     each child the smaller of its code and its mirror's; return ``k``. The arrays need room for
     ``cols`` moves per code. One pass.
 
-    ``(mask + bottom) & board`` is the cell each stone would land on, one per open column (a
-    full column carries into its guard bit, outside `board`): the loop walks those cells from
-    the left and the mirror image's from the right, with no test per column.
+    ``(mask + bottom) & ~mask & board`` is the cell each stone would land on, one per open
+    column (a full column carries into its guard bit, outside `board`): the loop walks those
+    cells from the left and the mirror image's from the right, with no test per column.
     """
     low = (np.int64(1) << shift) - 1
     k = 0
@@ -97,9 +97,11 @@ def batch_moves(
         mirror_mask = mirrored >> shift
         mirror_after = (mirror_mask ^ (mirrored & low)) | (mirror_mask << shift)
         after = last | (mask << shift)  # the opponent moves next; the new stone goes in below
-        landing = (mask + bottom) & board
-        mirror_landing = (mirror_mask + bottom) & board
-        while landing:
+        landing = (mask + bottom) & ~mask & board
+        mirror_landing = (mirror_mask + bottom) & ~mirror_mask & board
+        for _ in range(cols):  # one landing cell per column, even in a malformed code
+            if landing == 0:
+                break
             stone = landing & -landing  # leftmost open column
             landing ^= stone
             mirror_stone = np.int64(1) << (63 - _leading_zeros(mirror_landing))  # rightmost

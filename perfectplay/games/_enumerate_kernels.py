@@ -1,8 +1,9 @@
 """numba kernels of the vectorized enumerator (see :mod:`perfectplay.games.enumerate`).
 
 Every code seen so far lives in one open-addressing hash table (:class:`CodeTable`): linear
-probing, Fibonacci hashing on the top bits, each slot a ``(code, id)`` pair side by side so a
-probe reads one cache line, a load factor of at most 1/2. A layer's moves are first grouped by
+probing, Fibonacci hashing on the top bits, each slot a ``(~code, id)`` pair side by side so a
+probe reads one cache line (``~code`` is negative, so a zeroed table is empty), a load factor
+of at most 1/2. A layer's moves are first grouped by
 parent (a stable counting sort, skipped when the game already gives them grouped), then one
 pass numbers every move's child: a code found in the table has its id, a new code gets the next
 id and joins the next layer. Children are therefore numbered in the order the plain path meets
