@@ -534,7 +534,9 @@ def _as_codes(game: Game[Any], what: str, arr: Any) -> NDArray[np.int64]:
     return a.astype(np.int64, copy=False)
 
 
-def _batch(game: Game[Any], frontier: NDArray[np.int64]) -> tuple[NDArray[Any], Any, Any]:
+def _batch(
+    game: Game[Any], frontier: NDArray[np.int64]
+) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.int64]]:
     """The game's batch calls on one layer, checked: (outcomes, parents, children).
 
     The parents' range and the children's signs are checked while the moves are grouped.
