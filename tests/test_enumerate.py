@@ -313,8 +313,8 @@ codes_lists = st.lists(st.one_of(st.integers(0, 40), st.integers(0, 2**63 - 1)),
 def test_code_table_numbers_codes_in_first_seen_order(
     batches: list[Any], id_dtype: type[np.signedinteger[Any]]
 ) -> None:
-    # Reference: a dict filled in order. Over 512 distinct codes the table (1024 slots at
-    # first) must grow in the middle of a pass and resume where it stopped.
+    # Reference: a dict filled in order. Beyond 512 distinct codes the table (1024 slots at
+    # first) grows in the middle of a pass and resumes where it stopped (also pinned below).
     table, reference = CodeTable(), {}
     for codes in batches:
         dst = np.empty(codes.size, dtype=id_dtype)
