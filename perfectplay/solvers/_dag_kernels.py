@@ -399,7 +399,7 @@ def sweep(  # type: ignore[no-untyped-def]
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _score_moves(u, start, stop, targets, gain, score, info):  # type: ignore[no-untyped-def]
     """Set ``score[u]`` to the best ``gain[e] - score[targets[e]]`` over ``start <= e < stop``.
 

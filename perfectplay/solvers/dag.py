@@ -231,12 +231,13 @@ def solve_dag(
     two passes: copy the wave's moves, then remove them from their targets' in-degrees; the
     sweep then reads the copied moves sequentially. Values
     and remoteness are packed in one integer per position so that each move costs a single
-    random read and a maximum (scored: one cache line, the key and score side by side),
-    unpacked in one pass at the end; the loops prefetch the
+    random read and a maximum (in Kahn's order, scored: one cache line, the key and score side
+    by side), unpacked in one pass at the end; the loops prefetch the
     positions they will read a few dozen moves ahead (see ``_dag_kernels``).
 
-    Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (29 for scores:
-    keys widen to 8 bytes to sit next to the scores, plus the output's copy of the scores).
+    Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (+ 8 for scores;
+    29 in all for scores in Kahn's order, where keys widen to 8 bytes to sit next to the
+    scores and the scores are copied out at the end).
     While an order is computed, per position 5 bytes, 1 bit and one index pointer more, and
     a copy of the moves (4 bytes each while ids fit in int32, + 8 for gains).
     """
@@ -244,14 +245,12 @@ def solve_dag(
     prim = _EMPTY_UINT8 if primitive is None else primitive_values(primitive, n)
     scored = graph.gain is not None or terminal_score is not None
     terminal = _EMPTY_INT64 if terminal_score is None else _check_terminal(terminal_score, n)
-    small = n < (1 << kernels.SHIFT32) - 1 and not scored
+    small = n < (1 << kernels.SHIFT32) - 1
     key_dtype, shift = (np.int32, kernels.SHIFT32) if small else (np.int64, kernels.SHIFT64)
-    # Scored: each position's key and score side by side, so a move reads one cache line.
     per_position = 1 + 4 + (8 + 8 + 8 if scored else np.dtype(key_dtype).itemsize)
     check_memory(float(per_position) * n, f"solving a graph of {n} positions")
-    record = np.empty((n, 2 if scored else 1), dtype=key_dtype)
-    keys = record[:, 0]
-    score = record[:, 1] if scored else _EMPTY_INT64
+    keys = np.empty(n, dtype=key_dtype)
+    score = np.empty(n if scored else 0, dtype=np.int64)
     info = np.zeros(1, dtype=np.int64)
     gain = _EMPTY_INT64 if graph.gain is None else graph.gain
     no_move = WIN if misere else LOSE
@@ -270,6 +269,12 @@ def solve_dag(
             )  # fmt: skip
         elif direction == 0:
             order = _kahn(graph, prim, gains=unordered)  # raises CyclicGraphError
+            if unordered and scored:
+                # Targets are met in random order: each position's key and score side by
+                # side, so that a move reads one cache line.
+                del keys, score
+                record = np.empty((n, 2), dtype=np.int64)
+                keys, score, shift = record[:, 0], record[:, 1], kernels.SHIFT64
             if unordered:
                 status = kernels.sweep_ordered(
                     order.order, order.kptr, order.kids, prim, no_move, order.kgain, terminal,
@@ -284,4 +289,5 @@ def solve_dag(
     value = np.empty(n, dtype=VALUE_DTYPE)
     remoteness = np.empty(n, dtype=REMOTENESS_DTYPE)
     kernels.decode(keys, shift, value, remoteness)
-    return Solution(graph, value, remoteness, score=score.copy() if scored else None, solver="dag")
+    scores = np.ascontiguousarray(score) if scored else None
+    return Solution(graph, value, remoteness, score=scores, solver="dag")
