@@ -8,7 +8,7 @@ Two parts, fixed seed:
   - *uniform*: each move goes to a uniformly random larger id (every move a cache miss: the
     worst case), *layered*: to a random position of the next layer of 100,000 (as an
     enumeration by depth produces);
-  - ids kept topological (one pass in id order) or shuffled (depth-first search), scored
+  - ids kept topological (one pass in id order) or shuffled (Kahn's order computed first), scored
     (random gains) or not.
 
 * ``perfectplay problem staircase`` on random n x n boards (gains 0..100000), as a
