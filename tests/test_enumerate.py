@@ -437,3 +437,12 @@ def test_bad_batch_results_are_named(outcomes: Any, moves: Any, message: str) ->
 
     with pytest.raises(GameDefinitionError, match=message):
         enumerate_game(Bad(5, (1,)), vectorized=True)
+
+
+def test_limits_beyond_int32_ids_give_the_same_enumeration() -> None:
+    # max_positions above 2**31 numbers moves with int64 ids (int32 otherwise)
+    small = enumerate_game(ConnectFour(3, 4), vectorized=True)
+    large = enumerate_game(ConnectFour(3, 4), vectorized=True, max_positions=2**40)
+    assert np.array_equal(small.codes, large.codes)
+    assert np.array_equal(small.graph.indptr, large.graph.indptr)
+    assert np.array_equal(small.graph.indices, large.graph.indices)
