@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components
 
 from perfectplay.errors import TooLargeError
-from perfectplay.solvers._blossom import _edmonds, general_matching, karp_sipser_general
+from perfectplay.solvers._blossom import _edmonds, general_matching
+from perfectplay.solvers._greedy_matching import karp_sipser
 
 Edges = list[tuple[int, int]]
 
@@ -313,7 +314,8 @@ def test_large_random_graph_has_tutte_berge_certificate(seed: int) -> None:
 def test_karp_sipser_gives_a_maximal_matching() -> None:
     n, edges = nested_blossom(2, arms=5)
     indptr, indices = csr(n, edges)
-    mate, size = karp_sipser_general(indptr, indices)
+    mate = np.full(n, -1, dtype=indices.dtype)
+    size = karp_sipser(indptr, indices, mate)
     assert assert_valid_matching(n, edges, mate) == size
     assert all(mate[u] >= 0 or mate[v] >= 0 for u, v in edges)
 

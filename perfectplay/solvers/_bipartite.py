@@ -17,8 +17,6 @@ __all__ = [
     "alternating_reach",
     "component_without",
     "flip_to",
-    "greedy_matching",
-    "karp_sipser",
     "pothen_fan",
     "symmetry_violation",
     "two_colour",
@@ -98,108 +96,6 @@ def symmetry_violation(
     stamp = np.zeros(indptr.shape[0] - 1, dtype=np.int64)
     u, v = _symmetry_violation(indptr, indices, rindptr, rindices, stamp)
     return int(u), int(v)
-
-
-@nb.njit(cache=True)
-def _match_pair(indptr, indices, mate, deg, stack, top, a, b):  # type: ignore[no-untyped-def]
-    # Match a and b, then lower the live degree of their unmatched neighbours; a neighbour left
-    # with exactly one unmatched neighbour goes on the degree-one stack. Returns the new top.
-    mate[a] = b
-    mate[b] = a
-    for x in (a, b):
-        for e in range(indptr[x], indptr[x + 1]):
-            y = indices[e]
-            if mate[y] < 0 and y != x:
-                deg[y] -= 1
-                if deg[y] == 1:
-                    stack[top] = y
-                    top += 1
-    return top
-
-
-@nb.njit(cache=True)
-def _karp_sipser(indptr, indices, mate, deg, stack):  # type: ignore[no-untyped-def]
-    # deg[v] = adjacency entries of v pointing to unmatched vertices other than v. A vertex is
-    # pushed when its degree first equals one (initially or when it drops from two to one) and
-    # degrees only decrease, so `stack` (n slots) never overflows.
-    n = indptr.shape[0] - 1
-    top = 0
-    for v in range(n):
-        d = 0
-        for e in range(indptr[v], indptr[v + 1]):
-            if indices[e] != v:
-                d += 1
-        deg[v] = d
-        if d == 1:
-            stack[top] = v
-            top += 1
-    size = 0
-    for r in range(n + 1):
-        while top > 0:
-            top -= 1
-            u = stack[top]
-            if mate[u] >= 0 or deg[u] != 1:
-                continue
-            for e in range(indptr[u], indptr[u + 1]):
-                w = indices[e]
-                if w != u and mate[w] < 0:
-                    top = _match_pair(indptr, indices, mate, deg, stack, top, u, w)
-                    size += 1
-                    break
-        if r == n or mate[r] >= 0 or deg[r] == 0:
-            continue
-        best = -1
-        for e in range(indptr[r], indptr[r + 1]):
-            w = indices[e]
-            if w != r and mate[w] < 0 and (best < 0 or deg[w] < deg[best]):
-                best = w
-        top = _match_pair(indptr, indices, mate, deg, stack, top, r, best)
-        size += 1
-    return size
-
-
-def karp_sipser(indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any]) -> int:
-    """Fill the empty matching `mate` (all -1) greedily; return its size.
-
-    Karp–Sipser: a vertex with a single unmatched neighbour is matched to it first (this is
-    always safe); otherwise a vertex is matched to its unmatched neighbour of least degree.
-    Works on any graph. Cost: O(n + m) time, two int arrays of n entries.
-    """
-    n = indptr.shape[0] - 1
-    deg = np.empty(n, dtype=np.int64)
-    stack = np.empty(n, dtype=indices.dtype)
-    return int(_karp_sipser(indptr, indices, mate, deg, stack))
-
-
-@nb.njit(cache=True)
-def _greedy(indptr, indices, mate):  # type: ignore[no-untyped-def]
-    size = 0
-    for u in range(indptr.shape[0] - 1):
-        if mate[u] >= 0:
-            continue
-        best = -1
-        best_degree = 0
-        for e in range(indptr[u], indptr[u + 1]):
-            w = indices[e]
-            degree = indptr[w + 1] - indptr[w]
-            if w != u and mate[w] < 0 and (best < 0 or degree < best_degree):
-                best = w
-                best_degree = degree
-        if best >= 0:
-            mate[u] = best
-            mate[best] = u
-            size += 1
-    return size
-
-
-def greedy_matching(indptr: NDArray[Any], indices: NDArray[Any], mate: NDArray[Any]) -> int:
-    """Fill the empty matching `mate` (all -1) greedily; return its size.
-
-    Each unmatched vertex, in id order, takes its unmatched neighbour of least (static)
-    degree. Cheaper than :func:`karp_sipser` (no degree updates: one pass), and as good on
-    dense random graphs, where vertices of degree one are rare. Cost: O(n + m) time.
-    """
-    return int(_greedy(indptr, indices, mate))
 
 
 @nb.njit(cache=True)
@@ -434,6 +330,7 @@ def _pothen_fan(  # type: ignore[no-untyped-def]
     phase = 0
     search = 0
     state = np.zeros(8, dtype=np.int64)
+    work = (indptr, indices, mate, in_d, parent, look, ptr, seen, path, trail, held, held_at, state)
     while nfree > 0:
         phase += 1
         forward = phase % 2 == 1  # fairness: alternate the scanning direction
@@ -452,21 +349,7 @@ def _pothen_fan(  # type: ignore[no-untyped-def]
             state[7] = budget
             path[0] = root
             ptr[0] = indptr[root] if forward else indptr[root + 1] - 1
-            found = _search(
-                indptr,
-                indices,
-                mate,
-                in_d,
-                parent,
-                look,
-                ptr,
-                seen,
-                path,
-                trail,
-                held,
-                held_at,
-                state,
-            )
+            found = _search(*work)
             # Blocked by other searches: go on through their vertices from where this search
             # was held (open search), while the phase's budget lasts.
             state[4] = 1
@@ -476,21 +359,7 @@ def _pothen_fan(  # type: ignore[no-untyped-def]
                 j += 1
                 path[0] = a
                 ptr[0] = indptr[a] if forward else indptr[a + 1] - 1
-                found = _search(
-                    indptr,
-                    indices,
-                    mate,
-                    in_d,
-                    parent,
-                    look,
-                    ptr,
-                    seen,
-                    path,
-                    trail,
-                    held,
-                    held_at,
-                    state,
-                )
+                found = _search(*work)
             budget = max(state[7], 0)
             if found == 1:
                 added += 1
@@ -558,7 +427,7 @@ def pothen_fan(
       its root is never searched again, and its left vertices are D(G)'s.
 
     Phases end when no search is left. Cost: O(n m) time in the worst case, in practice a few
-    O(m) phases after :func:`karp_sipser`; seven arrays of n entries (two of them int64).
+    O(m) phases after a Karp–Sipser start; seven arrays of n entries (two of them int64).
     """
     n = indptr.shape[0] - 1
     free = np.flatnonzero((colour == 0) & (mate < 0)).astype(indices.dtype)

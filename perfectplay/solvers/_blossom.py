@@ -10,9 +10,10 @@ enough.
 
 Algorithm
 ---------
-1. Karp–Sipser initial matching: match a vertex of degree 1 to its only neighbour (always
-   safe: some maximum matching does it), and when no such vertex is left, match any vertex to
-   its unmatched neighbour of least remaining degree.
+1. Karp–Sipser initial matching (:mod:`perfectplay.solvers._greedy_matching`): match a
+   vertex of degree 1 to its only neighbour (always safe: some maximum matching does it), and
+   when no such vertex is left, match any vertex to its unmatched neighbour of least
+   remaining degree.
 2. One alternating *forest* rooted at every exposed vertex, grown breadth-first. Outer
    (``_EVEN``) vertices are scanned; an edge between two outer vertices of the same tree
    closes a blossom, contracted blossom by blossom with its base kept in a union-find
@@ -39,8 +40,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
+from perfectplay.solvers._greedy_matching import karp_sipser
 
-__all__ = ["general_matching", "karp_sipser_general"]
+__all__ = ["general_matching"]
 
 # Labels of the alternating forest.
 _FREE = 0  # in no tree: matched, and (at the end) covered by every maximum matching
@@ -51,70 +53,6 @@ _DEAD = 3  # in a tree dissolved by an augmentation during the current round
 # Work smaller than this is not checked against the free memory: reading /proc/meminfo
 # costs more than solving a small graph, and judge inputs hold many small cases.
 _CHECKED_BYTES = 1 << 26
-
-
-@nb.njit(cache=True)
-def _karp_sipser(indptr, indices, mate):  # type: ignore[no-untyped-def]
-    # Fills `mate` (all -1 on entry) with a maximal matching; returns its number of edges.
-    n = indptr.shape[0] - 1
-    # md[v] = (partner or -1, number of unmatched neighbours of v, self-loops left out): one
-    # row per vertex, so that the two fields read together share a cache line.
-    md = np.empty((n, 2), dtype=indices.dtype)
-    # `stack` holds vertices whose degree is 1; a vertex is pushed when its degree is 1 at the
-    # start or drops to 1, which happens at most once (degrees only decrease): n slots.
-    stack = np.empty(n, dtype=indices.dtype)
-    top = 0
-    for v in range(n):
-        d = 0
-        for e in range(indptr[v], indptr[v + 1]):
-            if indices[e] != v:
-                d += 1
-        md[v, 0] = -1
-        md[v, 1] = d
-        if d == 1:
-            stack[top] = v
-            top += 1
-    size = 0
-    cursor = 0  # greedy fallback scans vertices in order, once
-    while True:
-        u = -1
-        w = -1
-        while top > 0 and u < 0:
-            top -= 1
-            v = stack[top]
-            if md[v, 0] >= 0 or md[v, 1] != 1:
-                continue
-            for e in range(indptr[v], indptr[v + 1]):
-                x = indices[e]
-                if x != v and md[x, 0] < 0:
-                    u = v
-                    w = x
-                    break
-        if u < 0:
-            while cursor < n and (md[cursor, 0] >= 0 or md[cursor, 1] == 0):
-                cursor += 1
-            if cursor == n:
-                break
-            u = cursor
-            for e in range(indptr[u], indptr[u + 1]):
-                x = indices[e]
-                if x != u and md[x, 0] < 0 and (w < 0 or md[x, 1] < md[w, 1]):
-                    w = x
-        md[u, 0] = w
-        md[w, 0] = u
-        size += 1
-        for k in range(2):
-            end = u if k == 0 else w
-            for e in range(indptr[end], indptr[end + 1]):
-                x = indices[e]
-                if md[x, 0] < 0:
-                    md[x, 1] -= 1
-                    if md[x, 1] == 1:
-                        stack[top] = x
-                        top += 1
-    for v in range(n):
-        mate[v] = md[v, 0]
-    return size
 
 
 # Columns of the per-vertex state table `st` of _edmonds: one row of 8 ints per vertex, so
@@ -157,6 +95,20 @@ def _grow(st, thead, w, u):  # type: ignore[no-untyped-def]
     st[m, _NEXT] = thead[r]
     thead[r] = w
     return m
+
+
+@nb.njit(cache=True)
+def _enqueue(queue, inq, qtail, qlen, v):  # type: ignore[no-untyped-def]
+    # Append v to the circular FIFO `queue` unless `inq` says it is in it already; returns the
+    # new (qtail, qlen). A vertex is in the queue at most once, so its n slots suffice.
+    if inq[v]:
+        return qtail, qlen
+    inq[v] = True
+    queue[qtail] = v
+    qtail += 1
+    if qtail == queue.shape[0]:
+        qtail = 0
+    return qtail, qlen + 1
 
 
 @nb.njit(cache=True)
@@ -243,15 +195,10 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
             st[v, _LABEL] = _EVEN
             st[v, _TREE] = v
             thead[v] = v
-            queue[qtail] = v
-            qtail += 1
-            qlen += 1
-            inq[v] = True
+            qtail, qlen = _enqueue(queue, inq, qtail, qlen, v)
         else:
             st[v, _LABEL] = _FREE
             st[v, _TREE] = -1
-    if qtail == n:
-        qtail = 0
 
     nfreed = 0
     while True:
@@ -273,13 +220,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                 if lw == _FREE:
                     # Every exposed vertex is a root, so a free vertex is matched: grow.
                     m = _grow(st, thead, w, u)
-                    if not inq[m]:
-                        queue[qtail] = m
-                        qtail += 1
-                        if qtail == n:
-                            qtail = 0
-                        qlen += 1
-                        inq[m] = True
+                    qtail, qlen = _enqueue(queue, inq, qtail, qlen, m)
                     continue
                 rw = st[w, _TREE]
                 if ru != rw:
@@ -334,13 +275,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                         st[p, _LABEL] = _EVEN
                         st[p, _BX] = x
                         st[p, _BY] = y
-                        if not inq[p]:
-                            queue[qtail] = p
-                            qtail += 1
-                            if qtail == n:
-                                qtail = 0
-                            qlen += 1
-                            inq[p] = True
+                        qtail, qlen = _enqueue(queue, inq, qtail, qlen, p)
                         b = _find(st, st[p, _LINK])
         if nfreed == 0:
             break
@@ -358,12 +293,7 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
                 y = indices[f]
                 if st[y, _LABEL] == _EVEN:
                     m = _grow(st, thead, x, y)
-                    queue[qtail] = m  # the queue was empty: no vertex is in it twice
-                    qtail += 1
-                    if qtail == n:
-                        qtail = 0
-                    qlen += 1
-                    inq[m] = True
+                    qtail, qlen = _enqueue(queue, inq, qtail, qlen, m)
                     break
         nfreed = 0
     # The last round ended with an empty queue and no augmentation (no _DEAD vertex), so every
@@ -382,17 +312,6 @@ def _edmonds(indptr, indices, mate, in_d):  # type: ignore[no-untyped-def]
         mate[v] = st[v, _MATE]
         in_d[v] = st[v, _LABEL] == _EVEN
     return augmentations
-
-
-def karp_sipser_general(indptr: NDArray[Any], indices: NDArray[Any]) -> tuple[NDArray[Any], int]:
-    """``(mate, size)``: a maximal matching by the Karp–Sipser rules, on any undirected graph.
-
-    Cost: O(n + m) time, three ints per vertex besides `mate`.
-    """
-    n = indptr.shape[0] - 1
-    mate = np.full(n, -1, dtype=indices.dtype)
-    size = int(_karp_sipser(indptr, indices, mate))
-    return mate, size
 
 
 def general_matching(
@@ -440,7 +359,8 @@ def general_matching(
     estimate = n * (15 * indices.itemsize + 10)
     if estimate > _CHECKED_BYTES:
         check_memory(estimate, f"a maximum matching on {n} vertices")
-    mate, _ = karp_sipser_general(indptr, indices)
+    mate = np.full(n, -1, dtype=indices.dtype)
+    karp_sipser(indptr, indices, mate)
     in_d = np.zeros(n, dtype=np.bool_)
     _edmonds(indptr, indices, mate, in_d)
     return mate, in_d

@@ -44,12 +44,11 @@ from perfectplay.solvers._bipartite import (
     alternating_reach,
     component_without,
     flip_to,
-    greedy_matching,
-    karp_sipser,
     pothen_fan,
     symmetry_violation,
     two_colour,
 )
+from perfectplay.solvers._greedy_matching import greedy_matching, karp_sipser
 from perfectplay.values import LOSE, VALUE_DTYPE, WIN
 
 __all__ = [
