@@ -374,3 +374,21 @@ def test_hubs_with_hundreds_of_moves_in(seed: int, hubs: int, cyclic: bool) -> N
             solve_dag(graph)
         assert info.value.cycle is not None
         assert all(play.has_edge(u, v) for u, v in itertools.pairwise(info.value.cycle))
+
+
+@settings(max_examples=150)
+@given(scored_dags(max_n=12), st.sampled_from([2**20, 2**29, 2**31, 2**40]))
+def test_large_gains_in_kahns_order_match_brute_force(case: dict, scale: int) -> None:  # type: ignore[type-arg]
+    """Scores near and past int32 and far from it, in Kahn's order or the ids'."""
+    edges = [(u, v, g * scale) for u, v, g in case["edges"]]
+    terminal = None if case["terminal"] is None else [t * scale for t in case["terminal"]]
+    big = {**case, "edges": edges, "terminal": terminal}
+    solution = solve_dag(build(big), case["primitive"], terminal_score=terminal)
+    value, remoteness, score = dag_negamax(
+        case["n"], edges, case["primitive"], misere=False, terminal=terminal
+    )
+    assert solution.value.tolist() == value
+    assert solution.remoteness.tolist() == remoteness
+    assert solution.score is not None
+    assert solution.score.dtype == np.int64
+    assert solution.score.tolist() == score
