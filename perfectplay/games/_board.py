@@ -23,16 +23,19 @@ from numpy.typing import ArrayLike, NDArray
 from perfectplay._memory import check_memory
 from perfectplay.errors import InputFormatError, InvalidGraphError
 from perfectplay.graph import GameGraph
+from perfectplay.values import Position
 
 __all__ = [
     "KING_STEPS",
     "KNIGHT_JUMPS",
     "Board",
+    "TokenGame",
     "marked_cells",
     "pair_count",
     "pair_rank",
     "pair_unrank",
     "parse_rows",
+    "parse_text",
 ]
 
 KING_STEPS: tuple[tuple[int, int], ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
@@ -188,6 +191,33 @@ def marked_cells(
             None if line_of is None else line_of(r),
         )
     return flat.astype(np.int64)
+
+
+def parse_text(text: str, *, at_most: int) -> tuple[NDArray[np.bool_], IntArray]:
+    """``(free, tokens)``: a board drawn as text and the flat indices of its tokens.
+
+    The text holds rows of ``.`` (free), ``#`` (blocked) and at most `at_most` ``P`` (a token,
+    on a free cell); blank lines and white space around a row are ignored. `free` is the
+    ``(rows, cols)`` boolean array of the cells that are not ``#``; `tokens` lists the ``P``
+    cells row-major, as flat indices ``row * cols + col``.
+
+    Raises
+    ------
+    InputFormatError
+        Rows of different lengths, other characters or more than `at_most` ``P`` (the message
+        names the row and column).
+
+    Notes
+    -----
+    Cost: O(cells), vectorized.
+
+    >>> free, tokens = parse_text("P#\\n.P\\n", at_most=2)
+    >>> free.tolist(), tokens.tolist()
+    ([[True, False], [True, True]], [0, 3])
+    """
+    rows = [line.strip() for line in text.splitlines() if line.strip()]
+    codes = parse_rows(rows, ".#P")
+    return codes != ord("#"), marked_cells(codes, "P", at_most=at_most)
 
 
 @nb.njit(cache=True)
@@ -375,3 +405,19 @@ class Board:
             r, c = self.coordinates(cell)
             chars[r, c] = ord(symbol)
         return "\n".join(bytes(row).decode("ascii") for row in chars)
+
+
+class TokenGame:
+    """Base of the games whose tokens move on one :class:`Board` (Grid, TwoTokens).
+
+    ``TokenGame(free, start=None)`` keeps ``board = Board(free)`` (so it raises
+    InvalidGraphError unless `free` is a two-dimensional boolean array) and the starting
+    position `start`; the subclasses document both.
+    """
+
+    __slots__ = ("board", "start")
+
+    def __init__(self, free: ArrayLike, start: Position | None = None) -> None:
+        self.board = Board(free)
+        self.start = start
+        """The starting position, when the game has one (the ``P`` cells of ``from_text``)."""

@@ -26,9 +26,9 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
-from perfectplay.games._board import KING_STEPS, Board, marked_cells, parse_rows
+from perfectplay.games._board import KING_STEPS, TokenGame, marked_cells, parse_rows, parse_text
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
 
@@ -38,7 +38,7 @@ parse_board = parse_rows
 """Board rows as a validated uint8 array of characters (see ``_board.parse_rows``)."""
 
 
-class Grid:
+class Grid(TokenGame):
     """One token on a board of free and blocked cells; positions are the free cells.
 
     Parameters
@@ -52,12 +52,7 @@ class Grid:
         If `free` is not a two-dimensional boolean array.
     """
 
-    __slots__ = ("board", "start")
-
-    def __init__(self, free: ArrayLike, start: Position | None = None) -> None:
-        self.board = Board(free)
-        self.start = start
-        """The starting position, when the game has one (``P`` in :meth:`from_text`)."""
+    __slots__ = ()
 
     @classmethod
     def from_text(cls, text: str) -> Grid:
@@ -70,10 +65,8 @@ class Grid:
             Rows of different lengths, other characters or several ``P`` (the message names the
             row and column).
         """
-        rows = [line.strip() for line in text.splitlines() if line.strip()]
-        codes = parse_rows(rows, ".#P")
-        tokens = marked_cells(codes, "P", at_most=1)
-        game = cls(codes != ord("#"))
+        free, tokens = parse_text(text, at_most=1)
+        game = cls(free)
         game.start = int(game.board.id_of[tokens[0]]) if tokens.size else None
         return game
 

@@ -33,17 +33,16 @@ np.int64(5)
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from perfectplay.errors import InputFormatError, InvalidGraphError
 from perfectplay.games._board import (
     KING_STEPS,
-    Board,
-    marked_cells,
+    TokenGame,
     pair_count,
     pair_rank,
     pair_unrank,
-    parse_rows,
+    parse_text,
 )
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
@@ -51,7 +50,7 @@ from perfectplay.values import Position
 __all__ = ["TwoTokens"]
 
 
-class TwoTokens:
+class TwoTokens(TokenGame):
     """Two tokens on a board that capture on contact; positions are unordered pairs of cells.
 
     Parameters
@@ -67,12 +66,7 @@ class TwoTokens:
         If `free` is not a two-dimensional boolean array.
     """
 
-    __slots__ = ("board", "start")
-
-    def __init__(self, free: ArrayLike, start: Position | None = None) -> None:
-        self.board = Board(free)
-        self.start = start
-        """The starting position, when the game has one (the two ``P`` of :meth:`from_text`)."""
+    __slots__ = ()
 
     @classmethod
     def from_text(cls, text: str) -> TwoTokens:
@@ -84,12 +78,10 @@ class TwoTokens:
         InputFormatError
             Rows of different lengths, other characters, or not exactly two ``P``.
         """
-        rows = [line.strip() for line in text.splitlines() if line.strip()]
-        codes = parse_rows(rows, ".#P")
-        tokens = marked_cells(codes, "P", at_most=2)
+        free, tokens = parse_text(text, at_most=2)
         if tokens.size != 2:
             raise InputFormatError(f"the board must hold exactly two 'P', got {tokens.size}")
-        game = cls(codes != ord("#"))
+        game = cls(free)
         a, b = game.board.id_of[tokens]
         game.start = game.pair(int(a), int(b))
         return game
