@@ -8,25 +8,10 @@ from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay.cli.demo import SAMPLE
 from perfectplay.problems import get_problem
 
-SAMPLE_IN = """3
-5 3
-1 2
-3 4
-4 5
-3 1
-4 3
-1 2
-2 3
-3 4
-1 2
-3 3
-1 2
-2 3
-3 1
-2 1
-"""
+SAMPLE_IN = SAMPLE.decode()  # the judge sample, which `perfectplay demo` solves too
 SAMPLE_OUT = "Case #1: Yes\nCase #2: No\nCase #3: Yes\n"
 
 

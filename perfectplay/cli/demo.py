@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
     from perfectplay.solution import Solution
 
-__all__ = ["add_parser", "run"]
+__all__ = ["SAMPLE", "add_parser", "run"]
 
 SAMPLE = b"""3
 5 3
@@ -35,6 +35,7 @@ SAMPLE = b"""3
 3 1
 2 1
 """
+"""The judge's sample input of make-you-happy (3 cases), also its byte-exact test's input."""
 
 
 def add_parser(subparsers: Any) -> None:
