@@ -5,7 +5,9 @@ Every value is stated **for the player to move** at that position.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,7 +15,7 @@ from numpy.typing import NDArray
 from perfectplay.graph import GameGraph
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, UNDECIDED, Value
 
-__all__ = ["MoveValue", "Solution"]
+__all__ = ["MoveValue", "Solution", "optimal_moves"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,66 @@ class MoveValue:
     """Moves until the game ends after choosing this move, counting it (-1 for a draw)."""
     score: int | None = None
     """For scored games: the mover's (own - opponent) total from here when choosing this move."""
+
+
+class _Valued(Protocol):
+    """A move valued for the player making it (:class:`MoveValue`, ``GameMove``)."""
+
+    @property
+    def value(self) -> Value: ...
+    @property
+    def remoteness(self) -> int: ...
+    @property
+    def score(self) -> int | None: ...
+
+
+_Move = TypeVar("_Move", bound=_Valued)
+
+
+def optimal_moves(moves: Sequence[_Move], value: int, score: int | None = None) -> list[_Move]:
+    """The optimal moves among `moves`, every move from a position where the game goes on.
+
+    Parameters
+    ----------
+    moves : sequence of MoveValue or GameMove
+        Every move from the position, each valued for the player making it.
+    value : int
+        The position's :class:`~perfectplay.values.Value` for the player to move.
+    score : int, optional
+        Scored games: the position's score for the player to move (None otherwise).
+
+    Returns
+    -------
+    list
+        Unscored games: the moves achieving `value`; among them the shortest win or tie, the
+        longest loss, any drawing move. Scored games: the moves achieving `score`; among them
+        those with the best value for the mover (which may be worse than `value`: score comes
+        first), then the same remoteness rule. In the order of `moves`.
+
+    Notes
+    -----
+    The one best-move rule of :meth:`Solution.best_moves`, ``GameSolution.best_moves`` and
+    ``SolutionStore.best_moves``. Cost: O(len(moves)).
+
+    Examples
+    --------
+    >>> from perfectplay.values import Value
+    >>> moves = [MoveValue(1, Value.WIN, 3), MoveValue(2, Value.WIN, 1)]
+    >>> moves += [MoveValue(3, Value.LOSE, 2), MoveValue(4, Value.WIN, 1)]
+    >>> [m.move for m in optimal_moves(moves, Value.WIN)]  # the shortest wins
+    [2, 4]
+    """
+    if score is not None:
+        moves = [m for m in moves if m.score == score]
+        target = max((int(m.value) for m in moves), default=int(value))
+    else:
+        target = int(value)
+    options = [m for m in moves if int(m.value) == target]
+    if not options or target == DRAW:
+        return options
+    pick = max if target == LOSE else min
+    best = pick(m.remoteness for m in options)
+    return [m for m in options if m.remoteness == best]
 
 
 class Solution:
@@ -108,19 +170,8 @@ class Solution:
         """
         if int(self.remoteness[p]) == 0:
             return []
-        options = self.move_values(p)
-        if self.score is not None:
-            target_score = int(self.score[p])
-            options = [o for o in options if o.score == target_score]
-            target = max((int(o.value) for o in options), default=int(self.value[p]))
-        else:
-            target = int(self.value[p])
-        options = [o for o in options if int(o.value) == target]
-        if not options or target == DRAW:
-            return [o.move for o in options]
-        pick = max if target == LOSE else min
-        best = pick(o.remoteness for o in options)
-        return [o.move for o in options if o.remoteness == best]
+        score = None if self.score is None else int(self.score[p])
+        return [o.move for o in optimal_moves(self.move_values(p), int(self.value[p]), score)]
 
     def summary(self) -> dict[str, int]:
         """Number of positions of each value, keyed by value name (WIN, LOSE, TIE, DRAW)."""

@@ -72,8 +72,8 @@ from perfectplay.api import GameMove, GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
 from perfectplay.games.base import Game
 from perfectplay.graph import GameGraph
-from perfectplay.solution import Solution
-from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, VALUE_DTYPE, Value
+from perfectplay.solution import Solution, optimal_moves
+from perfectplay.values import NO_REMOTENESS, VALUE_DTYPE, Value
 
 __all__ = [
     "FORMAT_VERSION",
@@ -504,7 +504,7 @@ class SolutionStore:
     def best_moves(self, position: Any) -> list[GameMove[Any]]:
         """The optimal moves from `position`, in the game's order.
 
-        The rule of :meth:`perfectplay.solution.Solution.best_moves`: moves achieving the
+        The rule of :func:`perfectplay.solution.optimal_moves`: moves achieving the
         position's value (scored games: its score, then the best value among those); among
         them the shortest win or tie, the longest loss, any drawing move. Empty where the
         game is over. Cost: one probe per move.
@@ -512,18 +512,7 @@ class SolutionStore:
         here = self.probe(position)
         if here.remoteness == 0:
             return []
-        options = self.move_values(position)
-        if here.score is not None:
-            options = [o for o in options if o.score == here.score]
-            target = max((int(o.value) for o in options), default=int(here.value))
-        else:
-            target = int(here.value)
-        options = [o for o in options if int(o.value) == target]
-        if not options or target == DRAW:
-            return options
-        pick = max if target == LOSE else min
-        best = pick(o.remoteness for o in options)
-        return [o for o in options if o.remoteness == best]
+        return optimal_moves(self.move_values(position), here.value, here.score)
 
     def counts(self) -> list[tuple[Value, int, int]]:
         """``(value, remoteness, count)`` for every value and remoteness that occurs, sorted.
