@@ -23,10 +23,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 
 import numpy as np
+from _child import perfectplay_command, run_child
 
 SEED = 20261121
 REPEATS = 3
@@ -84,28 +84,6 @@ def hamilg(rng: np.random.Generator, cases: int, n: int, m: int) -> str:
     return "".join(out)
 
 
-def command() -> list[str]:
-    script = os.path.join(os.path.dirname(sys.executable), "perfectplay")
-    if os.path.exists(script):
-        return [script]
-    return [sys.executable, "-c", "import sys; from perfectplay.cli import main; sys.exit(main())"]
-
-
-def run_child(args: list[str], stdin_path: str) -> tuple[float, float, int, str]:
-    """Run a command with a file on stdin: wall s, CPU s (user + sys), max RSS bytes, stdout."""
-    with open(stdin_path, "rb") as source, tempfile.TemporaryFile() as out:
-        wall = time.perf_counter()
-        child = subprocess.Popen(args, stdin=source, stdout=out)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - wall
-        code = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read().decode()
-    if code != 0:
-        raise SystemExit(f"{' '.join(args)} failed with exit code {code}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, text
-
-
 def digest(text: str) -> str:
     lines = text.splitlines()
     if len(lines) <= 3:
@@ -153,7 +131,7 @@ def main() -> None:
     if args.generate:
         generate(args.generate, args.quick)
         return
-    base = command()
+    base = perfectplay_command()
     print("perfectplay problem NAME < input (subprocess, warm numba cache, best of 3 wall)")
     header = (
         f"{'problem':<13} {'input':<24} {'MiB in':>7} {'wall s':>7} {'cpu s':>6} {'RSS MiB':>8}"
