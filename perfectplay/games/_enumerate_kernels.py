@@ -26,7 +26,7 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.solvers._dag_kernels import _prefetch
+from perfectplay._prefetch import prefetch as _prefetch
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 __all__ = [

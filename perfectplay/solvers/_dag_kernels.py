@@ -26,12 +26,9 @@ from typing import Any
 
 import numba as nb
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import types
-from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
+from perfectplay._prefetch import prefetch as _prefetch
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
 
 __all__ = [
@@ -65,34 +62,6 @@ WIDE = 255
 AHEAD = 32
 
 
-def _prefetch_intrinsic(typingctx: Any, arr: Any, index: Any) -> Any:
-    """Hint the CPU to load ``arr[index]`` into cache (no bounds check, never faults)."""
-    if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        array_type = signature.args[0]
-        array = context.make_array(array_type)(context, builder, args[0])
-        index = context.cast(builder, args[1], signature.args[1], types.intp)
-        pointer = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
-            context, builder, array_type, array, [index], wraparound=False
-        )
-        byte_pointer = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        hint = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
-        name = "llvm.prefetch.p0i8"
-        function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
-            builder.module, hint, name
-        )
-        # read access, high temporal locality, data cache
-        flags = [ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)]
-        builder.call(function, [builder.bitcast(pointer, byte_pointer), *flags])
-        return context.get_dummy_value()
-
-    return types.void(arr, index), codegen
-
-
-_prefetch: Any = intrinsic(_prefetch_intrinsic)
 _trailing_zeros: Any = trailing_zeros  # the index of the lowest set bit of a nonzero word
 
 
