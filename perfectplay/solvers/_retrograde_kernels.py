@@ -142,21 +142,6 @@ def sort_level(queue, start, stop, marks):  # type: ignore[no-untyped-def]
     return True
 
 
-@nb.njit(cache=True, inline="always")
-def _prefetch_ahead(rindptr, rindices, state, queue, i, ahead_end):  # type: ignore[no-untyped-def]
-    # Prefetch, stage by stage, what dequeuing the queue entries before `ahead_end` will read
-    # (nothing if ahead_end <= i). Inlined into the loop at numba's level ("always"): as an
-    # ordinary call the prefetches bought nothing.
-    if i + AHEAD < ahead_end:
-        _prefetch(rindptr, queue[i + AHEAD])
-    if i + AHEAD // 2 < ahead_end:
-        _prefetch(rindices, rindptr[queue[i + AHEAD // 2]])
-    if i + AHEAD // 4 < ahead_end:
-        w = queue[i + AHEAD // 4]
-        for e in range(rindptr[w], rindptr[w + 1]):
-            _prefetch(state, rindices[e])
-
-
 @nb.njit(cache=True)
 def propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, head, tail):  # type: ignore[no-untyped-def]
     """Run the WIN/LOSE queue ``queue[head:tail]`` (remoteness 0) to its fixed point.
@@ -173,9 +158,17 @@ def propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, head,
     while head < tail:
         level_end = tail
         sort_level(queue, head, level_end, marks)
+        # Prefetch, stage by stage, what dequeuing the entries before `ahead_end` will read.
         ahead_end = level_end if prefetch else 0
         for i in range(head, level_end):
-            _prefetch_ahead(rindptr, rindices, state, queue, i, ahead_end)
+            if i + AHEAD < ahead_end:
+                _prefetch(rindptr, queue[i + AHEAD])
+            if i + AHEAD // 2 < ahead_end:
+                _prefetch(rindices, rindptr[queue[i + AHEAD // 2]])
+            if i + AHEAD // 4 < ahead_end:
+                w = queue[i + AHEAD // 4]
+                for e in range(rindptr[w], rindptr[w + 1]):
+                    _prefetch(state, rindices[e])
             c = queue[i]
             remoteness[c] = level
             child_lost = state[c] == -LOSE
@@ -221,9 +214,17 @@ def propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tai
     while head < tail:
         level_end = tail
         sort_level(queue, head, level_end, marks)
+        # Prefetch, stage by stage, what dequeuing the entries before `ahead_end` will read.
         ahead_end = level_end if prefetch else 0
         for i in range(head, level_end):
-            _prefetch_ahead(rindptr, rindices, state, queue, i, ahead_end)
+            if i + AHEAD < ahead_end:
+                _prefetch(rindptr, queue[i + AHEAD])
+            if i + AHEAD // 2 < ahead_end:
+                _prefetch(rindices, rindptr[queue[i + AHEAD // 2]])
+            if i + AHEAD // 4 < ahead_end:
+                w = queue[i + AHEAD // 4]
+                for e in range(rindptr[w], rindptr[w + 1]):
+                    _prefetch(state, rindices[e])
             c = queue[i]
             remoteness[c] = level
             for e in range(rindptr[c], rindptr[c + 1]):
