@@ -112,6 +112,17 @@ def _enqueue(queue, inq, qtail, qlen, v):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
+def _push_both_ways(stack, top, x, y):  # type: ignore[no-untyped-def]
+    # Push the rematch calls R(y, x), then R(x, y) (popped first) of an edge x - y that the
+    # flip crosses; returns the new top.
+    stack[top, 0] = y
+    stack[top, 1] = x
+    stack[top + 1, 0] = x
+    stack[top + 1, 1] = y
+    return top + 2
+
+
+@nb.njit(cache=True)
 def _augment(st, stack, u, w):  # type: ignore[no-untyped-def]
     # Flip the augmenting path root(u) .. u - w .. root(w), u and w outer in different trees.
     # Gabow's rematch R(v, p) ("match v to p and flip the rest of v's even path P(v)") made
@@ -122,13 +133,7 @@ def _augment(st, stack, u, w):  # type: ignore[no-untyped-def]
     #     in a blossom closed by the bridge x - y, x on v's side: R(x, y) stops by itself on
     #     reaching v (whose mate has already changed), then R(y, x) runs.
     # Each call rematches a different vertex of the path, so `stack` (n rows) cannot overflow.
-    top = 0
-    stack[top, 0] = w
-    stack[top, 1] = u
-    top += 1
-    stack[top, 0] = u
-    stack[top, 1] = w
-    top += 1
+    top = _push_both_ways(stack, 0, u, w)  # the path's middle edge u - w, like a bridge
     while top > 0:
         top -= 1
         v = stack[top, 0]
@@ -145,13 +150,7 @@ def _augment(st, stack, u, w):  # type: ignore[no-untyped-def]
             stack[top, 1] = t
             top += 1
         else:
-            y = st[v, _BY]
-            stack[top, 0] = y
-            stack[top, 1] = x
-            top += 1
-            stack[top, 0] = x
-            stack[top, 1] = y
-            top += 1
+            top = _push_both_ways(stack, top, x, st[v, _BY])
 
 
 @nb.njit(cache=True)
