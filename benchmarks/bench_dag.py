@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from math import comb
 from typing import Any
 
 import numpy as np
+from _child import perfectplay_command, run_child
 from numpy.typing import NDArray
 
 from perfectplay.graph import GameGraph
@@ -86,33 +85,9 @@ def bench_sweep(n: int) -> None:
                 del graph
 
 
-def run_child(args: list[str], stdin_path: str) -> tuple[float, float, int, str]:
-    """Run a command with a file on stdin: wall s, CPU s (user + sys), max RSS bytes, stdout."""
-    with open(stdin_path, "rb") as source, tempfile.TemporaryFile() as out:
-        wall = time.perf_counter()
-        child = subprocess.Popen(args, stdin=source, stdout=out)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - wall
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read().decode()
-    if child.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed with exit code {child.returncode}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, text.strip()
-
-
 def bench_staircase(sides: list[int]) -> None:
     rng = np.random.default_rng(SEED)
-    script = os.path.join(os.path.dirname(sys.executable), "perfectplay")
-    if not os.path.exists(script):  # not installed: the same entry point through python -c
-        script_args = [
-            sys.executable,
-            "-c",
-            "import sys; from perfectplay.cli import main; sys.exit(main())",
-        ]
-    else:
-        script_args = [script]
-    command = [*script_args, "problem", "staircase"]
+    command = [*perfectplay_command(), "problem", "staircase"]
     print("perfectplay problem staircase (subprocess, warm numba cache)")
     columns = ("board", 7), ("positions", 12), ("wall s", 7), ("cpu s", 6), ("max RSS MiB", 12)
     print(" ".join(f"{name:>{width}}" for name, width in columns), f"{'answer':>10}")
@@ -128,7 +103,7 @@ def bench_staircase(sides: list[int]) -> None:
                 continue  # the warm-up run
             print(
                 f"{side:>3} x {side:<2} {comb(2 * side, side):>12,} {wall:>7.2f} {cpu:>6.2f} "
-                f"{rss / 2**20:>12.0f} {answer:>10}"
+                f"{rss / 2**20:>12.0f} {answer.strip():>10}"
             )
 
 
