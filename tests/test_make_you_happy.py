@@ -8,8 +8,8 @@ from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.cli.demo import SAMPLE
 from perfectplay.problems import get_problem
+from perfectplay.problems.make_you_happy import SAMPLE
 
 SAMPLE_IN = SAMPLE.decode()  # the judge sample, which `perfectplay demo` solves too
 SAMPLE_OUT = "Case #1: Yes\nCase #2: No\nCase #3: Yes\n"

@@ -16,26 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
     from perfectplay.solution import Solution
 
-__all__ = ["SAMPLE", "add_parser", "run"]
-
-SAMPLE = b"""3
-5 3
-1 2
-3 4
-4 5
-3 1
-4 3
-1 2
-2 3
-3 4
-1 2
-3 3
-1 2
-2 3
-3 1
-2 1
-"""
-"""The judge's sample input of make-you-happy (3 cases), also its byte-exact test's input."""
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -102,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
 def _pursuit_demo() -> list[str]:
     from perfectplay.games.pursuit import EVADER, Pursuit
     from perfectplay.problems import get_problem
+    from perfectplay.problems.make_you_happy import SAMPLE
 
     problem = get_problem("make-you-happy")
     start = time.perf_counter()
