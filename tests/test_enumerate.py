@@ -22,6 +22,7 @@ from perfectplay.games._enumerate_kernels import (
     group_moves,
 )
 from perfectplay.games.base import Game, GameInfo
+from perfectplay.games.check import check_game
 from perfectplay.games.connect_four import ConnectFour
 from perfectplay.games.enumerate import enumerate_game, has_vectorized_path
 from perfectplay.games.nim import Nim
@@ -446,3 +447,68 @@ def test_limits_beyond_int32_ids_give_the_same_enumeration() -> None:
     assert np.array_equal(small.codes, large.codes)
     assert np.array_equal(small.graph.indptr, large.graph.indptr)
     assert np.array_equal(small.graph.indices, large.graph.indices)
+
+
+@pytest.mark.parametrize("game", [ConnectFour(4, 4), TicTacToe(), Subtraction(0, (1,))])
+@pytest.mark.parametrize("vectorized", [False, True])
+def test_max_positions_below_one_is_refused_on_both_paths(
+    game: Game[Any], vectorized: bool
+) -> None:
+    # every game has its initial position, so fewer than one position is always too many
+    # (Subtraction(0) has that one position only)
+    for limit in (0, -3):
+        with pytest.raises(TooLargeError, match=f"max_positions={limit}"):
+            enumerate_game(game, vectorized=vectorized, max_positions=limit)
+    if game.initial() == 0:
+        assert enumerate_game(game, vectorized=vectorized, max_positions=1).n == 1
+        lone = ExplicitGame([[]], {})  # one position and no position_bound: plain path
+        with pytest.raises(TooLargeError, match="more than max_positions=0 reachable"):
+            enumerate_game(lone, max_positions=0)
+        assert enumerate_game(lone, max_positions=1).n == 1
+    else:
+        with pytest.raises(TooLargeError, match="more than max_positions=1 reachable"):
+            enumerate_game(game, vectorized=vectorized, max_positions=1)
+
+
+@pytest.mark.parametrize("limit", [2**63, 2**64, 10**30])
+def test_max_positions_beyond_int64_works_on_both_paths(limit: int) -> None:
+    fast = enumerate_game(ConnectFour(4, 4), vectorized=True)
+    large = enumerate_game(ConnectFour(4, 4), vectorized=True, max_positions=limit)
+    assert np.array_equal(fast.codes, large.codes)
+    assert np.array_equal(fast.graph.indptr, large.graph.indptr)
+    assert np.array_equal(fast.graph.indices, large.graph.indices)
+    assert enumerate_game(TicTacToe(), vectorized=False, max_positions=limit).n == 765
+
+
+class OverButMoving(Subtraction):
+    """Subtraction where a heap of 2 is over (LOSE) by the rules, but batch_moves still
+    lists its moves (plain ``moves`` too: the plain path never asks)."""
+
+    def outcome(self, position: int) -> Value | None:
+        return Value.LOSE if position == 2 else None
+
+    def batch_outcome(self, codes: Any) -> Any:
+        return np.where(codes == 2, np.uint8(Value.LOSE), np.uint8(UNDECIDED))
+
+
+def test_batch_moves_from_an_over_position_are_a_clear_error() -> None:
+    game = OverButMoving(6, (1, 2))
+    plain = enumerate_game(game, vectorized=False)
+    assert plain.graph.moves(plain.id_of(2)).size == 0  # the plain path never asks
+    with pytest.raises(
+        GameDefinitionError,
+        match=r"code 2 is over \(outcome LOSE\) but batch_moves gives 2 moves; "
+        "an over position must have no moves",
+    ):
+        enumerate_game(game, vectorized=True)
+    violations = check_game(game)
+    assert any("position 2 is over (outcome LOSE) but moves() yields 2" in v for v in violations)
+
+
+def test_code_table_returns_the_new_codes_in_their_own_array() -> None:
+    # the new codes are kept to the end: they must not pin the buffer sized by the moves
+    table = CodeTable()
+    codes = np.array([5, 5, 5, 6, 5, 6, 5, 5], dtype=np.int64)
+    _, _, new = table.number(codes, 10, np.empty(codes.size, dtype=np.int32))
+    assert new.tolist() == [5, 6]
+    assert new.base is None and new.nbytes == 16

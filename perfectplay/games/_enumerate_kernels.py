@@ -37,6 +37,7 @@ __all__ = [
     "LIMIT",
     "CodeTable",
     "first_bad_outcome",
+    "first_over_with_moves",
     "group_moves",
 ]
 
@@ -59,6 +60,15 @@ def first_bad_outcome(outcomes: NDArray[np.integer[Any]]) -> int:
     for i in range(outcomes.shape[0]):
         v = outcomes[i]
         if v != LOSE and v != TIE and v != WIN and v != UNDECIDED:
+            return i
+    return -1
+
+
+@nb.njit(cache=True)
+def first_over_with_moves(outcomes: NDArray[np.uint8], degree: NDArray[np.int32]) -> int:
+    """Index of the first position that is over (not UNDECIDED) yet has moves, -1 if none."""
+    for i in range(outcomes.shape[0]):
+        if outcomes[i] != UNDECIDED and degree[i] > 0:
             return i
     return -1
 
@@ -258,4 +268,5 @@ class CodeTable:
             self.n = int(state[1])
             if status == GROW:
                 self.reserve(self.n + 1)
-        return status, int(state[0]), fresh[: state[2]]
+        # a copy: the caller may keep the new codes, not the buffer sized by the moves
+        return status, int(state[0]), fresh[: state[2]].copy()

@@ -13,8 +13,10 @@ A game is a subclass of :class:`Game` with three required methods and optional e
 The player to move alternates with every move. The rules, precisely:
 
 * **Over positions have no moves.** Where ``outcome(p)`` returns a value, ``moves(p)`` must
-  yield nothing (the enumerator never asks; :func:`~perfectplay.games.check.check_game`
-  reports a violation, and front ends rely on it to stop a game).
+  yield nothing (the plain enumerator never asks; the vectorized one raises
+  ``GameDefinitionError`` when ``batch_moves`` lists moves from a code ``batch_outcome``
+  says is over; :func:`~perfectplay.games.check.check_game` reports a violation, and front
+  ends rely on it to stop a game).
 * **Stuck means lost (normal play).** A position where ``outcome(p)`` is ``None`` and
   ``moves(p)`` yields nothing is lost for the player to move. Return ``Value.WIN`` from
   ``outcome`` instead for misère rules.
@@ -224,7 +226,8 @@ class Game(Generic[P]):
         """Vectorized ``moves``: arrays ``(parent, child)``, one entry per move.
 
         ``child[i]`` is the canonical code reached by a move from ``codes[parent[i]]``; the
-        moves of one parent come in ``moves()`` order; over positions have no moves.
+        moves of one parent come in ``moves()`` order; over positions (``batch_outcome`` not
+        ``UNDECIDED``) have no moves: the enumerator raises ``GameDefinitionError`` otherwise.
         """
         raise GameDefinitionError(f"{self.info.name} has no vectorized path (no batch_moves)")
 

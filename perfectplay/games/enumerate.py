@@ -47,26 +47,32 @@ from perfectplay.games._enumerate_kernels import (
     LIMIT,
     CodeTable,
     first_bad_outcome,
+    first_over_with_moves,
     group_moves,
 )
 from perfectplay.games.base import Game, P, provides
 from perfectplay.graph import GameGraph
-from perfectplay.values import LOSE, TIE, UNDECIDED, VALUE_DTYPE, WIN
+from perfectplay.values import LOSE, TIE, UNDECIDED, VALUE_DTYPE, WIN, Value
 
 __all__ = ["DEFAULT_MAX_POSITIONS", "Enumeration", "enumerate_game", "has_vectorized_path"]
 
 DEFAULT_MAX_POSITIONS = {"plain": 20_000_000, "vectorized": 1_000_000_000}
 """Position limits when ``max_positions`` is not given: Python objects cost ~100-200 bytes per
-position on the plain path; on the vectorized one, a code, its hash-table slots and its row
-of the graph cost ~50-80 bytes."""
+position on the plain path; on the vectorized one, a code (8 bytes), its 2 to 4 hash-table
+slots (32 to 64), its ``indptr`` entry (4) and primitive value (1) cost 45 to 77 bytes, plus
+4 bytes per move."""
 
 _PROGRESS_EVERY = 1 << 16  # plain path: positions between progress-bar updates
-# the least a position costs: vectorized, its code, indptr entry and 2 table slots of 16 bytes
-_BYTES_PER_POSITION = {"plain": 100, "vectorized": 48}
+# the least a position costs: vectorized, its code (8), int32 indptr entry (4), primitive
+# value (1) and 2 table slots of 16 bytes
+_BYTES_PER_POSITION = {"plain": 100, "vectorized": 45}
 # plain path: a list slot, the int64 copy and the graph's int32 copy; vectorized path: the
 # layer's parent and child codes
 _BYTES_PER_MOVE = {"plain": 32, "vectorized": 24}
 _CODE_LIMIT = 2**63  # codes are int64
+# the numba kernels take the limit as an int64: a larger one is clamped to this, which no
+# memory can hold (the table alone would take 2**67 bytes)
+_KERNEL_LIMIT = 2**62
 _RULE_VALUES = frozenset((LOSE, TIE, WIN))
 
 
@@ -243,7 +249,9 @@ def enumerate_game(
         The game to enumerate.
     max_positions : int, optional
         Stop with :class:`TooLargeError` beyond this many positions. Defaults to
-        :data:`DEFAULT_MAX_POSITIONS` for the path taken.
+        :data:`DEFAULT_MAX_POSITIONS` for the path taken. Below 1 (fewer than the initial
+        position) it is refused at once; any larger int is accepted (the vectorized path's
+        kernels count in int64 and stop at ``2**62`` instead, far beyond any memory).
     progress : bool, optional
         Show a tqdm progress bar on standard error. Default: only when standard error is a
         terminal, and only once the run has lasted half a second.
@@ -262,7 +270,8 @@ def enumerate_game(
     Raises
     ------
     TooLargeError
-        If more than `max_positions` positions are reachable, or the moves or positions
+        If more than `max_positions` positions are reachable (always when it is below 1),
+        or the moves or positions
         found would not fit in memory. A game with ``position_bound`` or ``move_bound`` is
         refused before any work when its bounds exceed `max_positions` or memory (the bounds
         are used only when positions are reduced by ``canonical``, or the game has none).
@@ -270,8 +279,9 @@ def enumerate_game(
         If the game breaks the protocol: a move that is not a ``(label, position)`` pair (or
         triple for scored games), an unhashable position, an outcome that is not WIN, LOSE,
         TIE or None, malformed batch arrays, or ``vectorized=True`` for a game without them
-        (or with ``canonical=False`` for a game with symmetries), or a code outside
-        ``0..2**63 - 1``.
+        (or with ``canonical=False`` for a game with symmetries), a code outside
+        ``0..2**63 - 1``, or ``batch_moves`` listing moves from a code that
+        ``batch_outcome`` says is over (the plain path never asks ``moves`` there).
 
     Notes
     -----
@@ -280,9 +290,13 @@ def enumerate_game(
     10^6 positions per second. Vectorized path: per layer, the game's batch calls, a counting
     sort of the moves by parent (skipped when the game lists them by parent already) and one
     hash-table probe per move: O(n + m) expected array work, about 10 million positions per
-    second on Connect Four (see ``benchmarks/bench_games.py``). Memory: besides the graph
-    (4 to 8 bytes per move, 8 per position), the codes (8 bytes per position) and a hash
-    table of 32 to 64 bytes per position, grown by doubling.
+    second on Connect Four (see ``benchmarks/bench_games.py``). Memory: the graph takes 4
+    bytes per move (``indices``, int32 while n < 2**31) and 4 per position (``indptr``,
+    int32 while m < 2**31; 8 bytes each beyond), the primitive values 1 byte per position.
+    The plain path adds the positions and their dict (100 to 200 bytes per position) and a
+    Python list of the move ids while collecting them; the vectorized path, the codes (8 bytes per
+    position) and a hash table of 32 to 64 bytes per position, grown by doubling, and
+    briefly holds the codes and the move ids twice when joining the layers.
     """
     reduced = canonical or not provides(game, "canonical")  # batch_moves gives canonical codes
     if vectorized is None:
@@ -301,6 +315,8 @@ def enumerate_game(
         raise GameDefinitionError(f"{game.info.name} is scored; the vectorized path is unscored")
     path = "vectorized" if vectorized else "plain"
     limit = DEFAULT_MAX_POSITIONS[path] if max_positions is None else max_positions
+    if limit < 1:  # the initial position alone is too many
+        raise _too_large(game, limit)
     use_canonical = canonical and provides(game, "canonical")
     if reduced:
         _check_bound(game, limit, path)
@@ -579,6 +595,24 @@ def _group(
     return degree, grouped
 
 
+def _check_over_moves(
+    game: Game[Any],
+    frontier: NDArray[np.int64],
+    outcomes: NDArray[np.uint8],
+    degree: NDArray[np.int32],
+) -> None:
+    """GameDefinitionError naming the first code of the layer that is over but has moves (the
+    plain path never asks for the moves of an over position)."""
+    i = first_over_with_moves(outcomes, degree)
+    if i >= 0:
+        count = int(degree[i])
+        raise GameDefinitionError(
+            f"{game.info.name}: code {int(frontier[i])} is over (outcome "
+            f"{Value(int(outcomes[i])).name}) but batch_moves gives {count} "
+            f"move{'s' if count > 1 else ''}; an over position must have no moves"
+        )
+
+
 def _enumerate_vectorized(
     game: Game[P], limit: int, use_canonical: bool, bar: Any
 ) -> Enumeration[P]:
@@ -588,10 +622,12 @@ def _enumerate_vectorized(
     if use_canonical:
         start = game.canonical(start)
     seen = CodeTable()
+    stop_at = min(limit, _KERNEL_LIMIT)  # an int64 for the kernels
     # every id is below `limit`
     id_dtype: type[np.signedinteger[Any]] = np.int32 if limit <= 2**31 else np.int64
     first = np.array([_code(game, start)], dtype=np.int64)
-    _, _, frontier = seen.number(first, limit, np.empty(1, dtype=id_dtype))
+    # limit >= 1 (enumerate_game) and the code is checked: the first position is always numbered
+    _, _, frontier = seen.number(first, stop_at, np.empty(1, dtype=id_dtype))
     layer_codes = [frontier]
     outcome_parts: list[NDArray[np.uint8]] = []
     degree_parts: list[NDArray[np.int32]] = []
@@ -603,17 +639,20 @@ def _enumerate_vectorized(
         outcomes, parent, child = _batch(game, frontier)
         outcome_parts.append(outcomes)
         fresh = fresh_per_move * child.size  # the new positions this layer is expected to add
-        expected = min(seen.n + int(fresh), limit)
+        expected = min(seen.n + int(fresh), stop_at)
         # if the table must grow, it grows once for this layer and, at the same rate, the next
-        target = expected if seen.has_room(expected) else min(expected + int(fresh * growth), limit)
+        target = (
+            expected if seen.has_room(expected) else min(expected + int(fresh * growth), stop_at)
+        )
         # grouped codes, new codes and ids of this layer's moves (24 bytes a move); the old
         # table and a new one with 2 to 4 slots of 16 bytes for each code of the target
         budget.check(24.0 * child.size + seen.nbytes + 64.0 * target, "the enumeration")
         degree, grouped = _group(game, parent, child, frontier.size)
         del parent, child
+        _check_over_moves(game, frontier, outcomes, degree)
         seen.reserve(target)
         dst = np.empty(grouped.size, dtype=id_dtype)  # one id per move
-        status, stop, frontier = seen.number(grouped, limit, dst)
+        status, stop, frontier = seen.number(grouped, stop_at, dst)
         if status == BAD_CODE:
             raise GameDefinitionError(
                 f"{game.info.name}: batch_moves gave a negative code {int(grouped[stop])}"
