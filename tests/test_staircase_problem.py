@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from perfectplay.errors import InputFormatError
 from perfectplay.games import staircase
 from perfectplay.problems import _reader, get_problem
+from perfectplay.problems import staircase as staircase_problem
 
 
 @contextmanager
@@ -138,6 +139,28 @@ def test_oversized_board_is_refused_before_reading_the_gains() -> None:
     assert result.code == 2
     assert "20 x 20 staircase board needs about" in result.err
     assert result.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("n", "m"), [(12, 12), (4, 100), (100, 4), (11, 14)])
+def test_a_board_too_large_for_the_level_sweep_is_refused_before_reading_the_gains(
+    n: int, m: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The level sweep needs about 40 bytes per staircase, the numba sweep 4: the estimate is
+    # the one of the sweep that will run (the numpy one up to about 12 x 12, not for 11 x 14).
+    levels = staircase._uses_levels(min(n, m), max(n, m))
+    assert levels == ((n, m) != (11, 14))
+    needed = staircase_problem.estimate_bytes(n, m)
+    per_staircase = needed / staircase.count_positions(n, m)
+    assert (25 < per_staircase < 45) if levels else (4 <= per_staircase < 5)
+    monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: needed - 1)
+    result = run_cli(["problem", "staircase"], f"{n} {m}\n")  # no gains: refused before
+    assert result.code == 2
+    assert f"{n} x {m} staircase board needs about" in result.err
+    assert result.err.count("\n") == 1
+    monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: needed)
+    result = run_cli(["problem", "staircase"], f"{n} {m}\n")
+    assert result.code == 2
+    assert "line 1: input ends early: expected black's gains" in result.err
 
 
 @pytest.mark.parametrize(("n", "log2"), [(40, 77), (100_000, 199_991), (1_000_000, 1_999_989)])

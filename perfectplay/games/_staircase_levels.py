@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
 
-__all__ = ["binomials", "level_bytes", "level_scores", "staircase_rows"]
+__all__ = ["binomials", "level_bytes", "level_scores", "level_sizes", "staircase_rows"]
 
 
 def binomials(top: int, k: int) -> NDArray[np.int64]:
@@ -48,7 +48,7 @@ def binomials(top: int, k: int) -> NDArray[np.int64]:
 
 
 def _row_dtype(m: int) -> type[np.signedinteger]:
-    """The narrowest signed integer type holding ``0..m``."""
+    """The narrowest signed integer type holding ``-m..m``."""
     if m < 2**7:
         return np.int8
     return np.int16 if m < 2**15 else np.int32
@@ -62,45 +62,110 @@ def staircase_rows(n: int, m: int) -> NDArray[np.signedinteger]:
     The staircases form a tree, row by row: a staircase of the top i rows has one child per
     allowed length ``0..l[i-1]`` of row i, in increasing order, so its leaves (the staircases
     of the board) come in lexicographic order, that is by rank. The tree is built top-down
-    (each depth's lengths), then every depth's lengths are repeated once per leaf below them
-    (leaf counts summed bottom-up): only sequential numpy passes.
+    (each depth's lengths, as a running sum of steps of 1 that restarts at 0 at each parent),
+    then every depth's lengths are repeated once per leaf below them (``C(l + n - i, n - i)``
+    below a node of depth i and length l): only sequential numpy passes.
 
-    Cost: O(C(n + m, n) * n) time and bytes (one byte per entry while ``m < 128``), in O(n)
-    numpy calls.
+    Cost: O(C(n + m, n) * n) time in O(n) numpy calls. Memory (with ``b`` bytes per length:
+    1 while ``m < 128``, else 2 or 4): the result, ``(n + 1) * b`` bytes per staircase; every
+    depth's lengths, ``C(n + m + 1, n) * b`` bytes in all (about ``2 * b`` per staircase on a
+    square board); and one depth's temporaries, at most ``b`` bytes per staircase and 16 per
+    node one depth up (:func:`level_bytes` counts them).
 
     >>> staircase_rows(2, 2)[1:].T.tolist()
     [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
     """
     dtype = _row_dtype(m)
-    lengths = [np.full(1, m, dtype=np.int64)]  # per depth of the tree, the last row's length
-    first_child = []
+    lengths = [np.full(1, m, dtype=dtype)]  # per depth of the tree, the last row's length
     for _ in range(n):
-        counts = lengths[-1] + 1  # the next row may hold 0..(this row)
-        first = np.cumsum(counts) - counts
-        first_child.append(first)
-        total = int(first[-1] + counts[-1])
-        lengths.append(np.arange(total, dtype=np.int64) - np.repeat(first, counts))
+        parent = lengths[-1]
+        counts = parent.astype(np.int64)
+        counts += 1  # the next row may hold 0..(this row)
+        starts = np.cumsum(counts[:-1])  # where each parent's children begin, but the first
+        # Steps of 1, except back to 0 at a parent's first child: -(the previous parent's
+        # length), which dtype holds (it holds -m..m). The running sums are the lengths 0..m,
+        # so summing in dtype never wraps.
+        child = np.ones(int(counts.sum()), dtype=dtype)
+        child[0] = 0
+        child[starts] = -parent[:-1]
+        np.cumsum(child, dtype=dtype, out=child)
+        lengths.append(child)
+    del counts, starts
+    table = binomials(n + m, n)
     rows = np.empty((n + 1, lengths[-1].size), dtype=dtype)
-    leaves = np.ones(lengths[-1].size, dtype=np.int64)  # leaves below each node of a depth
-    for i in range(n, -1, -1):
-        rows[i] = np.repeat(lengths[i].astype(dtype), leaves)
-        if i:
-            leaves = np.add.reduceat(leaves, first_child[i - 1])
+    rows[0] = m
+    for i in range(n, 0, -1):
+        depth = lengths.pop()  # freed once its row is written
+        if i == n:
+            rows[i] = depth  # one leaf per node: the staircases themselves
+        else:
+            # A node of depth i and length l has C(l + n - i, n - i) leaves below it: the
+            # staircases of the n - i rows below with lengths at most l. Looked up per length
+            # in an int64 table (no arithmetic on the narrow lengths).
+            leaves = table[np.arange(n - i, m + n - i + 1), n - i]
+            rows[i] = np.repeat(depth, leaves[depth])
     return rows
 
 
-def level_bytes(n: int, m: int, itemsize: int) -> int:
-    """Bytes of the tables by rank that :func:`level_scores` allocates before its sweep.
+def level_sizes(n: int, m: int) -> NDArray[np.int64]:
+    """The number of staircases of an ``n x m`` board with k stones, for ``k = 0..n * m``.
 
-    Per staircase: its row lengths twice (built, then sorted by level), its number of stones
-    (4 bytes) and its place in the level order (8), and its score (`itemsize` bytes). The
-    sweep's temporaries are checked separately, once the widest level is known.
+    These are the coefficients of the Gaussian binomial ``[n + m choose n]_q``, computed by its
+    product ``prod (1 - q^(m + i)) / (1 - q^i)`` over ``i = 1..n``, in int64 (every
+    intermediate coefficient is at most ``2 * C(n + m, n)``, which callers check fits).
+
+    Cost: O(n * n * m) time in O(n) numpy calls, O(n * m) memory.
+
+    >>> level_sizes(2, 2).tolist()
+    [1, 1, 2, 1, 1]
+    """
+    size = n * m + n + 1  # the degree before dividing by (1 - q^i) is at most i * m + i
+    poly = np.zeros(size, dtype=np.int64)
+    poly[0] = 1
+    for i in range(1, n + 1):
+        poly[m + i :] -= poly[: size - m - i].copy()  # times (1 - q^(m + i))
+        rows = -(-size // i)  # divided by (1 - q^i): a running sum with stride i
+        padded = np.zeros(rows * i, dtype=np.int64)
+        padded[:size] = poly
+        poly = np.cumsum(padded.reshape(rows, i), axis=0).ravel()[:size]
+    return poly[: n * m + 1].copy()
+
+
+def level_bytes(n: int, m: int, itemsize: int) -> int:
+    """Peak bytes of :func:`level_scores`, its `score` array (`itemsize` bytes each) included.
+
+    With ``S = C(n + m, n)`` staircases and ``b`` bytes per row length (1 while ``m < 128``):
+    the score, ``itemsize * S``, and the sorted row lengths, ``(n + 1) * b * S``, alive
+    throughout; on top, the largest of
+
+    - building the row lengths (:func:`staircase_rows`): every depth's lengths,
+      ``C(n + m + 1, n) * b``, a row being repeated, ``b * S``, and 16 bytes per node one
+      depth up from the staircases (``C(n + m - 1, n - 1)`` nodes);
+    - sorting them by level: the number of stones (2 or 4 bytes per staircase), the level order
+      (8 bytes per staircase) twice (the result of the stable argsort and its buffer), and one
+      row being sorted (``b * S``);
+    - the sweep: the level order (8 bytes per staircase) and the widest level's temporaries,
+      40 bytes per staircase of the level and row (the widest level holds about 2% of the
+      staircases of a square board);
+
+    plus 1/16 and 1 MiB for the allocator's slack and Python's small objects. That is about
+    ``(n + 1) * b + itemsize + 20`` bytes per staircase, against the growth of the peak
+    resident memory measured around ``staircase_score`` (int32 scores): 12 x 12, 38 bytes per
+    staircase, 99.6 MiB (92.5 MiB measured); 4 x 100, 30 bytes, 131 MiB (105 measured);
+    3 x 300, 34.6 bytes (int16 lengths), 150 MiB (122.5 measured).
 
     >>> level_bytes(10, 10, 4)
-    7020728
+    7878950
     """
-    per_row = np.dtype(_row_dtype(m)).itemsize * (n + 1)
-    return comb(n + m, n) * (2 * per_row + 12 + itemsize)
+    count = comb(n + m, n)
+    b = np.dtype(_row_dtype(m)).itemsize
+    tables = count * (itemsize + (n + 1) * b)
+    build = comb(n + m + 1, n) * b + count * b + 16 * comb(n + m - 1, n - 1)
+    stones = 2 if n * m < 2**15 else 4
+    sort = count * (stones + 16 + b)
+    sweep = 8 * count + 40 * n * int(level_sizes(n, m).max())
+    peak = tables + max(build, sort, sweep)
+    return peak + peak // 16 + 2**20
 
 
 def level_scores(
@@ -126,7 +191,8 @@ def level_scores(
     Notes
     -----
     Cost: O(C(n + m, n) * n) time in numpy operations, plus about 12 numpy calls per level
-    (``n * m + 1`` levels); memory :func:`level_bytes` plus the widest level's temporaries.
+    (``n * m + 1`` levels); memory :func:`level_bytes` (`score` included): about 40 bytes per
+    staircase on a 10 x 10 or 12 x 12 board with int32 scores.
 
     Examples
     --------
@@ -140,9 +206,10 @@ def level_scores(
     # Stones per staircase; 16-bit keys make numpy's stable argsort a radix sort.
     stones = rows[1].astype(np.int16 if n * m < 2**15 else np.int32)
     for row in rows[2:]:
-        stones += row
+        stones += row  # the narrower lengths cast up: no wrap (at most n * m stones)
     order = np.argsort(stones, kind="stable")  # by level, ranks increasing within a level
-    rows = np.stack([row[order] for row in rows])
+    for row in rows[1:]:  # sorted in place, one row's copy at a time (row 0 is all m)
+        row[:] = row[order]
     bounds = np.zeros(n * m + 2, dtype=np.int64)
     np.cumsum(np.bincount(stones, minlength=n * m + 1), out=bounds[1:])
     del stones
@@ -170,7 +237,8 @@ def level_scores(
         ranks = order[bounds[k] : bounds[k + 1]]
         level = rows[:, bounds[k] : bounds[k + 1]]
         lengths = level[1:]
-        cell = lengths * np.int64(2)
+        cell = lengths.astype(np.int64)  # before any arithmetic: the lengths may be int8
+        cell *= 2
         cell += lengths == level[:-1]
         cell += offsets
         children = flat_step[cell]

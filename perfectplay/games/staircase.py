@@ -57,7 +57,7 @@ from perfectplay.values import TIE, UNDECIDED, VALUE_DTYPE, Value
 if TYPE_CHECKING:
     from perfectplay.graph import GameGraph
 
-__all__ = ["Rows", "Staircase", "count_positions", "staircase_score"]
+__all__ = ["Rows", "Staircase", "count_positions", "score_bytes", "staircase_score"]
 
 Rows = tuple[int, ...]
 """A staircase position: the number of stones in each row, top row first (non-increasing)."""
@@ -128,6 +128,41 @@ def _uses_levels(n: int, m: int) -> bool:
     return n * m <= _LEVELS_MAX_CELLS and comb(n + m, n) * (n + 1) <= _LEVELS_MAX_ENTRIES
 
 
+def score_bytes(n: int, m: int, itemsize: int) -> int:
+    """Peak bytes of the sweep filling the score table of an ``n x m`` board (as given).
+
+    Parameters
+    ----------
+    n, m : int
+        The board's rows and columns, as the sweep sees them: :func:`staircase_score`
+        transposes the board first when ``n > m``, :meth:`Staircase.scores` does not.
+    itemsize : int
+        Bytes per score: 4 (int32, while every total fits) or 8.
+
+    Returns
+    -------
+    int
+        On boards the numpy level sweep takes (up to about 12 x 12, see
+        :func:`staircase_score`): its tables, ``itemsize`` plus about 30 bytes per staircase
+        (:func:`perfectplay.games._staircase_levels.level_bytes`). On larger boards: the numba
+        sweep's score table, ``itemsize`` bytes per staircase, and its binomial table.
+
+    Raises
+    ------
+    TooLargeError
+        At once if the board has more than about 2^62 staircases (:func:`count_positions`).
+
+    Examples
+    --------
+    >>> score_bytes(12, 12, 4), score_bytes(14, 14, 4)
+    (104482543, 160469880)
+    """
+    count = count_positions(n, m)
+    if _uses_levels(n, m):
+        return levels.level_bytes(n, m, itemsize)
+    return itemsize * count + 8 * (n + m + 1) * (n + 1)  # and the binomial coefficients
+
+
 def _board(name: str, values: ArrayLike) -> NDArray[np.int64]:
     """`values` as a 2-D int64 array with at least one row and one column."""
     arr = np.asarray(values)
@@ -167,9 +202,11 @@ class Staircase(Game[Rows]):
     ``C(n + m, n)`` positions (184,756 for 10 x 10, 40,116,600 for 14 x 14). Move labels read
     ``r<row>c<column>`` (1-based). Every game lasts ``n * m`` moves; the rules end it level
     (``outcome`` is TIE at the full board), so the points alone decide: ``score`` is the
-    result. :meth:`scores` runs a dedicated sweep that generates moves on the fly (no graph
-    in memory, 4 or 8 bytes per position); :meth:`graph` builds the full GameGraph for the
-    generic solvers (small boards).
+    result. :meth:`scores` runs a dedicated sweep with no graph in memory: on boards up to
+    about 12 x 12 the numpy level sweep (about 40 bytes per position in all), on larger ones
+    a numba sweep that generates moves on the fly (8 bytes per position); see
+    :func:`score_bytes`. :meth:`graph` builds the full GameGraph for the generic solvers
+    (small boards).
     """
 
     def __init__(self, a: ArrayLike, b: ArrayLike) -> None:
@@ -233,7 +270,7 @@ class Staircase(Game[Rows]):
         """
         arr = np.asarray(rows, dtype=np.int64).reshape(-1, self.n)
         self._check_rows(arr)
-        i = np.arange(self.n)
+        i = np.arange(self.n, dtype=np.int64)
         return self._table()[arr + (self.n - 1 - i), self.n - i].sum(axis=1)
 
     def decode_many(self, codes: ArrayLike) -> NDArray[np.int64]:
@@ -357,28 +394,27 @@ class Staircase(Game[Rows]):
         Raises
         ------
         TooLargeError
-            If one int64 per position does not fit in memory.
+            If the sweep's memory does not fit, checked before allocating: on boards up to about
+            12 x 12 the level sweep's tables and the int64 scores (about 40 bytes per
+            position), else the scores (8 bytes per position); see :func:`score_bytes`.
 
         Notes
         -----
         Cost: O(C(n + m, n) * n) time, by the numpy level sweep on small boards, else by the
-        numba sweep (see :func:`staircase_score`); memory 8 bytes per position, plus the level
-        tables on small boards.
+        numba sweep (see :func:`staircase_score`); memory :func:`score_bytes`.
         """
         return self._fill_scores(np.int64)
 
     def _fill_scores(self, dtype: type[np.int32] | type[np.int64]) -> NDArray[Any]:
         """The score table by code, of `dtype`, by whichever sweep is faster on this board."""
-        itemsize = np.dtype(dtype).itemsize
+        estimate = score_bytes(self.n, self.m, np.dtype(dtype).itemsize)
+        check_memory(estimate, self._what("score sweep"))
         if _uses_levels(self.n, self.m):
-            check_memory(levels.level_bytes(self.n, self.m, itemsize), self._what("level tables"))
             score = np.empty(self.size, dtype=dtype)
             levels.level_scores(self.n, self.m, self.a, self.b, score)
             return score
         from perfectplay.games import _staircase_kernels as kernels
 
-        table = 8 * (self.n + self.m + 1) * (self.n + 1)  # the binomial coefficients
-        check_memory(itemsize * self.size + table, self._what("score table"))
         score = np.empty(self.size, dtype=dtype)
         kernels.sweep_scores(self.n, self.m, self.size, self._table(), self.a, self.b, score)
         return score
@@ -407,8 +443,11 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
     Raises
     ------
     TooLargeError
-        If the score table (4 bytes per position while every total fits in int32, else 8)
-        does not fit in memory; checked before allocating.
+        If the sweep's memory (:func:`score_bytes`) does not fit, checked before allocating:
+        on boards the level sweep takes, its tables and the int32 scores, about
+        ``(min(n, m) + 1) * b + 25`` bytes per staircase (``b``: 1 byte per row length below
+        128 columns, else 2), 38 on 12 x 12; on larger boards the score table, 4 bytes per
+        staircase while every total fits in int32, else 8.
     GameDefinitionError, ScoreOverflowError
         As :class:`Staircase`.
 
@@ -425,7 +464,7 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
       numpy sweep of a judge-sized board;
     - larger boards: the numba sweep of :mod:`perfectplay.games._staircase_kernels`, which
       generates moves on the fly (4 or 8 bytes per staircase; the level sweep needs about
-      40).
+      30 to 40, :func:`score_bytes`).
 
     Both give the same score table. The switch was measured as whole
     ``perfectplay problem staircase`` runs with each path forced (warm numba cache; best of 5

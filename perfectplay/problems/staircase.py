@@ -8,9 +8,10 @@ Input: ``n m``, then n lines of m integers (``a``), then n lines of m integers (
 Output: black's total minus white's total under perfect play, one integer.
 
 Validation: ``n, m >= 1`` and ``0 <= a, b <= 100000`` (the judge's limits); the board may be
-larger than the judge's 10 x 10 as long as the score table (``C(n + m, n)`` entries of 4 or 8
-bytes) fits in memory: 14 x 14 needs 160 MB. Oversized boards are refused before the gains
-are read. Nothing but whitespace may follow the second grid.
+larger than the judge's 10 x 10 as long as the sweep's memory fits (:func:`estimate_bytes`):
+about 40 bytes per staircase on boards up to about 12 x 12 (12 x 12: 100 MiB), 4 or 8 beyond
+(14 x 14: 160 MB). Oversized boards are refused before the gains are read. Nothing but
+whitespace may follow the second grid.
 
 This is :func:`~perfectplay.games.staircase.staircase_score`: one sweep over all staircases
 from the full board back to the empty one. Judge-sized boards take the path that never imports
@@ -28,7 +29,7 @@ are read and solved by numba kernels.
 from __future__ import annotations
 
 from perfectplay._memory import check_memory
-from perfectplay.games.staircase import count_positions, staircase_score
+from perfectplay.games.staircase import score_bytes, staircase_score
 from perfectplay.problems._reader import TokenReader
 
 __all__ = ["solve"]
@@ -38,11 +39,14 @@ GAIN_LIMIT = 100_000
 
 
 def estimate_bytes(n: int, m: int) -> int:
-    """Peak memory of a numba solve: the score table, the binomial table and the gain grids.
+    """Peak memory of a solve: the sweep that will run, and the gain grids.
 
-    Checked before the gains are read, to refuse huge boards early. The numpy level sweep
-    that small boards take needs about 40 bytes per staircase instead (120 MB for 12 x 12),
-    which :func:`~perfectplay.games.staircase.staircase_score` checks before allocating.
+    Checked before the gains are read, to refuse huge boards early. The sweep is the one
+    :func:`~perfectplay.games.staircase.staircase_score` takes (see
+    :func:`~perfectplay.games.staircase.score_bytes`): the numpy level sweep on boards up to
+    about 12 x 12, about 40 bytes per staircase (12 x 12: 100 MiB), else the numba sweep,
+    4 bytes per staircase (8 when totals may leave int32) and a binomial table. Scores are
+    counted as int32 only when the largest gains could not leave it.
 
     Raises
     ------
@@ -50,12 +54,12 @@ def estimate_bytes(n: int, m: int) -> int:
         At once, without counting exactly, if the board has more than about 2^62 staircases
         (see :func:`~perfectplay.games.staircase.count_positions`).
 
-    >>> estimate_bytes(14, 14)
-    160473016
+    >>> estimate_bytes(12, 12), estimate_bytes(14, 14)
+    (104484847, 160473016)
     """
-    bound = 2 * GAIN_LIMIT * n * m
-    binomials = 8 * (n + m + 1) * (min(n, m) + 1)
-    return count_positions(n, m) * (4 if bound < 2**31 else 8) + binomials + 16 * n * m
+    bound = 2 * GAIN_LIMIT * n * m  # at least staircase_score's bound on |any total|
+    itemsize = 4 if bound < 2**31 else 8
+    return score_bytes(min(n, m), max(n, m), itemsize) + 16 * n * m  # and the gain grids
 
 
 def solve(data: bytes) -> str:
@@ -71,8 +75,10 @@ def solve(data: bytes) -> str:
 
     Notes
     -----
-    Cost: O(C(n + m, n) * min(n, m)) time and 4 bytes per staircase (8 when totals may
-    leave int32), plus O(n * m) to read the grids; 10 x 10 is 184,756 staircases.
+    Cost: O(C(n + m, n) * min(n, m)) time, plus O(n * m) to read the grids; memory
+    :func:`estimate_bytes`: on judge-sized boards (10 x 10, 184,756 staircases) the numpy
+    level sweep, about 40 bytes per staircase (7.5 MiB), on boards beyond about 12 x 12 the
+    numba sweep, 4 bytes per staircase (8 when totals may leave int32).
     """
     reader = TokenReader(data)
     n = reader.integer("n, the number of rows", low=1)
