@@ -67,7 +67,7 @@ _PROGRESS_EVERY = 1 << 16  # plain path: positions between progress-bar updates
 # value (1) and 2 table slots of 16 bytes
 _BYTES_PER_POSITION = {"plain": 100, "vectorized": 45}
 # plain path: a list slot, the int64 copy and the graph's int32 copy; vectorized path: the
-# layer's parent and child codes
+# layer's parent and child codes (16) and the move's int32 id (4), copied when the layers join
 _BYTES_PER_MOVE = {"plain": 32, "vectorized": 24}
 _CODE_LIMIT = 2**63  # codes are int64
 # the numba kernels take the limit as an int64: a larger one is clamped to this, which no
@@ -644,7 +644,7 @@ def _enumerate_vectorized(
         target = (
             expected if seen.has_room(expected) else min(expected + int(fresh * growth), stop_at)
         )
-        # grouped codes, new codes and ids of this layer's moves (24 bytes a move); the old
+        # grouped codes (8), new codes (8) and ids (4 or 8) of this layer's moves; the old
         # table and a new one with 2 to 4 slots of 16 bytes for each code of the target
         budget.check(24.0 * child.size + seen.nbytes + 64.0 * target, "the enumeration")
         degree, grouped = _group(game, parent, child, frontier.size)
