@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import pytest
@@ -199,21 +200,45 @@ def test_both_paths_on_valid_numbers_with_one_bad_token(
     bad = data.draw(st.integers(0, len(tokens)))  # len(tokens): no bad token
     if bad < len(tokens):
         tokens[bad] = data.draw(st.sampled_from(["x", "1" * 19, "-1" + "0" * 18, "5-", "0x10"]))
-    text = "".join(t + data.draw(separators) for t in tokens).encode()
+    gaps = [data.draw(separators) for _ in tokens]
+    text = "".join(t + gap for t, gap in zip(tokens, gaps, strict=True))
     steps = [("integers", len(tokens), None, None), ("end", 0, None, None)]
-    small = _script(TokenReader(text), steps)
+    small = _script(TokenReader(text.encode()), steps)
     with _numba_reader():
-        assert _script(TokenReader(text), steps) == small
-    assert small[0].startswith("error line" if bad < len(tokens) else str(values)[:1])
+        assert _script(TokenReader(text.encode()), steps) == small
+    if bad == len(tokens):
+        # After the last number (its gap is left), on the input's last line, at its end.
+        where = f"at {len(text) - len(gaps[-1])}, line {text.count(chr(10)) + 1}, at_end True"
+        assert small == [str(values), where, "end", where]
+    else:
+        line = "".join(t + gap for t, gap in zip(tokens[:bad], gaps[:bad], strict=True))
+        assert len(small) == 1
+        assert small[0].startswith(f"error line {line.count(chr(10)) + 1}: ")
+        assert small[0].endswith(repr(tokens[bad]))
 
 
-def test_the_small_input_path_ends_at_64_kib() -> None:
+def test_the_small_input_path_ends_at_64_kib(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _reader.SMALL_INPUT == 64 * 1024
-    for size in (_reader.SMALL_INPUT, _reader.SMALL_INPUT + 1):
+    calls: list[str] = []
+
+    def counted(name: str, parse: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any) -> Any:
+            calls.append(name)
+            return parse(*args)
+
+        return wrapper
+
+    # TokenReader looks both parsers up at each call (the numba one is imported inside it).
+    monkeypatch.setattr(_reader, "_parse_ints_small", counted("regex", _reader._parse_ints_small))
+    monkeypatch.setattr(_tokens, "parse_ints", counted("numba", _tokens.parse_ints))
+    for size, parser in ((_reader.SMALL_INPUT, "regex"), (_reader.SMALL_INPUT + 1, "numba")):
         # "7 " repeated, the last number padded to make `size` bytes; one bad token at the end.
         count = size // 2 - 1
         text = b"7 " * count + b"x" * (size - 2 * count)
+        assert len(text) == size
         reader = TokenReader(text)
+        calls.clear()
         assert reader.integers(count, "sevens").tolist() == [7] * count
         with pytest.raises(InputFormatError, match=r"line 1: expected an integer \(more\)"):
             reader.integer("more")
+        assert calls == [parser, parser]

@@ -13,7 +13,7 @@ every move goes to a larger number: the empty board is 0, the full board the las
 
 Scores are computed by one of two sweeps from the full board back to the empty one: on small
 boards (up to 12 x 12) a numpy sweep level by level (:mod:`._staircase_levels`), which spares
-the start-up of numba (about 1 s with a cached kernel, while a 10 x 10 board takes 0.05 s in
+the start-up of numba (about 1 s with a cached kernel, while a 10 x 10 board takes 0.02 s in
 numpy); on larger boards a numba sweep that generates the moves on the fly
 (:mod:`._staircase_kernels`). This module imports numba only when a method needs it (the
 larger boards' sweep, :meth:`Staircase.graph`, :meth:`Staircase.decode_many`).

@@ -19,7 +19,7 @@ numba (whose import and cached kernel would cost about 1 s of the 0.5 s budget):
 read by regular expressions (:class:`~perfectplay.problems._reader.TokenReader` on inputs of
 at most 64 KiB) and solved by the numpy level sweep (boards up to about 12 x 12). A 10 x 10
 board then takes about 0.3 s in all: 0.02 s for Python, 0.18 s to import numpy, 0.03 s for
-perfectplay's modules, under 1 ms to read the input and 0.05 to 0.08 s to solve. Larger boards
+perfectplay's modules, under 1 ms to read the input and 0.02 to 0.05 s to solve. Larger boards
 are read and solved by numba kernels.
 
 >>> print(solve(b"2 3\\n2 7 3\\n9 1 2\\n3 7 2\\n2 3 1\\n"), end="")
