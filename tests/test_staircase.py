@@ -164,6 +164,13 @@ def test_level_sizes_count_the_staircases_by_stones(n: int, m: int) -> None:
     assert int(sizes.sum()) == comb(n + m, n)
 
 
+def _run_python(script: str) -> str:
+    """The standard output of `script` run by a fresh interpreter (its own imports, memory)."""
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
 def test_level_bytes_is_at_least_the_peak_memory_of_a_level_sweep() -> None:
     # In a fresh interpreter: reset the resident-memory high-water mark (clear_refs 5), solve,
@@ -184,9 +191,7 @@ def test_level_bytes_is_at_least_the_peak_memory_of_a_level_sweep() -> None:
         "    staircase_score(a, b)\n"
         "    print(n, m, status('VmHWM:') - before)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout.splitlines()
+    out = _run_python(script).splitlines()
     assert len(out) == 3
     for line in out:
         n, m, peak = map(int, line.split())
@@ -221,9 +226,7 @@ def test_small_boards_are_solved_without_numba() -> None:
         "print(staircase_score(a, b), game.scores()[0], game.encode((3, 2, 1) + (0,) * 7))\n"
         "print('numba' in sys.modules)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout.split()
+    out = _run_python(script).split()
     rng = np.random.default_rng(1)
     a, b = rng.integers(0, 100_001, (2, 10, 10))
     expected = int(numba_table(Staircase(a, b), np.int64)[0])
