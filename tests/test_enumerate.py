@@ -17,6 +17,7 @@ from perfectplay.games._enumerate_kernels import (
     BAD_PARENT,
     DONE,
     LIMIT,
+    OVER_MOVES,
     CodeTable,
     first_bad_outcome,
     group_moves,
@@ -341,7 +342,8 @@ def test_code_table_grows_in_the_middle_of_a_pass() -> None:
     assert (status, stop) == (DONE, codes.size)
     assert new.tolist() == codes[np.sort(first)].tolist()  # first-seen order
     assert np.array_equal(new[dst], codes)
-    assert table.table.size // 2 == 8192  # 1024 slots at first: grown in the pass
+    assert table.table.size // 2 == 16384  # 1024 slots at first, quadrupled twice in the pass
+    assert table.codes[: table.n].tolist() == new.tolist()
 
 
 def test_code_table_stops_at_the_limit_and_at_negative_codes() -> None:
@@ -365,7 +367,8 @@ def test_group_moves_is_a_stable_sort_by_parent(width: int, data: st.DataObject)
     drawn = data.draw(st.lists(st.integers(0, width - 1), min_size=m, max_size=m))
     parent = np.array(sorted(drawn) if ordered else drawn, dtype=np.int64)
     child = np.arange(100, 100 + m, dtype=np.int64)
-    status, _, degree, grouped = group_moves(parent, child, width)
+    degree = np.zeros(width, dtype=np.int32)
+    status, _, grouped = group_moves(parent, child, np.full(width, UNDECIDED, np.uint8), degree)
     assert status == DONE
     assert degree.tolist() == np.bincount(parent, minlength=width).tolist()
     assert grouped.tolist() == child[np.argsort(parent, kind="stable")].tolist()
@@ -373,14 +376,38 @@ def test_group_moves_is_a_stable_sort_by_parent(width: int, data: st.DataObject)
 
 def test_group_moves_names_a_parent_out_of_range() -> None:
     parent = np.array([0, 1, 3, 1, -1], dtype=np.int64)
-    status, move, _, _ = group_moves(parent, np.zeros(5, dtype=np.int64), 3)
-    assert (status, move) == (BAD_PARENT, 2)
+    outcomes = np.array([Value.LOSE, UNDECIDED, UNDECIDED], dtype=np.uint8)  # 0 is over
+    status, move, _ = group_moves(
+        parent, np.zeros(5, dtype=np.int64), outcomes, np.zeros(3, dtype=np.int32)
+    )
+    assert (status, move) == (BAD_PARENT, 2)  # a bad parent is named before an over one
 
 
-def test_first_bad_outcome() -> None:
-    assert first_bad_outcome(np.array([Value.WIN, UNDECIDED, 0, 2], dtype=np.uint8)) == -1
+@settings(max_examples=100)
+@given(st.integers(1, 12), st.data())
+def test_group_moves_names_the_first_over_position_with_moves(
+    width: int, data: st.DataObject
+) -> None:
+    parent = np.array(data.draw(st.lists(st.integers(0, width - 1), max_size=40)), np.int64)
+    outcomes = np.array(
+        data.draw(st.lists(st.sampled_from([0, 2, 3, 255]), min_size=width, max_size=width)),
+        dtype=np.uint8,
+    )
+    degree = np.zeros(width, dtype=np.int32)
+    status, index, _ = group_moves(parent, np.zeros(parent.size, np.int64), outcomes, degree)
+    bad = [p for p in range(width) if outcomes[p] != UNDECIDED and p in parent.tolist()]
+    assert degree.tolist() == np.bincount(parent, minlength=width).tolist()
+    assert (status, index) == ((OVER_MOVES, min(bad)) if bad else (DONE, -1))
+
+
+@settings(max_examples=100)
+@given(st.lists(st.integers(0, 255), max_size=70))
+def test_first_bad_outcome(values: list[int]) -> None:
+    valid = {Value.LOSE, Value.TIE, Value.WIN, UNDECIDED}
+    first = next((i for i, v in enumerate(values) if v not in valid), -1)
+    assert first_bad_outcome(np.array(values, dtype=np.uint8)) == first
+    assert first_bad_outcome(np.array(values, dtype=np.int64)) == first
     assert first_bad_outcome(np.array([3, 255, 1, 7], dtype=np.int64)) == 2
-    assert first_bad_outcome(np.zeros(0, dtype=np.uint8)) == -1
 
 
 SMALL_PARAMS: dict[str, dict[str, Any]] = {"connect-four": {"rows": 3, "cols": 4}}
@@ -505,10 +532,16 @@ def test_batch_moves_from_an_over_position_are_a_clear_error() -> None:
     assert any("position 2 is over (outcome LOSE) but moves() yields 2" in v for v in violations)
 
 
-def test_code_table_returns_the_new_codes_in_their_own_array() -> None:
-    # the new codes are kept to the end: they must not pin the buffer sized by the moves
+def test_code_table_keeps_the_codes_in_id_order_in_a_buffer_sized_by_the_table() -> None:
+    # the new codes are a view of the table's buffer (half as many codes as slots), not of a
+    # buffer sized by the moves; a later growth copies them and leaves the view valid
     table = CodeTable()
     codes = np.array([5, 5, 5, 6, 5, 6, 5, 5], dtype=np.int64)
     _, _, new = table.number(codes, 10, np.empty(codes.size, dtype=np.int32))
-    assert new.tolist() == [5, 6]
-    assert new.base is None and new.nbytes == 16
+    assert new.tolist() == [5, 6] and np.shares_memory(new, table.codes)
+    assert table.codes.size == table.table.size // 4
+    more = np.arange(10, 2000, dtype=np.int64)
+    _, _, newer = table.number(more, 10_000, np.empty(more.size, dtype=np.int32))
+    assert table.codes.size == table.table.size // 4 >= table.n == 2 + more.size
+    assert new.tolist() == [5, 6] and newer.tolist() == more.tolist()
+    assert table.codes[: table.n].tolist() == [5, 6, *more.tolist()]

@@ -45,9 +45,9 @@ from perfectplay.games._enumerate_kernels import (
     BAD_CODE,
     BAD_PARENT,
     LIMIT,
+    OVER_MOVES,
     CodeTable,
     first_bad_outcome,
-    first_over_with_moves,
     group_moves,
 )
 from perfectplay.games.base import Game, P, provides
@@ -58,9 +58,10 @@ __all__ = ["DEFAULT_MAX_POSITIONS", "Enumeration", "enumerate_game", "has_vector
 
 DEFAULT_MAX_POSITIONS = {"plain": 20_000_000, "vectorized": 1_000_000_000}
 """Position limits when ``max_positions`` is not given: Python objects cost ~100-200 bytes per
-position on the plain path; on the vectorized one, a code (8 bytes), its 2 to 4 hash-table
-slots (32 to 64), its ``indptr`` entry (4) and primitive value (1) cost 45 to 77 bytes, plus
-4 bytes per move."""
+position on the plain path; on the vectorized one, a code (8 bytes, in a buffer with room for
+8 to 16), its 2 to 4 hash-table slots (32 to 64), its ``indptr`` entry (4, room for 8) and
+primitive value (1) cost 45 to 89 bytes (the buffers' untouched room takes no memory), plus 4
+bytes per move."""
 
 _PROGRESS_EVERY = 1 << 16  # plain path: positions between progress-bar updates
 # the least a position costs: vectorized, its code (8), int32 indptr entry (4), primitive
@@ -294,9 +295,10 @@ def enumerate_game(
     bytes per move (``indices``, int32 while n < 2**31) and 4 per position (``indptr``,
     int32 while m < 2**31; 8 bytes each beyond), the primitive values 1 byte per position.
     The plain path adds the positions and their dict (100 to 200 bytes per position) and a
-    Python list of the move ids while collecting them; the vectorized path, the codes (8 bytes per
-    position) and a hash table of 32 to 64 bytes per position, grown by doubling, and
-    briefly holds the codes and the move ids twice when joining the layers.
+    Python list of the move ids while collecting them; the vectorized path, the codes (8 bytes
+    per position) and a hash table of 32 to 64 bytes per position (up to 128 while it is
+    below 64 MiB: a small table grows at least fourfold), and briefly holds the move ids twice
+    when joining the layers.
     """
     reduced = canonical or not provides(game, "canonical")  # batch_moves gives canonical codes
     if vectorized is None:
@@ -583,34 +585,30 @@ def _batch(
 
 
 def _group(
-    game: Game[Any], parent: NDArray[np.int64], child: NDArray[np.int64], width: int
-) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
-    """``(degree, grouped)`` of one layer (:func:`group_moves`), or GameDefinitionError."""
-    status, i, degree, grouped = group_moves(parent, child, width)
-    if status == BAD_PARENT:
-        raise GameDefinitionError(
-            f"{game.info.name}: batch_moves parents must index the codes given "
-            f"(0..{width - 1}), got {int(parent[i])}"
-        )
-    return degree, grouped
-
-
-def _check_over_moves(
     game: Game[Any],
     frontier: NDArray[np.int64],
     outcomes: NDArray[np.uint8],
+    parent: NDArray[np.int64],
+    child: NDArray[np.int64],
     degree: NDArray[np.int32],
-) -> None:
-    """GameDefinitionError naming the first code of the layer that is over but has moves (the
-    plain path never asks for the moves of an over position)."""
-    i = first_over_with_moves(outcomes, degree)
-    if i >= 0:
+) -> NDArray[np.int64]:
+    """One layer's moves grouped by parent, counted into the zeros of `degree`
+    (:func:`group_moves`), or GameDefinitionError naming the first bad parent, or the first code
+    that is over but has moves (the plain path never asks for the moves of an over position)."""
+    status, i, grouped = group_moves(parent, child, outcomes, degree)
+    if status == BAD_PARENT:
+        raise GameDefinitionError(
+            f"{game.info.name}: batch_moves parents must index the codes given "
+            f"(0..{frontier.size - 1}), got {int(parent[i])}"
+        )
+    if status == OVER_MOVES:
         count = int(degree[i])
         raise GameDefinitionError(
             f"{game.info.name}: code {int(frontier[i])} is over (outcome "
             f"{Value(int(outcomes[i])).name}) but batch_moves gives {count} "
             f"move{'s' if count > 1 else ''}; an over position must have no moves"
         )
+    return grouped
 
 
 def _enumerate_vectorized(
@@ -628,9 +626,12 @@ def _enumerate_vectorized(
     first = np.array([_code(game, start)], dtype=np.int64)
     # limit >= 1 (enumerate_game) and the code is checked: the first position is always numbered
     _, _, frontier = seen.number(first, stop_at, np.empty(1, dtype=id_dtype))
-    layer_codes = [frontier]
+    # the move count of id i at counts[i + 1], summed in place into indptr at the end: room
+    # for every code the table may hold (reallocated with it), zeros where not counted yet; a
+    # position's moves fit in memory, so int32
+    counts = np.zeros(seen.codes.size + 1, dtype=np.int32)
+    bounds = [0, 1]  # the first id of each layer, then n
     outcome_parts: list[NDArray[np.uint8]] = []
-    degree_parts: list[NDArray[np.int32]] = []
     dst_parts: list[NDArray[Any]] = []
     budget = _Budget()
     fresh_per_move = 1.0  # new positions per move in the last layer
@@ -644,41 +645,50 @@ def _enumerate_vectorized(
         target = (
             expected if seen.has_room(expected) else min(expected + int(fresh * growth), stop_at)
         )
-        # grouped codes (8), new codes (8) and ids (4 or 8) of this layer's moves; the old
-        # table and a new one with 2 to 4 slots of 16 bytes for each code of the target
-        budget.check(24.0 * child.size + seen.nbytes + 64.0 * target, "the enumeration")
-        degree, grouped = _group(game, parent, child, frontier.size)
+        # grouped codes (8) and ids (4 or 8) of this layer's moves; the table, its codes and
+        # the counts, and their new copies (the counts take 1/10 of the table's new bytes)
+        grown = seen.grown_bytes(target)
+        budget.check(
+            16.0 * child.size + seen.nbytes + counts.nbytes + 1.1 * grown, "the enumeration"
+        )
+        low = bounds[-2]  # the frontier's first id
+        grouped = _group(
+            game, frontier, outcomes, parent, child, counts[low + 1 : low + 1 + frontier.size]
+        )
         del parent, child
-        _check_over_moves(game, frontier, outcomes, degree)
         seen.reserve(target)
         dst = np.empty(grouped.size, dtype=id_dtype)  # one id per move
-        status, stop, frontier = seen.number(grouped, stop_at, dst)
+        status, stop, frontier_next = seen.number(grouped, stop_at, dst)
         if status == BAD_CODE:
             raise GameDefinitionError(
                 f"{game.info.name}: batch_moves gave a negative code {int(grouped[stop])}"
             )
-        fresh_per_move = frontier.size / max(grouped.size, 1)
-        growth = frontier.size / max(layer_codes[-1].size, 1)
+        fresh_per_move = frontier_next.size / max(grouped.size, 1)
+        growth = frontier_next.size / max(frontier.size, 1)
         if status == LIMIT:
             raise _too_large(game, limit)
-        degree_parts.append(degree)
+        if counts.size < seen.codes.size + 1:  # the table grew: so do the counts
+            bigger = np.zeros(seen.codes.size + 1, dtype=np.int32)
+            bigger[: bounds[-1] + 1] = counts[: bounds[-1] + 1]  # counted: up to the frontier
+            counts = bigger
+        frontier = frontier_next
         dst_parts.append(dst)
-        layer_codes.append(frontier)
+        bounds.append(seen.n)
         bar.update(seen.n - bar.n)
     n = seen.n
+    codes = seen.codes[:n]  # the buffer's untouched tail holds no memory
     del seen
-    codes = np.concatenate(layer_codes)
     m = sum(part.size for part in dst_parts)
-    indptr = np.zeros(n + 1, dtype=np.int32 if m < 2**31 else np.int64)  # as GameGraph keeps it
-    np.cumsum(np.concatenate(degree_parts), dtype=indptr.dtype, out=indptr[1:])
+    if m < 2**31:  # as GameGraph keeps it
+        indptr = np.cumsum(counts[: n + 1], dtype=np.int32, out=counts[: n + 1])
+    else:
+        indptr = np.cumsum(counts[: n + 1], dtype=np.int64)
     graph = GameGraph(indptr, np.concatenate(dst_parts))
-    sizes = np.array([c.size for c in layer_codes[:-1]], dtype=np.int64)
-    layers = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     return Enumeration(
         game,
         graph,
         np.concatenate(outcome_parts),
-        layers,
+        np.array(bounds[:-1], dtype=np.int64),
         path="vectorized",
         canonical=use_canonical,
         seconds=time.perf_counter() - began,
