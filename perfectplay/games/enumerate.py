@@ -75,6 +75,7 @@ _CODE_LIMIT = 2**63  # codes are int64
 # memory can hold (the table alone would take 2**67 bytes)
 _KERNEL_LIMIT = 2**62
 _RULE_VALUES = frozenset((LOSE, TIE, WIN))
+_INTEGER_KINDS = "iu"  # numpy's dtype kinds of signed and unsigned integers (not bool)
 
 
 class Enumeration(Generic[P]):
@@ -541,7 +542,9 @@ def _diagnose(game: Game[Any], position: Any, error: Exception) -> str:
 
 def _as_codes(game: Game[Any], what: str, arr: Any) -> NDArray[np.int64]:
     a = np.asarray(arr)
-    if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
+    if a.dtype == np.int64 and a.ndim == 1:  # the usual case, checked at no cost
+        return a
+    if a.ndim != 1 or (a.size and a.dtype.kind not in _INTEGER_KINDS):
         raise GameDefinitionError(
             f"{game.info.name}: {what} must be a 1-D integer array, got {a.dtype} {a.shape}"
         )
@@ -562,7 +565,7 @@ def _batch(
     name = game.info.name
     outcomes = np.asarray(game.batch_outcome(frontier))
     if outcomes.shape != frontier.shape or (
-        outcomes.size and not np.issubdtype(outcomes.dtype, np.integer)
+        outcomes.size and outcomes.dtype.kind not in _INTEGER_KINDS
     ):
         raise GameDefinitionError(
             f"{name}: batch_outcome returned {outcomes.dtype} {outcomes.shape} for "
