@@ -451,6 +451,22 @@ def test_unordered_batch_moves_are_grouped_by_parent() -> None:
     [
         (lambda c: np.full(c.size, 9), None, "batch_outcome gave 9 for code"),
         (lambda c: np.zeros(c.size, float), None, "expected one integer value per code"),
+        (lambda c: np.zeros(c.size, bool), None, "expected one integer value per code"),
+        (
+            None,
+            lambda c: (np.zeros(1, np.int64), np.zeros(1, float)),
+            "children must be a 1-D integer array, got float64",
+        ),
+        (
+            None,
+            lambda c: (np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64)),
+            r"parents must be a 1-D integer array, got int64 \(1, 1\)",
+        ),
+        (
+            None,
+            lambda c: (np.zeros(1, np.int64), np.zeros(2, np.int64)),
+            "returned 1 parents but 2 children",
+        ),
         (None, lambda c: (np.array([1]), np.array([0])), "parents must index the codes given"),
         (None, lambda c: (np.array([0]), np.array([-4])), "a negative code -4"),
     ],
