@@ -561,3 +561,17 @@ def test_code_table_keeps_the_codes_in_id_order_in_a_buffer_sized_by_the_table()
     assert table.codes.size == table.table.size // 4 >= table.n == 2 + more.size
     assert new.tolist() == [5, 6] and newer.tolist() == more.tolist()
     assert table.codes[: table.n].tolist() == [5, 6, *more.tolist()]
+
+
+def test_code_table_reserves_a_power_of_two_and_hedges_by_quadrupling_while_small() -> None:
+    table = CodeTable()  # 1024 slots: room for 512 codes at half load
+    assert table.grown_bytes(512) == 0 and table.grown_bytes(513) == 20 * 2048
+    assert table.grown_bytes(513, hedge=True) == 20 * 4096  # at least four times the table
+    assert table.grown_bytes(5000, hedge=True) == 20 * 16384  # already more than four times
+    table.reserve(600, hedge=True)
+    assert table.table.size // 2 == 4096 and table.codes.size == 2048
+    table.reserve(600, hedge=True)  # room already: no growth
+    assert table.table.size // 2 == 4096
+    # from 2**21 slots, quadrupling would pass 2**22 slots (64 MiB): the table only doubles
+    table.table = np.zeros(2 << 21, dtype=np.int64)  # untouched zeros: no memory used
+    assert table.grown_bytes(2**20 + 1, hedge=True) == 20 * 2**22

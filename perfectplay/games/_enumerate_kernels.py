@@ -15,8 +15,10 @@ knows its future probes, so it prefetches the slot of the move ``AHEAD`` places 
 Growing the table is streaming work: with hashing on the top bits, the entry in old slot ``i``
 lands near new slot ``2 i`` (``4 i``, ...). When a layer will not fit, the enumerator reserves
 room for the new positions it expects from that layer and the next, so one rehash replaces
-several doublings; a table below ``2 ** 22`` slots grows at least fourfold, since each new
-table costs its page faults (zeroing fresh memory takes as long as the rehash itself).
+several doublings. While the layers grow fast (or a layer overflows the reservation), a
+table below ``2 ** 22`` slots grows at least fourfold: each new table costs its page faults
+(zeroing fresh memory takes as long as the rehash itself), so the hedge pays when more
+positions are likely to follow, and the layers' growth says when.
 
 The table also keeps the code of every id, in a buffer with room for as many codes as the
 table may hold (reallocated with it): a layer's new codes are a slice of it, so they are
@@ -50,8 +52,8 @@ __all__ = [
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier
 _EMPTY = 0  # a free slot; a code c is stored as ~c, negative since codes are non-negative
 _FIRST_BITS = 10  # a new table has 2 ** 10 slots
-# a growing table at least quadruples up to this many slots (64 MiB): each new table costs
-# its page faults, so fewer, larger steps pay off while the overshoot stays small
+# a hedging table (see CodeTable.reserve) quadruples up to this many slots (64 MiB): each new
+# table costs its page faults, so fewer, larger steps pay off while the overshoot stays small
 _QUADRUPLE_UP_TO = 1 << 22
 AHEAD = 24  # moves between a slot's prefetch and its probe (best of 16, 24, 32 on Connect Four 4x5)
 
@@ -241,7 +243,7 @@ class CodeTable:
     ``codes[i]`` is the code of id ``i`` for ``i < n``, in a buffer with room for as many codes
     as the table may hold (half its slots), reallocated with the table. Memory: 16 bytes per
     slot and 4 per slot for the codes; 2 to 4 slots per code, up to 8 while the table is
-    below ``2 ** 22`` slots (64 MiB), since a growing table at least quadruples there.
+    below ``2 ** 22`` slots (64 MiB), where a hedging table quadruples.
     """
 
     def __init__(self) -> None:
@@ -258,26 +260,31 @@ class CodeTable:
         """Whether the table holds `count` codes in all without growing."""
         return count <= self.table.shape[0] // 4
 
-    def grown_bytes(self, count: int) -> int:
-        """Bytes of the new table and codes buffer that :meth:`reserve` (`count`) allocates
-        (0 when the table has room already)."""
-        size = self._grown_size(count)
+    def grown_bytes(self, count: int, hedge: bool = False) -> int:
+        """Bytes of the new table and codes buffer that :meth:`reserve` (`count`, `hedge`)
+        allocates (0 when the table has room already)."""
+        size = self._grown_size(count, hedge)
         return 0 if size == self.table.shape[0] // 2 else 20 * size
 
-    def _grown_size(self, count: int) -> int:
+    def _grown_size(self, count: int, hedge: bool) -> int:
         """Slots of the table that holds `count` codes at load <= 1/2: a power of two, the
-        current size if it suffices, else at least four times it while that stays
-        ``<= 2 ** 22`` slots."""
+        current size if it suffices, else (with `hedge`) at least four times it while that
+        stays ``<= 2 ** 22`` slots."""
         old = size = self.table.shape[0] // 2
         while count > size // 2:
             size *= 2
-        if old < size < 4 * old <= _QUADRUPLE_UP_TO:
+        if hedge and old < size < 4 * old <= _QUADRUPLE_UP_TO:
             size = 4 * old
         return size
 
-    def reserve(self, count: int) -> None:
-        """Make room for `count` codes in all (at most one rehash, into a power-of-two table)."""
-        size = self._grown_size(count)
+    def reserve(self, count: int, hedge: bool = False) -> None:
+        """Make room for `count` codes in all (at most one rehash, into a power-of-two table).
+
+        With `hedge` (more codes are likely to follow), a table that must grow at least
+        quadruples while it stays below ``2 ** 22`` slots: one rehash and one new table
+        instead of two.
+        """
+        size = self._grown_size(count, hedge)
         if size == self.table.shape[0] // 2:
             return
         # the load factor stays <= 1/2; zeros (free slots) come lazily from the system
@@ -306,6 +313,6 @@ class CodeTable:
         while status == GROW:
             status = _number(grouped, self.table, self.codes, state, limit, dst)
             self.n = int(state[1])
-            if status == GROW:
-                self.reserve(self.n + 1)
+            if status == GROW:  # more codes than foreseen: hedge
+                self.reserve(self.n + 1, hedge=True)
         return status, int(state[0]), self.codes[first : self.n]

@@ -75,6 +75,10 @@ _CODE_LIMIT = 2**63  # codes are int64
 # memory can hold (the table alone would take 2**67 bytes)
 _KERNEL_LIMIT = 2**62
 _RULE_VALUES = frozenset((LOSE, TIE, WIN))
+# layers growing by more than this ratio per move make the hash table hedge when it grows
+# (quadruple, see CodeTable.reserve): Connect Four's layers grow by 1.3 to 3 until the last
+# few before the peak
+_FAST_GROWTH = 1.2
 _INTEGER_KINDS = "iu"  # numpy's dtype kinds of signed and unsigned integers (not bool)
 
 
@@ -298,8 +302,8 @@ def enumerate_game(
     The plain path adds the positions and their dict (100 to 200 bytes per position) and a
     Python list of the move ids while collecting them; the vectorized path, the codes (8 bytes
     per position) and a hash table of 32 to 64 bytes per position (up to 128 while it is
-    below 64 MiB: a small table grows at least fourfold), and briefly holds the move ids twice
-    when joining the layers.
+    below 64 MiB: a small table grows at least fourfold while the layers grow fast), and
+    briefly holds the move ids twice when joining the layers.
     """
     reduced = canonical or not provides(game, "canonical")  # batch_moves gives canonical codes
     if vectorized is None:
@@ -650,7 +654,9 @@ def _enumerate_vectorized(
         )
         # grouped codes (8) and ids (4 or 8) of this layer's moves; the table, its codes and
         # the counts, and their new copies (the counts take 1/10 of the table's new bytes)
-        grown = seen.grown_bytes(target)
+        # while layers still grow fast, more positions are likely to follow than foreseen
+        hedge = growth > _FAST_GROWTH
+        grown = seen.grown_bytes(target, hedge)
         budget.check(
             16.0 * child.size + seen.nbytes + counts.nbytes + 1.1 * grown, "the enumeration"
         )
@@ -659,7 +665,7 @@ def _enumerate_vectorized(
             game, frontier, outcomes, parent, child, counts[low + 1 : low + 1 + frontier.size]
         )
         del parent, child
-        seen.reserve(target)
+        seen.reserve(target, hedge)
         dst = np.empty(grouped.size, dtype=id_dtype)  # one id per move
         status, stop, frontier_next = seen.number(grouped, stop_at, dst)
         if status == BAD_CODE:
