@@ -652,11 +652,11 @@ def _enumerate_vectorized(
         target = (
             expected if seen.has_room(expected) else min(expected + int(fresh * growth), stop_at)
         )
-        # grouped codes (8) and ids (4 or 8) of this layer's moves; the table, its codes and
-        # the counts, and their new copies (the counts take 1/10 of the table's new bytes)
         # while layers still grow fast, more positions are likely to follow than foreseen
         hedge = growth > _FAST_GROWTH
         grown = seen.grown_bytes(target, hedge)
+        # grouped codes (8) and ids (4 or 8) of this layer's moves; the table, its codes and
+        # the counts, and their new copies (the counts take 1/10 of the table's new bytes)
         budget.check(
             16.0 * child.size + seen.nbytes + counts.nbytes + 1.1 * grown, "the enumeration"
         )
@@ -685,7 +685,7 @@ def _enumerate_vectorized(
         bounds.append(seen.n)
         bar.update(seen.n - bar.n)
     n = seen.n
-    codes = seen.codes[:n]  # the buffer's untouched tail holds no memory
+    codes = seen.codes[:n]  # a view: the buffer's tail is never written (fresh pages cost nothing)
     del seen
     m = sum(part.size for part in dst_parts)
     if m < 2**31:  # as GameGraph keeps it
