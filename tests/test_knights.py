@@ -47,21 +47,14 @@ def test_graph_has_exactly_the_legal_moves(board: list[str], count: int) -> None
         assert len(got) == len(set(got)) and set(got) == targets
 
 
+@pytest.mark.parametrize(("knights", "max_free"), [(1, 12), (2, 8)])
 @settings(max_examples=60)
-@given(boards(max_free=12))
-def test_one_knight_matches_exhaustive_search(board: list[str]) -> None:
-    game = Knights(as_array(board), 1)
+@given(data=st.data())
+def test_knights_match_exhaustive_search(knights: int, max_free: int, data: st.DataObject) -> None:
+    board = data.draw(boards(max_free=max_free))
+    game = Knights(as_array(board), knights)
     wins = solve_geography(game.graph()).mover_wins
-    expected = brute_knights(board, 1)
-    assert {frozenset(game.decode(p)): bool(wins[p]) for p in range(game.n)} == expected
-
-
-@settings(max_examples=60)
-@given(boards(max_free=8))
-def test_two_knights_match_exhaustive_search(board: list[str]) -> None:
-    game = Knights(as_array(board), 2)
-    wins = solve_geography(game.graph()).mover_wins
-    expected = brute_knights(board, 2)
+    expected = brute_knights(board, knights)
     assert {frozenset(game.decode(p)): bool(wins[p]) for p in range(game.n)} == expected
 
 

@@ -240,6 +240,19 @@ def _pair_degrees(table, row, col, min_distance, counts):  # type: ignore[no-unt
             rank += 1
 
 
+@nb.njit(cache=True, inline="always")
+def _piece_moves(table, row, col, moving, staying, min_distance, indices, slot):  # type: ignore[no-untyped-def]
+    # Write from `slot` on the ranks of the pairs the piece on `moving` can reach, the other
+    # piece staying on `staying`; return the slot after them. Inlined into _pair_moves.
+    for k in range(table.shape[1]):
+        t = table[moving, k]
+        if t >= 0 and abs(row[t] - row[staying]) + abs(col[t] - col[staying]) >= min_distance:
+            lo, hi = (t, staying) if t < staying else (staying, t)
+            indices[slot] = hi * (hi - 1) // 2 + lo
+            slot += 1
+    return slot
+
+
 @nb.njit(cache=True)
 def _pair_moves(table, row, col, min_distance, indptr, indices):  # type: ignore[no-untyped-def]
     # Second pass of _pair_degrees: indices has indptr[-1] slots, the moves it counted; each
@@ -249,18 +262,8 @@ def _pair_moves(table, row, col, min_distance, indptr, indices):  # type: ignore
         for i in range(j):
             slot = indptr[rank]
             if abs(row[i] - row[j]) + abs(col[i] - col[j]) >= min_distance:
-                for k in range(table.shape[1]):
-                    t = table[i, k]
-                    if t >= 0 and abs(row[t] - row[j]) + abs(col[t] - col[j]) >= min_distance:
-                        lo, hi = (t, j) if t < j else (j, t)
-                        indices[slot] = hi * (hi - 1) // 2 + lo
-                        slot += 1
-                for k in range(table.shape[1]):
-                    t = table[j, k]
-                    if t >= 0 and abs(row[t] - row[i]) + abs(col[t] - col[i]) >= min_distance:
-                        lo, hi = (t, i) if t < i else (i, t)
-                        indices[slot] = hi * (hi - 1) // 2 + lo
-                        slot += 1
+                slot = _piece_moves(table, row, col, i, j, min_distance, indices, slot)
+                _piece_moves(table, row, col, j, i, min_distance, indices, slot)
             rank += 1
 
 
