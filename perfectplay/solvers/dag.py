@@ -229,17 +229,17 @@ def solve_dag(
     else in Kahn's order (moves out of primitive positions ignored), computed wave by wave,
     each wave sorted by id so that the graph is read in increasing addresses, and handled in
     two passes: copy the wave's moves, then remove them from their targets' in-degrees; the
-    sweep then reads the copied moves sequentially. Values
-    and remoteness are packed in one integer per position so that each move costs a single
-    random read and a maximum (in Kahn's order, scored: one cache line, the key and score side
-    by side), unpacked in one pass at the end; the loops prefetch the
-    positions they will read a few dozen moves ahead (see ``_dag_kernels``).
+    sweep then reads the copied moves sequentially. Values and remoteness are packed in one
+    integer per position so that each move costs a single random read and a maximum (in
+    Kahn's order, scored: one cache line, the key and score side by side), unpacked in one
+    pass at the end; the loops prefetch the positions they will read a few dozen moves ahead
+    (see ``_dag_kernels``).
 
     Cost: O(n + m) time. Memory on top of the graph, per position: 9 bytes (+ 8 for scores;
     29 in all for scores in Kahn's order, where keys widen to 8 bytes to sit next to the
-    scores and the scores are copied out at the end).
-    While an order is computed, per position 5 bytes, 1 bit and one index pointer more, and
-    a copy of the moves (4 bytes each while ids fit in int32, + 8 for gains).
+    scores and the scores are copied out at the end). While an order is computed, per
+    position 5 bytes, 1 bit and one index pointer more, and a copy of the moves (4 bytes each
+    while ids fit in int32, + 8 for gains).
     """
     n = graph.n
     prim = _EMPTY_UINT8 if primitive is None else primitive_values(primitive, n)
@@ -269,13 +269,13 @@ def solve_dag(
             )  # fmt: skip
         elif direction == 0:
             order = _kahn(graph, prim, gains=unordered)  # raises CyclicGraphError
-            if unordered and scored:
-                # Targets are met in random order: each position's key and score side by
-                # side, so that a move reads one cache line.
-                del keys, score
-                record = np.empty((n, 2), dtype=np.int64)
-                keys, score, shift = record[:, 0], record[:, 1], kernels.SHIFT64
             if unordered:
+                if scored:
+                    # Targets are met in random order: each position's key and score side by
+                    # side, so that a move reads one cache line.
+                    del keys, score
+                    record = np.empty((n, 2), dtype=np.int64)
+                    keys, score, shift = record[:, 0], record[:, 1], kernels.SHIFT64
                 status = kernels.sweep_ordered(
                     order.order, order.kptr, order.kids, prim, no_move, order.kgain, terminal,
                     keys, shift, score, scored, info,
