@@ -20,13 +20,24 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from perfectplay._names import normalise_name
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
 from perfectplay.games.base import Game
 
-__all__ = ["GameEntry", "Param", "game_entry", "game_names", "load_game", "parse_params"]
+if TYPE_CHECKING:
+    from perfectplay.tiers.base import TieredGame
+
+__all__ = [
+    "GameEntry",
+    "Param",
+    "game_entry",
+    "game_names",
+    "load_game",
+    "load_tiered_game",
+    "parse_params",
+]
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,10 @@ class GameEntry:
     """One-line description."""
     params: tuple[Param, ...] = ()
     """Parameters, in the order ``perfectplay games`` lists them."""
+    tiered: str | None = None
+    """``"module:Class"`` of the game as a :class:`~perfectplay.tiers.base.TieredGame` (same
+    parameters), for the tier engine (``perfectplay solve GAME --tiers DIR``); None if it has
+    none."""
 
 
 _REGISTRY: dict[str, GameEntry] = {
@@ -209,10 +224,34 @@ def load_game(name: str, **params: Any) -> Game[Any]:
     (1, 2)
     """
     entry = game_entry(name)
+    game: Game[Any] = _build(entry.target, _values(entry, params))
+    return game
+
+
+def load_tiered_game(name: str, **params: Any) -> TieredGame:
+    """The registered game `name` as a tiered game, for the tier engine.
+
+    Parameters and errors as :func:`load_game`; also raises :class:`UnknownNameError` if the
+    game has no tiered form (the message lists the games that have one).
+    """
+    entry = game_entry(name)
+    if entry.tiered is None:
+        tiered = ", ".join(e.name for e in _REGISTRY.values() if e.tiered is not None)
+        raise UnknownNameError(
+            f"game {entry.name} has no tiered form for the tier engine; games that have one: "
+            f"{tiered}"
+        )
+    game: TieredGame = _build(entry.tiered, _values(entry, params))
+    return game
+
+
+def _values(entry: GameEntry, params: dict[str, Any]) -> dict[str, Any]:
     values = {p.name: p.default for p in entry.params}
     for key, value in params.items():
         values[key] = _param(entry, key).check(value)
-    module_name, _, class_name = entry.target.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    game: Game[Any] = cls(**values)
-    return game
+    return values
+
+
+def _build(target: str, values: dict[str, Any]) -> Any:
+    module_name, _, class_name = target.partition(":")
+    return getattr(importlib.import_module(module_name), class_name)(**values)
