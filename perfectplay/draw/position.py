@@ -1,0 +1,110 @@
+"""A game position as SVG: :func:`position_svg`, choosing a board renderer by game name.
+
+Registered games each have a renderer (tic-tac-toe, Connect Four, Nim, subtraction, Dodgem);
+any other game, or a board too large to draw cell by cell, gets the text picture
+(:mod:`perfectplay.draw.text`). Every legal move passed in is marked in one element carrying
+``data-move`` (its label), ``data-value`` (WIN, LOSE, TIE or DRAW **for the player making the
+move**) and ``data-remoteness``; a move a board renderer does not place gets a button under
+the board, so no move is ever left out.
+
+Examples
+--------
+>>> from perfectplay import load_game, solve
+>>> game = load_game("nim", heaps=(1, 2))
+>>> svg = position_svg(game, (1, 2), solve(game).move_values((1, 2)))
+>>> svg.startswith("<svg"), svg.count("data-move="), 'data-move="h2-1" data-value="WIN"' in svg
+(True, 3, True)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from perfectplay.draw._svg import Drawing, page
+from perfectplay.draw.text import move_buttons, text_drawing
+from perfectplay.games.base import Game
+
+__all__ = ["RENDERERS", "position_svg"]
+
+RENDERERS: dict[str, tuple[str, str, str]] = {
+    "tic-tac-toe": ("perfectplay.games.tictactoe:TicTacToe", "tictactoe", "drawing"),
+    "connect-four": ("perfectplay.games.connect_four:ConnectFour", "connect_four", "drawing"),
+    "nim": ("perfectplay.games.nim:Nim", "heaps", "nim_drawing"),
+    "subtraction": ("perfectplay.games.subtraction:Subtraction", "heaps", "subtraction_drawing"),
+    "dodgem": ("perfectplay.games.dodgem:Dodgem", "dodgem", "drawing"),
+}
+"""Game name -> (the game class it draws, renderer module in perfectplay.draw, function)."""
+
+_NOTE = "moves coloured by their value for the player making them; number: remoteness"
+
+
+def _board(game: Game[Any], position: Any, by_label: dict[str, Any]) -> Drawing | None:
+    """The game's own board picture, or None if it has none (or the board is too large)."""
+    entry = RENDERERS.get(game.info.name)
+    if entry is None:
+        return None
+    target, module, function = entry
+    class_module, _, class_name = target.partition(":")
+    if not isinstance(game, getattr(importlib.import_module(class_module), class_name)):
+        return None  # a user's game that only shares the name
+    render = getattr(importlib.import_module(f"perfectplay.draw.{module}"), function)
+    result: Drawing | None = render(game, position, by_label)
+    return result
+
+
+def position_svg(
+    game: Game[Any], position: Any, moves: Sequence[Any] | None = None, *, size: float | None = None
+) -> str:
+    """A standalone SVG picture of `position`, with every move of `moves` coloured by value.
+
+    Parameters
+    ----------
+    game : Game
+        The game (e.g. ``perfectplay.load_game("connect-four")``).
+    position : position of `game`
+        The position to draw, as the game's ``moves`` and ``parse`` produce it.
+    moves : list of GameMove, optional
+        The legal moves with their values, as ``GameSolution.move_values(position)`` (or an
+        open store's) returns them: ``GameMove.value`` is already the value **for the player
+        making the move** (the child's value for its own player to move, flipped). Each is
+        drawn in the value's colour (:data:`~perfectplay.draw.palette.PALETTE`) with its value
+        initial and remoteness. None or empty: the board alone.
+    size : float, optional
+        Width in pixels of the rendered picture; default its natural size.
+
+    Returns
+    -------
+    str
+        An ``<svg>`` document with a title, the board and a legend.
+
+    Notes
+    -----
+    Cost: O(board cells + moves); no solving happens here.
+    """
+    listed = list(moves or [])
+    by_label = {m.label: m for m in listed}
+    board = _board(game, position, by_label)
+    if board is None:
+        board = text_drawing(game, position, listed)
+    else:
+        placed = "".join(board.parts)
+        missing = [m for m in listed if f'data-move="{_attr(m.label)}"' not in placed]
+        if missing:
+            height, buttons = move_buttons(missing, board.height + 10)
+            board.parts += buttons
+            board.height += 10 + height
+    params = " ".join(f"{k}={_param(v)}" for k, v in game.info.params.items())
+    title = f"{game.info.name}{' ' + params if params else ''}"
+    return page(board, title=title, note=_NOTE, size=size)
+
+
+def _param(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, tuple | list) else str(value)
+
+
+def _attr(text: str) -> str:
+    from html import escape
+
+    return escape(text, quote=True)
