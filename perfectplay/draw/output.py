@@ -90,7 +90,10 @@ def write_picture(path: str, svg: str) -> None:
     """
     data = picture_bytes(svg, check_picture_path(path))
     directory = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=".picture-", dir=directory)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".picture-", dir=directory)
+    except OSError as error:  # name the file asked for, not the temporary one
+        raise OSError(error.errno, error.strerror, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -26,7 +26,7 @@ from perfectplay.draw._svg import Drawing, page
 from perfectplay.draw.text import move_buttons, text_drawing
 from perfectplay.games.base import Game
 
-__all__ = ["RENDERERS", "position_svg"]
+__all__ = ["RENDERERS", "graph_position_svg", "position_svg"]
 
 RENDERERS: dict[str, tuple[str, str, str]] = {
     "tic-tac-toe": ("perfectplay.games.tictactoe:TicTacToe", "tictactoe", "drawing"),
@@ -87,7 +87,7 @@ def position_svg(
     by_label = {m.label: m for m in listed}
     board = _board(game, position, by_label)
     if board is None:
-        board = text_drawing(game, position, listed)
+        board = text_drawing(game.render(position), listed)
     else:
         placed = "".join(board.parts)
         missing = [m for m in listed if f'data-move="{_attr(m.label)}"' not in placed]
@@ -108,3 +108,15 @@ def _attr(text: str) -> str:
     from html import escape
 
     return escape(text, quote=True)
+
+
+def graph_position_svg(position: int, moves: Sequence[Any], *, size: float | None = None) -> str:
+    """A position of a plain game graph (no board): its id and one button per move.
+
+    `moves` as :func:`position_svg` takes them, labelled by the id they lead to.
+
+    >>> graph_position_svg(0, []).count("data-move")
+    0
+    """
+    drawing = text_drawing(f"position {position}", list(moves))
+    return page(drawing, title="game graph", note=_NOTE, size=size)

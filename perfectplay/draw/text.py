@@ -7,7 +7,7 @@ Examples
 --------
 >>> from perfectplay.games.registry import load_game
 >>> game = load_game("subtraction", heap=5)
->>> d = text_drawing(game, 5)
+>>> d = text_drawing(game.render(5))
 >>> round(d.width), "5" in "".join(d.parts)
 (200, True)
 """
@@ -19,7 +19,6 @@ from typing import Any
 
 from perfectplay.draw._svg import Drawing, el, move_mark, tag
 from perfectplay.draw.palette import INK, value_colour
-from perfectplay.games.base import Game
 
 __all__ = ["BUTTON_HEIGHT", "BUTTON_WIDTH", "move_buttons", "text_drawing"]
 
@@ -67,12 +66,13 @@ def move_buttons(moves: Sequence[Any], top: float) -> tuple[float, list[str]]:
     return rows * (BUTTON_HEIGHT + 8), parts
 
 
-def text_drawing(game: Game[Any], position: Any, moves: Sequence[Any] = ()) -> Drawing:
-    """`game.render(position)` in monospace lines (at most 60), then :func:`move_buttons`.
+def text_drawing(text: str, moves: Sequence[Any] = ()) -> Drawing:
+    """`text` (a position as the game renders it) in monospace lines (at most 60), then
+    :func:`move_buttons`.
 
     Cost: O(size of the text + moves).
     """
-    lines = game.render(position).splitlines() or [""]
+    lines = text.splitlines() or [""]
     if len(lines) > _MAX_LINES:
         lines = [*lines[: _MAX_LINES - 1], f"... ({len(lines) - _MAX_LINES + 1} more lines)"]
     parts = [
