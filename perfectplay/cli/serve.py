@@ -1,0 +1,102 @@
+"""``perfectplay serve [GAME | DB ...]``: the local web app to play and explore perfect play."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+from typing import Any
+
+from perfectplay.cli import add_param_option
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the ``serve`` subcommand."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve a local web page to play and explore perfect play",
+        description=(
+            "Serve the web app: a page listing the registered games (and the databases given), "
+            "and a page per game where you play against perfect play or explore both sides, "
+            "every legal move coloured by its value. Games are solved on first use and kept "
+            "in memory; a database (a file written by `perfectplay solve GAME --save FILE`) "
+            "is served without solving. The JSON API is described in docs/web.md."
+        ),
+    )
+    parser.add_argument(
+        "sources",
+        metavar="GAME | DB",
+        nargs="*",
+        help="registered games to solve at once (the others are solved when first opened), "
+        "or saved solutions to serve",
+    )
+    add_param_option(parser)
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free port)"
+    )
+    parser.add_argument(
+        "--host",
+        help="address to listen on (default 127.0.0.1, this machine only); an address other "
+        "machines can reach, such as 0.0.0.0, is used only when given here",
+    )
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="largest game to solve on request, in positions (default 20,000,000)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the databases, start solving the games named, bind, print the URL, serve."""
+    from perfectplay.errors import InputFormatError, StoreError, UnknownNameError
+    from perfectplay.games.registry import game_entry, load_game, parse_params
+    from perfectplay.store import open_store
+    from perfectplay.web.app import Database, create_app, database_ids, game_page
+    from perfectplay.web.server import bind, serve
+    from perfectplay.web.solutions import DEFAULT_MAX_POSITIONS, SolutionCache
+
+    names: list[str] = []
+    files: list[str] = []
+    for source in args.sources:
+        try:
+            names.append(game_entry(source).name)
+        except UnknownNameError:
+            if "/" not in source and not os.path.isfile(source):
+                raise UnknownNameError(
+                    f"{source!r} is neither a registered game nor a file (see perfectplay games)"
+                ) from None
+            files.append(source)
+    if args.param and len(names) != 1:
+        raise InputFormatError("--param applies to exactly one game named on the command line")
+    max_positions = DEFAULT_MAX_POSITIONS if args.max_positions is None else args.max_positions
+    games = [load_game(name, **parse_params(name, args.param)) for name in names]
+    with contextlib.ExitStack() as stack:
+        databases = []
+        for key, path in zip(database_ids(files), files, strict=True):
+            store = stack.enter_context(open_store(path))
+            if store.game_name is None:
+                raise StoreError(f"{path} holds a game graph; the web app serves games only")
+            store.game  # noqa: B018 - rebuilds the game now: an unknown game fails here
+            databases.append(Database(key, store))
+        sock = stack.enter_context(
+            bind(args.host or "127.0.0.1", args.port, allow_remote=args.host is not None)
+        )
+        cache = SolutionCache(max_positions=max_positions)
+        stack.callback(cache.close)
+        for game in games:
+            cache.lookup(game)  # starts solving now, in the background
+
+        def announce(base: str) -> None:
+            print(f"perfectplay: serving on {base} (Ctrl-C stops)", flush=True)
+            for game in games:
+                print(f"  {game.info.name}: {base}{game_page(game)}", flush=True)
+            for db in databases:
+                print(f"  {db.store.path}: {base}databases/{db.id}", flush=True)
+
+        serve(create_app(databases, cache=cache), sock, announce=announce)
+    return 0

@@ -1,0 +1,290 @@
+"""The web app: a Starlette ASGI application serving the pages and the JSON API under ``/api/``.
+
+Routes (the API is documented in ``docs/web.md``):
+
+=====================================  =======================================================
+``GET /``                              the list of games and databases (a page)
+``GET /games/{name}``                  a game's page (``?params=...&position=...&moves=...``)
+``GET /databases/{id}``                a database's page
+``GET /api/games``                     registered games and databases, the value colours
+``GET /api/games/{name}/position``     a position of a registered game (solved on first use)
+``GET /api/databases/{id}/position``   a position of a database given on the command line
+``GET /static/...``                    the pages' scripts and style sheet
+=====================================  =======================================================
+
+Every error answers JSON ``{"error": "..."}`` with a 4xx status naming the problem (unknown
+game: 404; bad parameters, illegal moves, unreadable or unreachable positions: 400; a game
+too large to solve here: 413). A position whose game is still being solved answers 202
+with ``{"solving": true, ...}``: ask again.
+
+Examples
+--------
+>>> from starlette.testclient import TestClient
+>>> with TestClient(create_app()) as client:
+...     [g["name"] for g in client.get("/api/games").json()["games"]][:2]
+...     client.get("/api/games/chess/position").json()
+['tic-tac-toe', 'connect-four']
+{'error': "unknown game 'chess'; registered games: tic-tac-toe, connect-four, ..."}
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+from urllib.parse import quote
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from perfectplay.errors import (
+    InputFormatError,
+    PerfectPlayError,
+    TooLargeError,
+    UnknownNameError,
+)
+from perfectplay.games.base import Game
+from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
+from perfectplay.store import SolutionStore
+from perfectplay.web.report import position_report
+from perfectplay.web.solutions import DEFAULT_MAX_POSITIONS, SolutionCache, Solved, Solving
+
+__all__ = ["Database", "create_app", "database_ids", "game_page", "parse_param_text"]
+
+_STATIC = str(files("perfectplay.web") / "static")
+
+
+@dataclass(frozen=True)
+class Database:
+    """A database served by the app: a store file of a registered game, opened once."""
+
+    id: str
+    """Its name in URLs (``/databases/{id}``): the file's name without extension, made unique."""
+    store: SolutionStore
+    """The open store."""
+
+
+def database_ids(paths: Sequence[str]) -> list[str]:
+    """URL names for store files: each file name's stem, lower case, ``-2``... if repeated.
+
+    >>> database_ids(["a/ttt.ppstore", "b/ttt.ppstore", "C4 small.db"])
+    ['ttt', 'ttt-2', 'c4-small']
+    """
+    ids: list[str] = []
+    for path in paths:
+        stem = os.path.splitext(os.path.basename(path))[0].lower()
+        base = re.sub(r"[^a-z0-9_.-]+", "-", stem).strip("-") or "db"
+        name, k = base, 1
+        while name in ids:
+            k += 1
+            name = f"{base}-{k}"
+        ids.append(name)
+    return ids
+
+
+def parse_param_text(name: str, text: str) -> dict[str, Any]:
+    """A game's parameters written ``KEY=VALUE;KEY=VALUE`` (values as ``--param`` takes them).
+
+    >>> parse_param_text("nim", "heaps=1,2,3")
+    {'heaps': (1, 2, 3)}
+    >>> parse_param_text("connect-four", " rows=4 ; cols=4 ")
+    {'rows': 4, 'cols': 4}
+    """
+    items = [item for item in text.split(";") if item.strip()]
+    return parse_params(name, items)
+
+
+def game_page(game: Game[Any]) -> str:
+    """The path of `game`'s page, relative to the server's root, with its parameters.
+
+    >>> game_page(load_game("nim", heaps=(1, 2)))
+    'games/nim?params=heaps%3D1%2C2'
+    """
+    text = _param_text(game)
+    return f"games/{game.info.name}" + (f"?params={quote(text)}" if text else "")
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _status_of(error: PerfectPlayError) -> int:
+    if isinstance(error, UnknownNameError):
+        return 404
+    if isinstance(error, TooLargeError):
+        return 413
+    return 400
+
+
+def _query_text(request: Request, key: str) -> str | None:
+    values = request.query_params.getlist(key)
+    if len(values) > 1:
+        raise InputFormatError(f"give {key} at most once, got it {len(values)} times")
+    return values[0] if values else None
+
+
+def _move_labels(request: Request) -> list[str]:
+    text = _query_text(request, "moves")
+    return [label.strip() for label in text.split(",")] if text else []
+
+
+def _json_params(game: Game[Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in game.info.params.items()}
+
+
+def _param_text(game: Game[Any]) -> str:
+    return ";".join(
+        f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}"
+        for k, v in game.info.params.items()
+    )
+
+
+def _report(solved: Solved, request: Request) -> dict[str, Any]:
+    game = solved.game
+    start, played = _query_text(request, "position"), _move_labels(request)
+    report: dict[str, Any] = {
+        "game": game.info.name,
+        "params": _json_params(game),
+        "param_text": _param_text(game),
+        "start": start,
+        "played": played,
+    }
+    report.update(position_report(solved, start, played))
+    return report
+
+
+def create_app(
+    databases: Sequence[Database] = (),
+    *,
+    cache: SolutionCache | None = None,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> Starlette:
+    """The ASGI application.
+
+    Parameters
+    ----------
+    databases : sequence of Database
+        Store files to serve (opened by the caller, who closes them).
+    cache : SolutionCache, optional
+        Where registered games are solved and kept; default: a new one, closed with the app.
+    max_positions : int
+        Largest game solved on request (for a new cache).
+
+    Returns
+    -------
+    Starlette
+        Serve it with uvicorn (see :func:`perfectplay.web.server.serve`) or test it with
+        ``starlette.testclient.TestClient``.
+    """
+    solutions = cache if cache is not None else SolutionCache(max_positions=max_positions)
+    by_id = {db.id: db for db in databases}
+
+    async def games(request: Request) -> Response:
+        from perfectplay.draw import PALETTE
+
+        listing = []
+        for name in game_names():
+            entry = game_entry(name)
+            listing.append(
+                {
+                    "name": entry.name,
+                    "description": entry.summary,
+                    "params": [
+                        {
+                            "name": p.name,
+                            "kind": p.kind,
+                            "default": list(p.default)
+                            if isinstance(p.default, tuple)
+                            else p.default,
+                            "help": p.help,
+                        }
+                        for p in entry.params
+                    ],
+                }
+            )
+        stores = [
+            {
+                "id": db.id,
+                "file": os.path.basename(db.store.path),
+                "game": db.store.game_name,
+                "params": db.store.params,
+                "positions": db.store.n,
+            }
+            for db in databases
+        ]
+        return JSONResponse({"games": listing, "databases": stores, "palette": PALETTE})
+
+    async def game_position(request: Request) -> Response:
+        name = game_entry(request.path_params["name"]).name
+        params = parse_param_text(name, _query_text(request, "params") or "")
+        found = solutions.lookup(load_game(name, **params))
+        if isinstance(found, Solving):
+            status = {
+                "solving": True,
+                "game": found.game,
+                "elapsed": round(found.elapsed, 2),
+                "running": found.running,
+            }
+            return JSONResponse(status, status_code=202)
+        return JSONResponse(_report(found, request))
+
+    async def database_position(request: Request) -> Response:
+        key = request.path_params["id"]
+        db = by_id.get(key)
+        if db is None:
+            known = ", ".join(by_id) or "none"
+            raise UnknownNameError(f"unknown database {key!r}; databases served: {known}")
+        report = _report(Solved(db.store.game, db.store), request)
+        report["database"] = db.id
+        return JSONResponse(report)
+
+    def page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(os.path.join(_STATIC, name), media_type="text/html")
+
+        return endpoint
+
+    async def on_perfectplay_error(request: Request, error: Exception) -> Response:
+        if not isinstance(error, PerfectPlayError):  # registered for this class only
+            raise error
+        return _error(_status_of(error), str(error))
+
+    async def on_http_error(request: Request, error: Exception) -> Response:
+        if not isinstance(error, HTTPException):  # registered for this class only
+            raise error
+        return _error(error.status_code, f"{error.detail}: {request.method} {request.url.path}")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        if cache is None:
+            solutions.close()
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/games/{name}", page("game.html")),
+        Route("/databases/{id}", page("game.html")),
+        Route("/api/games", games),
+        Route("/api/games/{name}/position", game_position),
+        Route("/api/databases/{id}/position", database_position),
+        Mount("/static", StaticFiles(directory=_STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            PerfectPlayError: on_perfectplay_error,
+            HTTPException: on_http_error,
+        },
+        lifespan=lifespan,
+    )
+    app.state.solutions = solutions
+    app.state.databases = by_id
+    return app

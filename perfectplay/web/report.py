@@ -1,0 +1,146 @@
+"""One position as the web app's JSON API answers it: text, picture, values, moves, history.
+
+A position is named by a start (the game's initial position, or one typed in the game's text
+format) and the labels of the moves played from there. :func:`position_report` replays the
+moves, checking each is legal, and describes where they lead: the position's text and SVG
+drawing, its value and remoteness for the player to move, whether the game is over, every
+legal move with its value and remoteness for the player making it (and whether it is
+optimal), and the value history of the game so far.
+
+Examples
+--------
+>>> from perfectplay.games.registry import load_game
+>>> from perfectplay.web.solutions import SolutionCache
+>>> cache = SolutionCache()
+>>> solved = cache.wait(load_game("subtraction", heap=4))
+>>> report = position_report(solved, None, ["1"])
+>>> report["position"], report["value"], report["remoteness"], report["over"]
+('3', 'WIN', 1, False)
+>>> [(m["label"], m["value"], m["remoteness"], m["best"]) for m in report["moves"]]
+[('1', 'LOSE', 2, False), ('2', 'LOSE', 2, False), ('3', 'WIN', 1, True)]
+>>> report["history"]
+[{'value': 'LOSE', 'remoteness': 2}, {'value': 'WIN', 'remoteness': 1}]
+>>> position_report(solved, None, ["1", "5"])
+Traceback (most recent call last):
+...
+perfectplay.errors.InputFormatError: move 2 ('5') is not legal in position '3'; legal moves: 1, 2, 3
+>>> cache.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from perfectplay.errors import InputFormatError
+from perfectplay.games.base import provides
+from perfectplay.values import NO_REMOTENESS, Value
+from perfectplay.web.solutions import Solved
+
+__all__ = ["MAX_MOVES", "MAX_POSITION_CHARS", "position_report", "start_position"]
+
+MAX_MOVES = 10_000
+"""Longest move sequence a request may replay."""
+MAX_POSITION_CHARS = 10_000
+"""Longest position text a request may give."""
+
+
+def _remoteness(remoteness: int) -> int | None:
+    """JSON remoteness: None (``null``) for a draw, which never ends."""
+    return None if remoteness == NO_REMOTENESS else remoteness
+
+
+def start_position(solved: Solved, text: str | None) -> Any:
+    """The game's initial position, or the one `text` writes in the game's text format.
+
+    Raises
+    ------
+    InputFormatError
+        If the game cannot read `text`, the text is too long, or the game reads no text.
+    PositionNotFoundError
+        If the position is not reachable from the game's start (not among the solved ones).
+    """
+    game = solved.game
+    if text is None:
+        return game.initial()
+    if len(text) > MAX_POSITION_CHARS:
+        raise InputFormatError(f"a position is at most {MAX_POSITION_CHARS} characters")
+    if not provides(game, "parse"):
+        raise InputFormatError(f"{game.info.name} cannot read positions from text")
+    position = game.parse(text)
+    solved.probe(position)  # PositionNotFoundError names it if unreachable
+    return position
+
+
+def position_report(solved: Solved, start: str | None, moves: Sequence[str]) -> dict[str, Any]:
+    """The JSON description of the position reached by `moves` from `start`.
+
+    Parameters
+    ----------
+    solved : Solved
+        The solved game.
+    start : str or None
+        A position in the game's text format; None for the initial position.
+    moves : sequence of str
+        Move labels, played in turn from `start`.
+
+    Returns
+    -------
+    dict
+        ``position`` (text), ``svg``, ``value`` and ``remoteness`` (for the player to move;
+        remoteness None for a draw), ``over``, ``moves`` (label, value and remoteness for the
+        player making it, ``best``), ``history`` (value and remoteness for the player to move
+        at each ply from the start) and ``history_svg``; see ``docs/web.md``.
+
+    Raises
+    ------
+    InputFormatError
+        If a move is not legal where it is played, there are too many moves, or `start`
+        cannot be read.
+    PositionNotFoundError
+        If `start` is not reachable from the game's initial position.
+
+    Notes
+    -----
+    Cost: O(moves from each position on the way) look-ups, plus drawing the board and chart.
+    """
+    from perfectplay.draw import position_svg, value_history_svg
+
+    if len(moves) > MAX_MOVES:
+        raise InputFormatError(f"at most {MAX_MOVES} moves per request, got {len(moves)}")
+    game = solved.game
+    position = start_position(solved, start)
+    history = [solved.probe(position)]
+    for ply, label in enumerate(moves, 1):
+        options = solved.move_values(position)
+        chosen = next((m for m in options if m.label == label), None)
+        if chosen is None:
+            legal = ", ".join(m.label for m in options) or "none, the game is over"
+            raise InputFormatError(
+                f"move {ply} ({label!r}) is not legal in position {game.render(position)!r}; "
+                f"legal moves: {legal}"
+            )
+        position = chosen.position
+        history.append(solved.probe(position))
+    options = solved.move_values(position)
+    best = {m.label for m in solved.best_moves(position)}
+    value, remoteness = history[-1]
+    return {
+        "position": game.render(position),
+        "svg": position_svg(game, position, options),
+        "value": value.name,
+        "remoteness": _remoteness(remoteness),
+        "over": not options,
+        "moves": [
+            {
+                "label": m.label,
+                "value": Value(m.value).name,
+                "remoteness": _remoteness(m.remoteness),
+                "score": m.score,
+                "best": m.label in best,
+            }
+            for m in options
+        ],
+        "history": [{"value": v.name, "remoteness": _remoteness(r)} for v, r in history],
+        "history_svg": value_history_svg(history),
+    }

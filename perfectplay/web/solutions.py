@@ -1,0 +1,171 @@
+"""The web app's solved games: registered games solved on first use, databases opened once.
+
+A registered game (with its parameters) is solved the first time a page or an API client asks
+for it, in one background thread, so the server keeps answering while it works: until the
+solution is ready :meth:`SolutionCache.lookup` returns a :class:`Solving` status (the page
+shows it as a progress indicator). Solutions stay in memory for the server's lifetime. A
+database given on the command line (a file written by ``perfectplay solve GAME --save``) is
+served as it is: its values are read from the file, nothing is solved.
+
+Both kinds are looked up through one small interface, :class:`Solved`: the game (its rules,
+to parse, render and list moves), the value of a position for the player to move, and every
+move valued for the player making it.
+
+Examples
+--------
+>>> from perfectplay.games.registry import load_game
+>>> cache = SolutionCache()
+>>> game = load_game("subtraction", heap=5)
+>>> solved = cache.wait(game)
+>>> solved.probe(5), [m.label for m in solved.best_moves(5)]
+((<Value.WIN: 3>, 3), ['1'])
+>>> cache.lookup(game) is solved
+True
+>>> cache.close()
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from perfectplay.api import GameMove, GameSolution, solve
+from perfectplay.games.base import Game
+from perfectplay.store import SolutionStore
+from perfectplay.values import Value
+
+__all__ = ["DEFAULT_MAX_POSITIONS", "SolutionCache", "Solved", "Solving", "game_key"]
+
+DEFAULT_MAX_POSITIONS = 20_000_000
+"""Largest game the web app solves on request (Connect Four 5x5 has about 7 * 10^7)."""
+
+
+def game_key(game: Game[Any]) -> tuple[str, Hashable]:
+    """A game's name and parameters as a hashable key (tuples for lists)."""
+    params = tuple(
+        sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in game.info.params.items())
+    )
+    return game.info.name, params
+
+
+class Solved:
+    """A solved game as the web app reads it: from a GameSolution or an open store.
+
+    Parameters
+    ----------
+    game : Game
+        The game's rules (to parse, render and list moves).
+    source : GameSolution or SolutionStore
+        Where the values come from.
+    """
+
+    __slots__ = ("game", "source")
+
+    def __init__(self, game: Game[Any], source: GameSolution[Any] | SolutionStore) -> None:
+        self.game = game
+        self.source = source
+
+    def probe(self, position: Any) -> tuple[Value, int]:
+        """Value and remoteness of `position` for the player to move (-1 for a draw).
+
+        Raises
+        ------
+        PositionNotFoundError
+            If the position is not reachable from the game's start (not in the database).
+
+        Notes
+        -----
+        Cost: a dict look-up or binary search (GameSolution), O(log n) pages (store).
+        """
+        if isinstance(self.source, SolutionStore):
+            entry = self.source.probe(position)
+            return entry.value, entry.remoteness
+        return self.source.value(position), self.source.remoteness(position)
+
+    def move_values(self, position: Any) -> list[GameMove[Any]]:
+        """Every move from `position`, valued for the player making it; O(moves)."""
+        return self.source.move_values(position)
+
+    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+        """The optimal moves from `position`, in the game's order; O(moves)."""
+        return self.source.best_moves(position)
+
+
+@dataclass(frozen=True)
+class Solving:
+    """A game still being solved (or waiting for the solver thread)."""
+
+    game: str
+    """The game's name."""
+    elapsed: float
+    """Seconds since the solve was requested."""
+    running: bool
+    """False while another game is being solved first."""
+
+
+@dataclass
+class _Job:
+    started: float
+    future: Future[Solved]
+    running: threading.Event
+
+
+class SolutionCache:
+    """Registered games solved on first use, one at a time, kept in memory.
+
+    Parameters
+    ----------
+    max_positions : int
+        Games with more reachable positions are refused with
+        :class:`~perfectplay.errors.TooLargeError` (raised by :meth:`lookup`).
+
+    Notes
+    -----
+    Thread-safe. A failed solve (too large, a broken game) is remembered like a solution: the
+    same request gets the same error without solving again.
+    """
+
+    def __init__(self, *, max_positions: int = DEFAULT_MAX_POSITIONS) -> None:
+        self.max_positions = max_positions
+        self._jobs: dict[tuple[str, Hashable], _Job] = {}
+        self._lock = threading.Lock()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="perfectplay-solve")
+
+    def _solve(self, game: Game[Any], running: threading.Event) -> Solved:
+        running.set()
+        return Solved(game, solve(game, max_positions=self.max_positions, progress=False))
+
+    def _job(self, game: Game[Any]) -> _Job:
+        key = game_key(game)
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is None:
+                running = threading.Event()
+                future = self._executor.submit(self._solve, game, running)
+                job = self._jobs[key] = _Job(time.monotonic(), future, running)
+            return job
+
+    def lookup(self, game: Game[Any]) -> Solved | Solving:
+        """The solved game, or its status while solving (the first call starts the solve).
+
+        Raises
+        ------
+        PerfectPlayError
+            Whatever solving the game raised (TooLargeError, GameDefinitionError, ...).
+        """
+        job = self._job(game)
+        if job.future.done():
+            return job.future.result()
+        return Solving(game.info.name, time.monotonic() - job.started, job.running.is_set())
+
+    def wait(self, game: Game[Any], timeout: float | None = None) -> Solved:
+        """The solved game, solving it first if needed (blocks up to `timeout` seconds)."""
+        return self._job(game).future.result(timeout)
+
+    def close(self) -> None:
+        """Stop the solver thread once the current solve ends; queued solves are dropped."""
+        self._executor.shutdown(wait=False, cancel_futures=True)

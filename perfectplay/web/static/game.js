@@ -1,0 +1,254 @@
+// A game's page: the board and every legal move coloured by its value, play against perfect
+// play (or explore both sides), undo/redo/restart, typed positions, the value history.
+//
+// The state is a start (null: the game's initial position, else a position typed in the
+// game's text format) and the labels of the moves played from it; the server answers each
+// state with the position's report (GET .../position, see docs/web.md). The page's address
+// carries the state (?params=&position=&moves=&side=), so a reload or a link shows the same.
+import { getJSON, paramText, paramValue, showError } from "./api.js";
+
+const [kind, rawName] = location.pathname.split("/").filter(Boolean);
+const name = decodeURIComponent(rawName);
+const query = new URLSearchParams(location.search);
+const POLL_MS = 250;
+const COMPUTER_DELAY_MS = 250;
+
+const state = {
+  params: query.get("params") || "",
+  start: query.get("position"),
+  moves: query.get("moves") ? query.get("moves").split(",") : [],
+  redo: [],
+  mode: ["first", "second", "explore"].includes(query.get("side")) ? query.get("side") : "first",
+  report: null,
+  palette: {},
+  request: 0,
+  computerTimer: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function apiUrl({ params, start, moves }) {
+  const base = kind === "databases" ? "/api/databases" : "/api/games";
+  const search = new URLSearchParams();
+  if (params) search.set("params", params);
+  if (start !== null) search.set("position", start);
+  if (moves.length) search.set("moves", moves.join(","));
+  const text = search.toString();
+  return `${base}/${encodeURIComponent(name)}/position${text ? `?${text}` : ""}`;
+}
+
+function humanToMove(ply) {
+  return state.mode === "explore" || (state.mode === "first") === (ply % 2 === 0);
+}
+
+function describe(value, remoteness) {
+  return remoteness === null ? value : `${value} in ${remoteness}`;
+}
+
+function setStatus(turn, text) {
+  const status = $("status");
+  status.dataset.turn = turn;
+  status.dataset.ply = String(state.moves.length);
+  status.textContent = text;
+}
+
+function syncAddress() {
+  const search = new URLSearchParams();
+  if (state.params) search.set("params", state.params);
+  if (state.start !== null) search.set("position", state.start);
+  if (state.moves.length) search.set("moves", state.moves.join(","));
+  if (state.mode !== "first") search.set("side", state.mode);
+  const text = search.toString();
+  history.replaceState(null, "", `${location.pathname}${text ? `?${text}` : ""}`);
+}
+
+/** Ask for the position `moves` reach from `start`; on success it becomes the state. */
+async function show(changes) {
+  const wanted = { params: state.params, start: state.start, redo: state.redo, ...changes };
+  const request = ++state.request;
+  clearTimeout(state.computerTimer);
+  let answer;
+  try {
+    answer = await getJSON(apiUrl(wanted));
+  } catch (error) {
+    showError(`cannot reach the server: ${error}`);
+    return;
+  }
+  if (request !== state.request) return; // a newer request superseded this one
+  const { status, body } = answer;
+  if (status === 202) {
+    $("progress").hidden = false;
+    const wait = body.running ? "" : " (waiting for another game's solve to finish)";
+    $("progress-text").textContent =
+      `Solving ${body.game} for the first time: ${body.elapsed.toFixed(1)} s${wait}`;
+    setStatus("solving", "Solving…");
+    setTimeout(() => {
+      if (request === state.request) show(wanted);
+    }, POLL_MS);
+    return;
+  }
+  $("progress").hidden = true;
+  if (status !== 200) {
+    showError(body.error);
+    if (state.report === null) setStatus("error", "No position to show.");
+    else render();
+    return;
+  }
+  showError("");
+  Object.assign(state, wanted, { report: body });
+  render();
+}
+
+function play(label) {
+  show({ moves: [...state.moves, label], redo: [] });
+}
+
+function moveButton(move, enabled) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.move = move.label;
+  button.dataset.value = move.value;
+  button.dataset.remoteness = String(move.remoteness === null ? -1 : move.remoteness);
+  button.textContent = `${move.label} · ${describe(move.value, move.remoteness)}`;
+  button.title = `${move.label}: ${describe(move.value, move.remoteness)} for the player making it`
+    + (move.best ? " (a best move)" : "");
+  button.style.background = state.palette[move.value] || "";
+  button.style.color = move.value === "TIE" ? "#000" : "#fff";
+  button.classList.toggle("best", move.best);
+  button.disabled = !enabled;
+  button.addEventListener("click", () => play(move.label));
+  return button;
+}
+
+function render() {
+  const report = state.report;
+  const ply = state.moves.length;
+  const yours = humanToMove(ply);
+  $("title").textContent = `${report.game}${report.param_text ? ` (${report.param_text.replaceAll(";", ", ")})` : ""}`;
+  document.title = `${report.game} · perfectplay`;
+  $("board").innerHTML = report.svg;
+  for (const mark of $("board").querySelectorAll("[data-move]")) {
+    mark.setAttribute("role", "button");
+    mark.setAttribute("tabindex", "0");
+    mark.setAttribute("aria-label", `move ${mark.dataset.move}`);
+    const go = () => {
+      if (humanToMove(state.moves.length)) play(mark.dataset.move);
+    };
+    mark.addEventListener("click", go);
+    mark.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") go();
+    });
+  }
+  $("moves").replaceChildren(...report.moves.map((m) => moveButton(m, yours)));
+  $("history").innerHTML = report.history_svg;
+  for (const input of $("params-form").querySelectorAll("input")) {
+    if (input.name in report.params) input.value = paramValue(report.params[input.name]);
+  }
+  $("position-text").value = report.position;
+  $("undo").disabled = ply === 0;
+  $("redo").disabled = state.redo.length === 0;
+  $("computer").disabled = report.over;
+  $("mode").value = state.mode;
+  const value = describe(report.value, report.remoteness);
+  if (report.over) {
+    setStatus("over", `Game over: ${report.value} for the player to move.`);
+  } else if (state.mode === "explore") {
+    setStatus("human", `Move ${ply + 1}: ${value} for the player to move.`);
+  } else if (yours) {
+    setStatus("human", `Your move (${value} for you).`);
+  } else {
+    setStatus("computer", `Computer to move (${value} for it).`);
+    if ($("auto").checked) state.computerTimer = setTimeout(computerMove, COMPUTER_DELAY_MS);
+  }
+  syncAddress();
+}
+
+function computerMove() {
+  const best = state.report && state.report.moves.find((m) => m.best);
+  if (best) play(best.label);
+}
+
+/** Plies to step back (undo) or forward (redo): one when exploring, else to your next turn. */
+function steps(from, available, direction) {
+  let k = 1;
+  if (state.mode !== "explore") {
+    while (k < available && !humanToMove(from + direction * k)) k += 1;
+  }
+  return Math.min(k, available);
+}
+
+function undo() {
+  const k = steps(state.moves.length, state.moves.length, -1);
+  if (k === 0) return;
+  const kept = state.moves.slice(0, state.moves.length - k);
+  const undone = state.moves.slice(state.moves.length - k).reverse();
+  show({ moves: kept, redo: [...state.redo, ...undone] });
+}
+
+function redo() {
+  const k = steps(state.moves.length, state.redo.length, +1);
+  if (k === 0) return;
+  const again = state.redo.slice(state.redo.length - k).reverse();
+  show({ moves: [...state.moves, ...again], redo: state.redo.slice(0, state.redo.length - k) });
+}
+
+function paramsForm(entry, params) {
+  const form = $("params-form");
+  form.replaceChildren();
+  for (const p of entry.params) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.name = p.name;
+    input.value = paramValue(params[p.name] ?? p.default);
+    input.size = 10;
+    label.append(`${p.name} `, input, ` ${p.help}`);
+    form.append(label);
+  }
+  const apply = document.createElement("button");
+  apply.type = "submit";
+  apply.textContent = "Apply";
+  form.append(apply);
+  $("params-section").hidden = entry.params.length === 0;
+}
+
+async function main() {
+  const { status, body } = await getJSON("/api/games");
+  if (status !== 200) {
+    showError(body.error);
+    return;
+  }
+  state.palette = body.palette;
+  const entry = kind === "games" && body.games.find((g) => g.name === name);
+  if (entry) {
+    $("description").textContent = entry.description;
+    const defaults = Object.fromEntries(entry.params.map((p) => [p.name, p.default]));
+    paramsForm(entry, defaults);
+  } else if (kind === "databases") {
+    const db = body.databases.find((d) => d.id === name);
+    if (db) $("description").textContent = `database ${db.file}: ${db.game}, ${db.positions} positions (served without solving)`;
+  }
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("restart").addEventListener("click", () => show({ moves: [], redo: [] }));
+  $("computer").addEventListener("click", computerMove);
+  $("mode").addEventListener("change", () => {
+    state.mode = $("mode").value;
+    if (state.report) render();
+  });
+  $("auto").addEventListener("change", () => {
+    if (state.report) render();
+  });
+  $("position-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("position-text").value.trim();
+    show({ start: text === "" ? null : text, moves: [], redo: [] });
+  });
+  $("params-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const values = Object.fromEntries(new FormData($("params-form")).entries());
+    show({ params: paramText(values), start: null, moves: [], redo: [] });
+  });
+  await show({ moves: state.moves });
+}
+
+main().catch((error) => showError(`cannot reach the server: ${error}`));
