@@ -23,7 +23,18 @@ from perfectplay.errors import PerfectPlayError
 __all__ = ["add_param_option", "main"]
 
 # Subcommands in the order `perfectplay --help` lists them.
-_COMMANDS = ("demo", "problem", "solve", "query", "analyze", "play", "games", "draw", "serve")
+_COMMANDS = (
+    "demo",
+    "problem",
+    "solve",
+    "query",
+    "analyze",
+    "verify",
+    "play",
+    "games",
+    "draw",
+    "serve",
+)
 
 EXIT_USAGE = 2
 # What a shell reports for a command killed by SIGPIPE (128 + 13).
