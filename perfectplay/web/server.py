@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Callable
@@ -83,7 +84,7 @@ def url(sock: socket.socket) -> str:
 
 
 def serve(app: Any, sock: socket.socket, *, announce: Callable[[str], None] | None = None) -> None:
-    """Serve the ASGI `app` on the bound `sock` with uvicorn until interrupted (Ctrl-C).
+    """Serve the ASGI `app` on the bound `sock` with uvicorn until Ctrl-C (or SIGTERM).
 
     `announce` is called with the server's URL once it accepts connections.
     """
@@ -96,4 +97,7 @@ def serve(app: Any, sock: socket.socket, *, announce: Callable[[str], None] | No
                 announce(url(sock))
 
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    _Server(config).run(sockets=[sock])
+    # uvicorn stops gracefully on SIGINT/SIGTERM, then raises the signal again: for a server
+    # Ctrl-C is the normal way to stop, so it ends here without an error.
+    with contextlib.suppress(KeyboardInterrupt):
+        _Server(config).run(sockets=[sock])

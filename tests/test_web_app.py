@@ -1,0 +1,298 @@
+"""The web app's JSON API through Starlette's TestClient: answers agree with the solver, bad
+requests get a 4xx JSON error (never a 500), databases are served without solving."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+
+with warnings.catch_warnings():  # starlette >= 1.0 suggests httpx2; httpx still works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+import perfectplay
+from perfectplay.draw import PALETTE
+from perfectplay.games.registry import game_entry, game_names, load_game
+from perfectplay.values import NO_REMOTENESS
+from perfectplay.web.app import Database, create_app, database_ids, parse_param_text
+from perfectplay.web.solutions import SolutionCache
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TTT = load_game("tic-tac-toe")
+C4 = load_game("connect-four", rows=4, cols=4)
+
+
+SMALL = (TTT, C4, load_game("nim", heaps=(1, 2, 3)), load_game("dodgem"), load_game("subtraction"))
+"""Games the module's cache solves first (random parameters in requests start other solves,
+refused beyond 200,000 positions)."""
+
+
+@pytest.fixture(scope="module")
+def cache() -> Iterator[SolutionCache]:
+    cache = SolutionCache(max_positions=200_000)
+    for game in SMALL:
+        cache.wait(game)
+    yield cache
+    cache.close()
+
+
+@pytest.fixture(scope="module")
+def client(cache: SolutionCache) -> Iterator[TestClient]:
+    with TestClient(create_app(cache=cache)) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def solved_ttt() -> perfectplay.GameSolution[Any]:
+    return perfectplay.solve(TTT)
+
+
+def _remoteness(r: int) -> int | None:
+    return None if r == NO_REMOTENESS else r
+
+
+def test_games_lists_every_registered_game_with_its_parameters(client: TestClient) -> None:
+    body = client.get("/api/games").json()
+    assert [g["name"] for g in body["games"]] == game_names()
+    for listed in body["games"]:
+        entry = game_entry(listed["name"])
+        assert listed["description"] == entry.summary
+        assert [p["name"] for p in listed["params"]] == [p.name for p in entry.params]
+        for p, param in zip(listed["params"], entry.params, strict=True):
+            default = param.default
+            assert p["default"] == (list(default) if isinstance(default, tuple) else default)
+    assert body["databases"] == []
+    assert body["palette"] == PALETTE
+
+
+def _random_line(solved: perfectplay.GameSolution[Any], rng: random.Random) -> list[str]:
+    """Labels of a random game from the start to its end."""
+    position, labels = solved.initial, []
+    while moves := solved.move_values(position):
+        move = rng.choice(moves)
+        labels.append(move.label)
+        position = move.position
+    return labels
+
+
+@given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 9))
+def test_position_agrees_with_the_solver(
+    client: TestClient, solved_ttt: perfectplay.GameSolution[Any], seed: int, cut: int
+) -> None:
+    labels = _random_line(solved_ttt, random.Random(seed))[:cut]
+    answer = client.get("/api/games/tic-tac-toe/position", params={"moves": ",".join(labels)})
+    assert answer.status_code == 200
+    body = answer.json()
+    position, history = solved_ttt.initial, []
+    for label in labels:
+        history.append((solved_ttt.value(position), solved_ttt.remoteness(position)))
+        position = next(m.position for m in solved_ttt.move_values(position) if m.label == label)
+    history.append((solved_ttt.value(position), solved_ttt.remoteness(position)))
+    assert body["played"] == labels
+    assert body["position"] == TTT.render(position)
+    assert (body["value"], body["remoteness"]) == (history[-1][0].name, history[-1][1])
+    assert body["history"] == [{"value": v.name, "remoteness": r} for v, r in history]
+    best = {m.label for m in solved_ttt.best_moves(position)}
+    expected = [
+        {
+            "label": m.label,
+            "value": m.value.name,
+            "remoteness": _remoteness(m.remoteness),
+            "score": None,
+            "best": m.label in best,
+        }
+        for m in solved_ttt.move_values(position)
+    ]
+    assert body["moves"] == expected
+    assert body["over"] == (not expected)
+    assert body["svg"].startswith("<svg") and body["history_svg"].startswith("<svg")
+    assert body["svg"].count('class="move"') == len(expected)
+
+
+def test_typed_position_and_moves_from_it(client: TestClient) -> None:
+    start = "X . .\n. O .\n. . ."
+    body = client.get(
+        "/api/games/tic-tac-toe/position", params={"position": start, "moves": "c3"}
+    ).json()
+    assert body["start"] == start
+    assert body["position"] == "X . .\n. O .\n. . X"
+    assert len(body["history"]) == 2
+
+
+def test_connect_four_position_with_parameters(client: TestClient) -> None:
+    solved = perfectplay.solve(C4)
+    text = ". . . .\n. . . .\n. O . .\nX X . ."
+    body = client.get(
+        "/api/games/connect-four/position", params={"params": "rows=4;cols=4", "position": text}
+    ).json()
+    position = C4.parse(text)
+    assert body["params"] == {"rows": 4, "cols": 4}
+    assert body["param_text"] == "rows=4;cols=4"
+    assert (body["value"], body["remoteness"]) == (
+        solved.value(position).name,
+        solved.remoteness(position),
+    )
+    assert [(m["label"], m["value"]) for m in body["moves"]] == [
+        (m.label, m.value.name) for m in solved.move_values(position)
+    ]
+
+
+BAD_REQUESTS = [
+    ("/api/games/chess/position", {}, 404, "unknown game 'chess'"),
+    ("/api/games/nim/position", {"params": "heaps=x"}, 400, "parameter heaps"),
+    ("/api/games/nim/position", {"params": "size=3"}, 404, "no parameter 'size'"),
+    ("/api/games/nim/position", {"params": "heaps"}, 400, "KEY=VALUE"),
+    ("/api/games/connect-four/position", {"params": "rows=-2"}, 400, "rows"),
+    ("/api/games/tic-tac-toe/position", {"moves": "b2,z9"}, 400, "move 2 ('z9') is not legal"),
+    ("/api/games/tic-tac-toe/position", {"moves": "b2,b2"}, 400, "not legal"),
+    ("/api/games/tic-tac-toe/position", {"position": "XXXXX"}, 400, "9 cells"),
+    ("/api/games/tic-tac-toe/position", {"position": "XXX......"}, 400, "X moves first"),
+    ("/api/games/tic-tac-toe/position", {"position": "X" * 20_000}, 400, "at most"),
+    ("/api/games/tic-tac-toe/position", {"moves": ",".join(["a1"] * 10_001)}, 400, "at most"),
+    ("/api/games/nim/position", {"params": "heaps=1,2,3", "position": "5 5 5"}, 400, "5 5 5"),
+    ("/api/games/tic-tac-toe/position?moves=a1&moves=b1", None, 400, "at most once"),
+    ("/api/databases/none/position", {}, 404, "unknown database 'none'"),
+    ("/api/nothing", {}, 404, "Not Found"),
+]
+
+
+@pytest.mark.parametrize(("path", "params", "status", "words"), BAD_REQUESTS)
+def test_bad_requests_answer_4xx_json_naming_the_problem(
+    client: TestClient, path: str, params: dict[str, str] | None, status: int, words: str
+) -> None:
+    answer = client.get(path, params=params)
+    assert answer.status_code == status
+    assert answer.headers["content-type"] == "application/json"
+    assert words in answer.json()["error"]
+
+
+def test_wrong_method_is_a_json_405(client: TestClient) -> None:
+    answer = client.post("/api/games")
+    assert answer.status_code == 405
+    assert "Method Not Allowed" in answer.json()["error"]
+
+
+@given(
+    game=st.sampled_from([*SMALL, None]),
+    params=st.none() | st.text(max_size=20),
+    position=st.none() | st.text(max_size=40),
+    moves=st.text(max_size=30),
+)
+def test_no_request_gives_a_500(
+    client: TestClient, game: Any, params: str | None, position: str | None, moves: str
+) -> None:
+    name = "x" if game is None else game.info.name
+    if params is None and game is not None:
+        params = ";".join(
+            f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}"
+            for k, v in game.info.params.items()
+        )
+    query = {"params": params or "", "moves": moves}
+    if position is not None:
+        query["position"] = position
+    answer = client.get(f"/api/games/{name}/position", params=query)
+    assert answer.status_code in (200, 202, 400, 404, 413), answer.text
+    if answer.status_code >= 400:
+        assert set(answer.json()) == {"error"}
+
+
+def test_games_are_solved_on_first_use_and_the_page_polls() -> None:
+    """The first request starts the solve and answers 202; later ones the position."""
+    cache = SolutionCache()
+    with TestClient(create_app(cache=cache)) as client:
+        first = client.get("/api/games/subtraction/position", params={"params": "heap=30"})
+        cache.wait(load_game("subtraction", heap=30))
+        second = client.get("/api/games/subtraction/position", params={"params": "heap=30"})
+    cache.close()
+    assert first.status_code in (200, 202)  # 200 only if the solve won the race
+    if first.status_code == 202:
+        status = first.json()
+        assert status["solving"] is True and status["game"] == "subtraction"
+        assert status["elapsed"] >= 0
+    assert second.status_code == 200 and second.json()["position"] == "30"
+
+
+def test_a_game_too_large_is_refused_with_413() -> None:
+    cache = SolutionCache(max_positions=100)
+    with TestClient(create_app(cache=cache)) as client:
+        with pytest.raises(perfectplay.TooLargeError):
+            cache.wait(TTT)
+        answer = client.get("/api/games/tic-tac-toe/position")
+    cache.close()
+    assert answer.status_code == 413
+    assert "max_positions" in answer.json()["error"]
+
+
+def test_a_database_is_served_without_solving(
+    tmp_path: Path, solved_ttt: perfectplay.GameSolution[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "ttt.ppstore"
+    perfectplay.save(path, solved_ttt)
+
+    def no_solving(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the web app solved a game it was given as a database")
+
+    monkeypatch.setattr("perfectplay.web.solutions.solve", no_solving)
+    with (
+        perfectplay.open_store(path) as store,
+        TestClient(create_app([Database("ttt", store)])) as client,
+    ):
+        listing = client.get("/api/games").json()["databases"]
+        body = client.get("/api/databases/ttt/position", params={"moves": "a1,b2"}).json()
+        bad = client.get("/api/databases/ttt/position", params={"moves": "a1,a1"})
+    assert listing == [
+        {
+            "id": "ttt",
+            "file": "ttt.ppstore",
+            "game": "tic-tac-toe",
+            "params": {},
+            "positions": len(solved_ttt),
+        }
+    ]
+    position = "X...O...."
+    assert body["database"] == "ttt"
+    assert body["position"] == TTT.render(position)
+    assert (body["value"], body["remoteness"]) == (
+        solved_ttt.value(position).name,
+        solved_ttt.remoteness(position),
+    )
+    assert [(m["label"], m["value"], m["remoteness"]) for m in body["moves"]] == [
+        (m.label, m.value.name, m.remoteness) for m in solved_ttt.move_values(position)
+    ]
+    assert bad.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/", "text/html"),
+        ("/games/tic-tac-toe", "text/html"),
+        ("/databases/any", "text/html"),
+        ("/static/game.js", "javascript"),
+        ("/static/style.css", "text/css"),
+    ],
+)
+def test_pages_and_their_files_are_served(client: TestClient, path: str, kind: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 200
+    assert kind in answer.headers["content-type"]
+
+
+def test_database_ids_are_unique_url_names() -> None:
+    ids = database_ids(["x/a b.ppstore", "y/a b.ppstore", "z/a-b.db", "%%%.db"])
+    assert ids == ["a-b", "a-b-2", "a-b-3", "db"]
+
+
+def test_param_text_reads_what_the_command_line_reads() -> None:
+    assert parse_param_text("subtraction", "heap=9; take=1,4") == {"heap": 9, "take": (1, 4)}
+    assert parse_param_text("nim", "") == {}
