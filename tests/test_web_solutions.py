@@ -1,0 +1,106 @@
+"""The web app's solved games: solved once in the background, statuses while solving, errors
+remembered, databases and fresh solutions read alike."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import perfectplay
+from perfectplay.games.base import Game, GameInfo
+from perfectplay.games.registry import load_game
+from perfectplay.values import Value
+from perfectplay.web.solutions import SolutionCache, Solved, Solving, game_key
+
+
+class Gate(Game[int]):
+    """A countdown whose enumeration waits at `gate` (a solve we can hold open)."""
+
+    def __init__(self, name: str, gate: threading.Event) -> None:
+        self.info = GameInfo(name)
+        self.gate = gate
+        self.calls = 0
+
+    def initial(self) -> int:
+        self.calls += 1
+        if not self.gate.wait(30):
+            raise TimeoutError("the test never opened the gate")
+        return 3
+
+    def moves(self, position: int) -> list[tuple[str, int]]:
+        return [("down", position - 1)] if position else []
+
+    def outcome(self, position: int) -> Value | None:
+        return None
+
+
+def test_a_game_is_solved_once_in_the_background_with_a_status_meanwhile() -> None:
+    gate = threading.Event()
+    first, second = Gate("first", gate), Gate("second", gate)
+    cache = SolutionCache()
+    try:
+        status = cache.lookup(first)
+        queued = cache.lookup(second)
+        assert isinstance(status, Solving) and isinstance(queued, Solving)
+        assert status.game == "first" and status.elapsed >= 0
+        assert queued.running is False  # one solve at a time: waits for the first
+        deadline = time.monotonic() + 30
+        while not ((now := cache.lookup(first)) and isinstance(now, Solving) and now.running):
+            assert time.monotonic() < deadline, "the solver thread never started"
+            time.sleep(0.01)  # the thread marks its job running before it solves
+        gate.set()
+        solved = cache.wait(first, timeout=30)
+        assert cache.lookup(first) is solved
+        assert solved.probe(3) == (Value.WIN, 3)
+        assert cache.wait(second, timeout=30).probe(2) == (Value.LOSE, 2)
+        assert first.calls == 1  # asked again and again, solved once
+    finally:
+        gate.set()
+        cache.close()
+
+
+def test_an_error_is_remembered_without_solving_again() -> None:
+    gate = threading.Event()
+    gate.set()
+    game = Gate("counted", gate)
+    cache = SolutionCache(max_positions=2)  # the countdown has 4 positions
+    try:
+        for _ in range(3):
+            with pytest.raises(perfectplay.TooLargeError):
+                cache.wait(game, timeout=30)
+            with pytest.raises(perfectplay.TooLargeError):
+                cache.lookup(game)
+        assert game.calls == 1
+    finally:
+        cache.close()
+
+
+def test_parameters_make_the_key_in_any_order() -> None:
+    assert game_key(load_game("connect-four", rows=4, cols=4)) == game_key(
+        load_game("connect-four", cols=4, rows=4)
+    )
+    assert game_key(load_game("nim", heaps=[1, 2])) == ("nim", (("heaps", (1, 2)),))
+    assert game_key(load_game("nim", heaps=[1, 2])) != game_key(load_game("nim", heaps=[2, 1]))
+
+
+def test_a_database_reads_as_the_solution_it_stores(tmp_path: Path) -> None:
+    game = load_game("connect-four", rows=3, cols=3)
+    solution = perfectplay.solve(game)
+    perfectplay.save(tmp_path / "c4.ppstore", solution)
+    fresh = Solved(game, solution)
+    with perfectplay.open_store(tmp_path / "c4.ppstore") as store:
+        stored = Solved(store.game, store)
+        frontier, seen = [game.initial()], set()
+        while frontier:
+            position = frontier.pop()
+            if position in seen:
+                continue
+            seen.add(position)
+            assert stored.probe(position) == fresh.probe(position)
+            assert stored.move_values(position) == fresh.move_values(position)
+            assert stored.best_moves(position) == fresh.best_moves(position)
+            frontier.extend(m.position for m in fresh.move_values(position))
+    assert len(seen) > 500
