@@ -1,0 +1,369 @@
+"""Numba kernels of the tier engine: child look-ups, one-pass tiers, retrograde inside a tier.
+
+Every kernel releases the GIL (``nogil=True``): the engine runs chunks of a tier in threads.
+Values are for the player to move (LOSE = 0, DRAW = 1, TIE = 2, WIN = 3); inside a tier being
+solved ``NO_POSITION_VALUE`` marks ranks that are no position and UNDECIDED positions still open.
+Child records are decoded as in :mod:`perfectplay.tiers.records`: ``r - 1 = 4 * rem + value``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from perfectplay.values import DRAW, LOSE, TIE, UNDECIDED, WIN
+
+__all__ = [
+    "NO_POSITION_VALUE",
+    "apply_tie_level",
+    "apply_win_lose_level",
+    "combine",
+    "combine_scores",
+    "gather_level",
+    "init_loopy",
+    "lookup",
+    "lookup_scores",
+    "mark_draws",
+]
+
+NO_POSITION_VALUE = 254
+"""Value code of a rank that is no position while a tier is being solved."""
+
+_NONE = np.int32(0)  # "no such child" in the out-of-tier summaries (levels there are >= 1)
+
+
+@nb.njit(cache=True, nogil=True)
+def lookup(which, rank, j, records, child_value, child_rem):  # type: ignore[no-untyped-def]
+    """Decode the records of moves with ``which == j`` into `child_value`/`child_rem`.
+
+    Returns the index of the first move whose child is outside `records` or no position, or -1.
+    """
+    size = records.shape[0]
+    for i in range(which.shape[0]):
+        if which[i] != j:
+            continue
+        r = rank[i]
+        if r < 0 or r >= size:
+            return i
+        rec = np.int64(records[r])
+        if rec == 0:
+            return i
+        child_value[i] = (rec - 1) & 3
+        child_rem[i] = (rec - 1) >> 2
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def lookup_scores(which, rank, j, scores, child_score):  # type: ignore[no-untyped-def]
+    """Copy the scores of moves with ``which == j`` (ranks already checked by :func:`lookup`)."""
+    for i in range(which.shape[0]):
+        if which[i] == j:
+            child_score[i] = scores[rank[i]]
+
+
+@nb.njit(cache=True, nogil=True)
+def combine(primitive, indptr, child_value, child_rem, value, rem):  # type: ignore[no-untyped-def]
+    """Value and remoteness of each position from its children's (all decided).
+
+    WIN if a child is LOSE (1 + the smallest such remoteness), else LOSE if every child is WIN
+    (1 + the largest), else TIE if a child is TIE (1 + the smallest), else DRAW (remoteness -1).
+    A primitive keeps its value with remoteness 0; no moves and no primitive: LOSE 0.
+    """
+    for p in range(primitive.shape[0]):
+        if primitive[p] != UNDECIDED:
+            value[p] = primitive[p]
+            rem[p] = 0
+            continue
+        lose = -1
+        win = -1
+        tie = -1
+        other = False
+        for i in range(indptr[p], indptr[p + 1]):
+            v = child_value[i]
+            r = child_rem[i]
+            if v == LOSE:
+                if lose < 0 or r < lose:
+                    lose = r
+            elif v == WIN:
+                if r > win:
+                    win = r
+            else:
+                other = True
+                if v == TIE and (tie < 0 or r < tie):
+                    tie = r
+        if lose >= 0:
+            value[p] = WIN
+            rem[p] = lose + 1
+        elif not other:
+            value[p] = LOSE
+            rem[p] = win + 1
+        elif tie >= 0:
+            value[p] = TIE
+            rem[p] = tie + 1
+        else:
+            value[p] = DRAW
+            rem[p] = -1
+
+
+@nb.njit(cache=True, nogil=True)
+def combine_scores(primitive, indptr, gain, child_score, terminal, score):  # type: ignore[no-untyped-def]
+    """Best (own - opponent) score for the player to move: max over moves of gain - child score.
+
+    Positions without moves keep their terminal score. Returns the first position whose score
+    leaves int64, or -1.
+    """
+    for p in range(primitive.shape[0]):
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        if primitive[p] != UNDECIDED or lo == hi:
+            score[p] = terminal[p]
+            continue
+        best = np.int64(0)
+        for i in range(lo, hi):
+            g = gain[i]
+            c = child_score[i]
+            s = g - c
+            # Overflow iff g and -c have the same sign and s has the other one.
+            if (g >= 0) == (c < 0) and (s >= 0) != (g >= 0):
+                return p
+            if i == lo or s > best:
+                best = s
+        score[p] = best
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def _distinct(buf, n):  # type: ignore[no-untyped-def]
+    """Sort ``buf[:n]`` and move its distinct entries to the front; returns their number."""
+    part = buf[:n]
+    part.sort()
+    k = 0
+    for i in range(n):
+        if i == 0 or part[i] != part[k - 1]:
+            part[k] = part[i]
+            k += 1
+    return k
+
+
+@nb.njit(cache=True, nogil=True)
+def init_loopy(  # type: ignore[no-untyped-def]
+    ranks,
+    primitive,
+    indptr,
+    which,
+    rank,
+    child_value,
+    child_rem,
+    has_out,
+    value,
+    rem,
+    counter,
+    out_win,
+    out_lose,
+    out_tie,
+    blocked,
+    buf,
+):
+    """First pass over a loopy tier: primitives, move counters, out-of-tier summaries.
+
+    For each slot ``p = ranks[i]``: a primitive gets its value (remoteness 0); otherwise
+    ``counter[p]`` is its number of distinct children inside the tier, and (with `has_out`)
+    ``out_win[p]`` is 1 + the smallest remoteness of a LOSE child in an earlier tier,
+    ``out_lose[p]`` 1 + the largest of a WIN child there, ``out_tie[p]`` 1 + the smallest of a
+    TIE child there (0: none) and ``blocked[p]`` whether such a child is a TIE or a DRAW (then
+    `p` can never lose). A position without moves is a LOSE (remoteness 0). Returns the first
+    move whose in-tier child rank is out of range, or -1.
+    """
+    size = value.shape[0]
+    for i in range(ranks.shape[0]):
+        p = ranks[i]
+        if primitive[i] != UNDECIDED:
+            value[p] = primitive[i]
+            rem[p] = 0
+            continue
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        if lo == hi:
+            value[p] = LOSE
+            rem[p] = 0
+            continue
+        value[p] = UNDECIDED
+        n = 0
+        win = _NONE
+        lose = _NONE
+        tie = _NONE
+        block = False
+        for e in range(lo, hi):
+            if which[e] == 0:
+                c = rank[e]
+                if c < 0 or c >= size:
+                    return e
+                buf[n] = c
+                n += 1
+            else:
+                v = child_value[e]
+                r = child_rem[e] + 1
+                if v == LOSE:
+                    if win == 0 or r < win:
+                        win = r
+                elif v == WIN:
+                    if r > lose:
+                        lose = r
+                else:
+                    block = True
+                    if v == TIE and (tie == 0 or r < tie):
+                        tie = r
+        counter[p] = _distinct(buf, n)
+        if has_out:
+            out_win[p] = win
+            out_lose[p] = lose
+            out_tie[p] = tie
+            blocked[p] = block
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def gather_level(  # type: ignore[no-untyped-def]
+    level,
+    fixed,
+    fixed_start,
+    candidates,
+    cand_start,
+    candidate_value,
+    bucket_head,
+    link,
+    value,
+    rem,
+    queue,
+    tail,
+):
+    """Append the positions decided at `level` that are not in `queue` yet; returns the new tail.
+
+    `fixed` (grouped by level, ``fixed_start`` per level) are positions decided by the first
+    pass; `candidates` (grouped likewise) are still-open positions that an earlier tier decides
+    at that level with value `candidate_value` (WIN in the first phase, TIE in the second);
+    ``bucket_head[level]`` heads a list (through `link`) of LOSEs decided ahead of their level.
+    """
+    if level + 1 < fixed_start.shape[0]:
+        for k in range(fixed_start[level], fixed_start[level + 1]):
+            queue[tail] = fixed[k]
+            tail += 1
+    if level + 1 < cand_start.shape[0]:
+        for k in range(cand_start[level], cand_start[level + 1]):
+            p = candidates[k]
+            if value[p] == UNDECIDED:
+                value[p] = candidate_value
+                rem[p] = level
+                queue[tail] = p
+                tail += 1
+    if level < bucket_head.shape[0]:
+        p = bucket_head[level]
+        while p >= 0:
+            queue[tail] = p
+            tail += 1
+            p = link[p]
+        bucket_head[level] = -1
+    return tail
+
+
+@nb.njit(cache=True, nogil=True)
+def apply_win_lose_level(  # type: ignore[no-untyped-def]
+    level,
+    batch,
+    pindptr,
+    pranks,
+    has_out,
+    value,
+    rem,
+    counter,
+    out_win,
+    out_lose,
+    blocked,
+    queue,
+    tail,
+    bucket_head,
+    link,
+    buf,
+):
+    """Spread the WIN/LOSE decisions of `batch` (decided at `level`) to their open parents.
+
+    A LOSE makes each open parent a WIN at ``level + 1``; a WIN takes one off each open
+    parent's counter, and a parent whose children are then all WIN becomes a LOSE at
+    ``max(level + 1, out_lose)`` unless an earlier tier gives it a better value. Returns
+    ``(tail, bad)``: the new queue tail and the index in `pranks` of a parent that is out of
+    range or whose counter would go below zero (parents not inverse to children), or -1.
+    """
+    size = value.shape[0]
+    for i in range(batch.shape[0]):
+        c = batch[i]
+        v = value[c]
+        lo = pindptr[i]
+        n = 0
+        for e in range(lo, pindptr[i + 1]):
+            q = pranks[e]
+            if q < 0 or q >= size:
+                return tail, e
+            buf[n] = q
+            n += 1
+        k = _distinct(buf, n)
+        for e in range(k):
+            q = buf[e]
+            if value[q] != UNDECIDED:
+                continue
+            if v == LOSE:
+                value[q] = WIN
+                rem[q] = level + 1
+                queue[tail] = q
+                tail += 1
+            else:
+                if counter[q] == 0:
+                    return tail, lo
+                counter[q] -= 1
+                if counter[q] != 0:
+                    continue
+                if has_out and (blocked[q] or out_win[q] != 0):
+                    continue
+                when = level + 1
+                if has_out and out_lose[q] > when:
+                    when = out_lose[q]
+                value[q] = LOSE
+                rem[q] = when
+                if when == level + 1:
+                    queue[tail] = q
+                    tail += 1
+                else:
+                    link[q] = bucket_head[when]
+                    bucket_head[when] = q
+    return tail, -1
+
+
+@nb.njit(cache=True, nogil=True)
+def apply_tie_level(level, batch, pindptr, pranks, value, rem, queue, tail):  # type: ignore[no-untyped-def]
+    """Spread the TIEs of `batch` (at `level`): each open parent becomes a TIE at ``level + 1``.
+
+    Returns ``(tail, bad)`` as :func:`apply_win_lose_level`.
+    """
+    size = value.shape[0]
+    for i in range(batch.shape[0]):
+        for e in range(pindptr[i], pindptr[i + 1]):
+            q = pranks[e]
+            if q < 0 or q >= size:
+                return tail, e
+            if value[q] == UNDECIDED:
+                value[q] = TIE
+                rem[q] = level + 1
+                queue[tail] = q
+                tail += 1
+    return tail, -1
+
+
+@nb.njit(cache=True, nogil=True)
+def mark_draws(value, rem):  # type: ignore[no-untyped-def]
+    """Open positions become DRAW (remoteness -1); ranks that are no position become UNDECIDED."""
+    for p in range(value.shape[0]):
+        v = value[p]
+        if v == UNDECIDED:
+            value[p] = DRAW
+            rem[p] = -1
+        elif v == NO_POSITION_VALUE:
+            value[p] = UNDECIDED

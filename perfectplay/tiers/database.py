@@ -1,0 +1,278 @@
+"""A solved tiered game, read back: values of positions, moves with their values, counts.
+
+:class:`TierDatabase` answers like a saved store
+(:class:`~perfectplay.store.SolutionStore`): ``probe``/``get`` a position, ``move_values`` and
+``best_moves`` for play, every value **for the player to move**. A tier directory is read
+lazily: a look-up decompresses one block of one tier file (about a millisecond), nothing is
+re-solved.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.errors import PositionNotFoundError, StoreError
+from perfectplay.games.solving import GameMove
+from perfectplay.solution import optimal_moves
+from perfectplay.store import PositionValue
+from perfectplay.tiers.base import TieredGame
+from perfectplay.tiers.files import TierFile
+from perfectplay.tiers.records import NO_POSITION, unpack
+from perfectplay.tiers.storage import (
+    MemoryStore,
+    game_manifest,
+    json_params,
+    read_manifest,
+)
+from perfectplay.values import NO_REMOTENESS, Value
+
+__all__ = ["TierDatabase", "open_tiers"]
+
+
+class TierDatabase:
+    """The solution of a tiered game: a tier directory, or tiers solved in memory.
+
+    Open a directory with :func:`open_tiers`; :func:`~perfectplay.tiers.engine.solve_tiers`
+    returns one too.
+    """
+
+    def __init__(
+        self,
+        game: TieredGame,
+        order: Sequence[int],
+        *,
+        directory: str | None = None,
+        memory: MemoryStore | None = None,
+    ) -> None:
+        self.game = game
+        """The tiered game."""
+        self.order = list(order)
+        """The tiers in the order they were solved (children first)."""
+        self.directory = directory
+        """The tier directory, or None for tiers held in memory."""
+        self._memory = memory
+        self._files: dict[int, TierFile] = {}
+        self._labels = {t: game.tier_label(t) for t in self.order}
+
+    @classmethod
+    def in_memory(cls, game: TieredGame, order: Sequence[int], store: MemoryStore) -> TierDatabase:
+        """The database of tiers solved in memory."""
+        return cls(game, order, memory=store)
+
+    @classmethod
+    def open(cls, directory: str, *, game: TieredGame | None = None) -> TierDatabase:
+        """Open a tier directory (see :func:`open_tiers`)."""
+        manifest = read_manifest(directory)
+        if game is None:
+            from perfectplay.games.registry import load_tiered_game
+
+            params = {
+                k: tuple(v) if isinstance(v, list) else v for k, v in manifest["params"].items()
+            }
+            try:
+                game = load_tiered_game(manifest["game"], **params)
+            except Exception as error:  # an unknown game or parameter: the manifest is wrong
+                raise StoreError(f"{directory}: cannot rebuild its game ({error})") from None
+        expected = game_manifest(game, manifest["tiers"], manifest["chunk"], manifest["block"])
+        if any(expected[k] != manifest[k] for k in ("game", "params", "tiers", "sizes")):
+            raise StoreError(f"{directory} does not hold the tiers of {game!r}")
+        db = cls(game, manifest["tiers"], directory=directory)
+        missing = [db._labels[t] for t in db.order if not os.path.exists(db._path(t))]
+        if missing:
+            raise StoreError(
+                f"{directory} is not completely solved: tiers {', '.join(missing[:5])}"
+                f"{' ...' if len(missing) > 5 else ''} are missing (run the solve again)"
+            )
+        return db
+
+    # ------------------------------------------------------------------ tiers
+    def _path(self, tier: int) -> str:
+        assert self.directory is not None
+        return os.path.join(self.directory, f"tier-{self._labels[tier]}.tier")
+
+    def _file(self, tier: int) -> TierFile:
+        f = self._files.get(tier)
+        if f is None:
+            f = TierFile(self._path(tier))
+            if f.meta.get("tier") != tier or f.stop != self.game.tier_size(tier):
+                raise StoreError(f"{f.path}: holds tier {f.meta.get('tier')}, not tier {tier}")
+            self._files[tier] = f
+        return f
+
+    def _check_tier(self, tier: int) -> None:
+        if tier not in self._labels:
+            raise PositionNotFoundError(f"{tier} is not a tier of {self.game.info.name}")
+
+    def records(self, tier: int) -> NDArray[np.unsignedinteger]:
+        """The packed records of every rank of `tier` (:mod:`perfectplay.tiers.records`).
+
+        Cost: one decompression of the tier (checksums verified) for a directory.
+        """
+        self._check_tier(tier)
+        if self._memory is not None:
+            return self._memory.tiers[tier].records
+        return self._file(tier).read("records")
+
+    def arrays(self, tier: int) -> tuple[NDArray[np.uint8], NDArray[np.int32]]:
+        """Value (UNDECIDED where a rank is no position) and remoteness of every rank of `tier`."""
+        return unpack(self.records(tier))
+
+    def scores(self, tier: int) -> NDArray[np.int64]:
+        """Scored games: the score of every rank of `tier`."""
+        self._check_tier(tier)
+        if not self.game.info.scored:
+            raise StoreError(f"{self.game.info.name} is not a scored game")
+        if self._memory is not None:
+            scores = self._memory.tiers[tier].scores
+            assert scores is not None
+            return scores
+        return self._file(tier).read("scores")
+
+    def entry(self, tier: int, rank: int) -> PositionValue:
+        """The value of rank `rank` of `tier` for the player to move.
+
+        Raises
+        ------
+        PositionNotFoundError
+            If the rank is outside the tier or no position.
+        """
+        self._check_tier(tier)
+        if not 0 <= rank < self.game.tier_size(tier):
+            raise PositionNotFoundError(f"rank {rank} is outside tier {self._labels[tier]}")
+        score = None
+        if self._memory is not None:
+            solved = self._memory.tiers[tier]
+            record = int(solved.records[rank])
+            if solved.scores is not None:
+                score = int(solved.scores[rank])
+        else:
+            f = self._file(tier)
+            record = int(f.get("records", rank))
+            if "scores" in f.arrays:
+                score = int(f.get("scores", rank))
+        if record == NO_POSITION:
+            raise PositionNotFoundError(
+                f"rank {rank} of tier {self._labels[tier]} is no position of {self.game.info.name}"
+            )
+        value = Value((record - 1) & 3)
+        remoteness = NO_REMOTENESS if value == Value.DRAW else (record - 1) >> 2
+        return PositionValue(value, remoteness, score)
+
+    # ------------------------------------------------------------------ positions
+    def probe(self, position: Any) -> PositionValue:
+        """The value of `position` (a position of ``game.as_game()``) for the player to move.
+
+        Raises
+        ------
+        PositionNotFoundError
+            If `position` is not a position of the game. Cost: one block decompressed.
+        """
+        return self.entry(*self.game.locate(position))
+
+    def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
+        """The value of `position`, or `default` if it is not in the solved game."""
+        try:
+            return self.probe(position)
+        except PositionNotFoundError:
+            return default
+
+    @property
+    def initial(self) -> Any:
+        """The start position (of ``game.as_game()``)."""
+        return self.game.as_game().initial()
+
+    def move_values(self, position: Any) -> list[GameMove[Any]]:
+        """Every move from `position` with its label and value for the player making it.
+
+        Empty where the game is over. Cost: one probe per move.
+        """
+        game = self.game.as_game()
+        if game.outcome(position) is not None:
+            return []
+        result: list[GameMove[Any]] = []
+        for move in game.moves(position):
+            label, child = move[0], move[1]
+            entry = self.probe(child)
+            score = None
+            if entry.score is not None:
+                score = (int(move[2]) if len(move) > 2 else 0) - entry.score
+            r = entry.remoteness
+            result.append(
+                GameMove(
+                    str(label),
+                    child,
+                    entry.value.flipped(),
+                    NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
+                    score,
+                )
+            )
+        return result
+
+    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+        """The optimal moves from `position` (the rule of
+        :func:`perfectplay.solution.optimal_moves`). Empty where the game is over."""
+        here = self.probe(position)
+        if here.remoteness == 0:
+            return []
+        return optimal_moves(self.move_values(position), here.value, here.score)
+
+    # ------------------------------------------------------------------ whole database
+    def verify(self) -> None:
+        """Check every tier file's checksums and decompress it. Cost: one read of everything.
+
+        Raises
+        ------
+        StoreError
+            Naming the first damaged file.
+        """
+        if self._memory is None:
+            for tier in self.order:
+                f = self._file(tier)
+                for name in f.arrays:
+                    f.read(name)
+
+    def describe(self) -> str:
+        """``name (k=v, ...)`` of the game, as messages show it."""
+        params = ", ".join(f"{k}={v}" for k, v in json_params(self.game.info.params).items())
+        return self.game.info.name + (f" ({params})" if params else "")
+
+    def close(self) -> None:
+        """Close the tier files."""
+        for f in self._files.values():
+            f.close()
+        self._files.clear()
+
+    def __enter__(self) -> TierDatabase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = self.directory if self.directory is not None else "memory"
+        return f"<TierDatabase {self.describe()} in {where}: {len(self.order)} tiers>"
+
+
+def open_tiers(
+    directory: str | os.PathLike[str], *, game: TieredGame | None = None
+) -> TierDatabase:
+    """Open a solved tier directory for queries.
+
+    Parameters
+    ----------
+    directory : path
+        A directory written by :func:`~perfectplay.tiers.engine.solve_tiers`.
+    game : TieredGame, optional
+        The game; default: rebuilt from the manifest through the registry.
+
+    Raises
+    ------
+    StoreError
+        Not a tier directory, another game's, incompletely solved, or damaged.
+    """
+    return TierDatabase.open(os.fspath(directory), game=game)

@@ -1,0 +1,273 @@
+"""The scheduler: solve a tiered game's tiers in dependency order, in parallel chunks.
+
+For each tier in order: skip it if a complete tier file exists; read the child tiers it needs
+(memory-mapped files, decompressed once); then either solve its chunks in a thread pool (a tier
+whose moves all leave it, :mod:`perfectplay.tiers.acyclic`), each chunk written to its own file
+and skipped when that file exists, the chunks merged into the tier file at the end; or solve it
+whole by retrograde analysis (a tier with inner moves, :mod:`perfectplay.tiers.loopy`). Child
+tiers are dropped from memory as soon as no later tier needs them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay._memory import check_memory, format_bytes
+from perfectplay.errors import GameDefinitionError, TooLargeError
+from perfectplay.tiers.acyclic import solve_range
+from perfectplay.tiers.base import TieredGame
+from perfectplay.tiers.expand import SolvedTier
+from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, solve_loopy
+from perfectplay.tiers.records import pack, record_dtype
+from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest
+
+__all__ = ["DEFAULT_CHUNK", "chunk_starts", "solve_tiers", "tier_order"]
+
+DEFAULT_CHUNK = 1 << 22
+"""Ranks per chunk: about a second of work for Connect Four, 4 MiB of records."""
+_BLOCK = 1 << 18
+_ACYCLIC_BYTES_PER_RANK = 18  # value, remoteness, score of a chunk, and its packed records
+
+
+def tier_order(game: TieredGame) -> list[int]:
+    """The tiers of `game`, each after every tier its moves reach (children first).
+
+    Raises
+    ------
+    GameDefinitionError
+        If a child tier is not a tier of the game, or tiers reach each other in a cycle.
+    """
+    tiers = [int(t) for t in game.tiers()]
+    known = set(tiers)
+    if len(known) != len(tiers):
+        raise GameDefinitionError(f"{game.info.name}: tiers() lists a tier twice")
+    order: list[int] = []
+    state: dict[int, int] = {}  # 1: on the path, 2: done
+    for root in tiers:
+        stack: list[tuple[int, list[int]]] = [(root, [int(c) for c in game.child_tiers(root)])]
+        if root in state:
+            continue
+        state[root] = 1
+        while stack:
+            tier, todo = stack[-1]
+            if not todo:
+                stack.pop()
+                state[tier] = 2
+                order.append(tier)
+                continue
+            child = todo.pop()
+            if child not in known:
+                raise GameDefinitionError(
+                    f"{game.info.name}: child_tiers({tier}) names {child}, not a tier of the game"
+                )
+            if child == tier:
+                raise GameDefinitionError(
+                    f"{game.info.name}: child_tiers({tier}) names the tier itself"
+                )
+            if state.get(child) == 1:
+                raise GameDefinitionError(
+                    f"{game.info.name}: tiers {tier} and {child} reach each other (a tier cycle)"
+                )
+            if child not in state:
+                state[child] = 1
+                stack.append((child, [int(c) for c in game.child_tiers(child)]))
+    return order
+
+
+def chunk_starts(size: int, chunk: int) -> list[int]:
+    """The first rank of each chunk of a tier of `size` ranks."""
+    return list(range(0, size, chunk)) or [0]
+
+
+def _progress_bar(total: int, label: str, enabled: bool | None) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total, desc=f"tier {label}", unit="pos", unit_scale=True, leave=False,
+        disable=None if enabled is None else not enabled,
+    )  # fmt: skip
+
+
+def _check_resources(
+    game: TieredGame, order: list[int], directory: str | None, jobs: int, chunk: int
+) -> None:
+    """Refuse a game whose largest tier (with its child tiers) or files will not fit."""
+    sizes = {t: game.tier_size(t) for t in order}
+    worst = 0.0
+    worst_tier = order[0] if order else 0
+    for t in order:
+        children = sum(sizes[c] for c in game.child_tiers(t))
+        if game.inner_moves(t):
+            need = children + LOOPY_BYTES_PER_RANK * sizes[t]
+        else:
+            need = children + _ACYCLIC_BYTES_PER_RANK * min(sizes[t], chunk) * jobs
+        if directory is None:
+            need += sum(sizes[c] for c in order[: order.index(t)]) - children
+        if need > worst:
+            worst, worst_tier = need, t
+    check_memory(
+        worst,
+        f"{game.info.name}: tier {game.tier_label(worst_tier)} with the tiers it reads "
+        f"(1 byte per rank of a solved tier)",
+    )
+    if directory is not None:
+        disk = sum(sizes.values()) + max(sizes.values(), default=0)
+        os.makedirs(directory, exist_ok=True)
+        free = shutil.disk_usage(directory).free
+        if disk > free:
+            raise TooLargeError(
+                f"{game.info.name}: its tier files need up to {format_bytes(disk)} of disk "
+                f"(1 byte per rank before compression), {directory} has {format_bytes(free)} free"
+            )
+
+
+def _solve_chunked(
+    game: TieredGame,
+    tier: int,
+    store: DirectoryStore | MemoryStore,
+    children: Sequence[SolvedTier],
+    chunk: int,
+    jobs: int,
+    dtype: type[np.unsignedinteger],
+    advance: Callable[[int], None],
+) -> None:
+    size = game.tier_size(tier)
+    scored = game.info.scored
+    starts = chunk_starts(size, chunk)
+    parts: dict[int, tuple[NDArray[Any], NDArray[np.int64] | None, int]] = {}
+
+    def one(start: int) -> None:
+        stop = min(start + chunk, size)
+        if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
+            advance(stop - start)
+            return
+        value, rem, score = solve_range(
+            game, tier, start, stop, children, scored=scored, advance=advance
+        )
+        most = int(rem.max(initial=0))
+        records = pack(value, rem, dtype)
+        if isinstance(store, DirectoryStore):
+            arrays: dict[str, NDArray[Any]] = {"records": records}
+            if score is not None:
+                arrays["scores"] = score
+            store.put_chunk(tier, start, stop, arrays, most)
+        else:
+            parts[start] = (records, score, most)
+
+    if jobs > 1 and len(starts) > 1:
+        with ThreadPoolExecutor(jobs) as pool:
+            list(pool.map(one, starts))
+    else:
+        for start in starts:
+            one(start)
+    if isinstance(store, DirectoryStore):
+        store.merge(tier, starts)
+    else:
+        records = np.concatenate([parts[s][0] for s in starts])
+        scores = np.concatenate([parts[s][1] for s in starts]) if scored else None
+        store.put(tier, records, scores, max(parts[s][2] for s in starts))
+
+
+def solve_tiers(
+    game: TieredGame,
+    directory: str | os.PathLike[str] | None = None,
+    *,
+    jobs: int | None = None,
+    progress: bool | None = None,
+    chunk_size: int | None = None,
+) -> Any:
+    """Solve every tier of `game`, in memory or into a tier directory; returns the database.
+
+    Parameters
+    ----------
+    game : TieredGame
+        The game (see :mod:`perfectplay.tiers.base`).
+    directory : path, optional
+        Where to write the tier files. An existing directory of the same game resumes: tiers
+        and chunks already complete are kept. None: solve in memory.
+    jobs : int, optional
+        Threads (default: every core).
+    progress : bool, optional
+        A progress bar per tier (positions/s, ETA); default: when standard error is a terminal.
+    chunk_size : int, optional
+        Ranks per chunk (default 2^22; a new directory only, an existing one keeps its own).
+
+    Returns
+    -------
+    TierDatabase
+        Values, remoteness (and scores) of every position, for the player to move.
+
+    Raises
+    ------
+    TooLargeError
+        If a tier with the tiers it reads would not fit in memory, or the files on the disk
+        (estimated before anything is solved).
+    StoreError
+        If `directory` holds another game's tiers or damaged files.
+    GameDefinitionError
+        If the game breaks the protocol.
+
+    Notes
+    -----
+    Cost: every slot's moves generated once (``children``), each child looked up once in a
+    child tier's records; loopy tiers also generate the un-moves of each decided position once.
+    Memory: the child tiers a tier reads (1-4 bytes per rank) plus 18 bytes per rank of each
+    chunk in flight, or 22 bytes per rank of a loopy tier. Disk: the compressed records.
+    """
+    from perfectplay.tiers.database import TierDatabase
+
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    chunk = chunk_size or DEFAULT_CHUNK
+    if chunk < 1:
+        raise ValueError(f"chunk_size must be at least 1, got {chunk}")
+    block = min(_BLOCK, chunk)
+    if chunk % block:
+        raise ValueError(f"chunk_size must be a multiple of {block}, got {chunk}")
+    order = tier_order(game)
+    path = None if directory is None else os.fspath(directory)
+    _check_resources(game, order, path, jobs, chunk)
+    store: DirectoryStore | MemoryStore
+    if path is None:
+        store = MemoryStore()
+    else:
+        store = DirectoryStore(path, game_manifest(game, order, chunk, block))
+        chunk = store.chunk
+    last_use = {c: i for i, t in enumerate(order) for c in game.child_tiers(t)}
+    loaded: dict[int, SolvedTier] = {}
+    most: dict[int, int] = {}
+    for index, tier in enumerate(order):
+        if store.complete(tier):
+            continue
+        for c in game.child_tiers(tier):
+            if c not in loaded:
+                loaded[c] = store.load(c, threads=jobs)
+            if c not in most:
+                most[c] = store.max_remoteness(c)
+        children = [loaded[c] for c in game.child_tiers(tier)]
+        size = game.tier_size(tier)
+        with _progress_bar(size, game.tier_label(tier), progress) as bar:
+            if game.inner_moves(tier):
+                value, rem = solve_loopy(game, tier, children, jobs=jobs, advance=bar.update)
+                top = int(rem.max(initial=0))
+                store.put(tier, pack(value, rem, record_dtype(top)), None, top)
+                del value, rem
+            else:
+                bound = 1 + max((most[c] for c in game.child_tiers(tier)), default=-1)
+                _solve_chunked(
+                    game, tier, store, children, chunk, jobs, record_dtype(bound), bar.update
+                )
+        for c in list(loaded):
+            if last_use.get(c, -1) <= index:
+                del loaded[c]
+    if isinstance(store, MemoryStore):
+        return TierDatabase.in_memory(game, order, store)
+    return TierDatabase.open(store.directory, game=game)

@@ -1,0 +1,231 @@
+"""Where solved tiers go: a tier directory on disk, or memory for games that fit.
+
+A tier directory holds ``manifest.json`` (the game, its parameters and tiers, the chunk and
+block sizes), one ``tier-LABEL.tier`` file per solved tier (:mod:`perfectplay.tiers.files`)
+and, while a tier is being solved in chunks, ``tier-LABEL.chunks/START.tier`` files. Every
+file appears under its final name only once complete (written to a temporary name and
+renamed), so after a crash the same command resumes: complete tiers and chunks are kept,
+temporary files are removed, the rest is solved again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.errors import StoreError
+from perfectplay.tiers.base import TieredGame
+from perfectplay.tiers.expand import SolvedTier
+from perfectplay.tiers.files import TierFile, atomic_write_bytes, merge_tier_files, write_tier_file
+
+__all__ = [
+    "FORMAT",
+    "MANIFEST",
+    "DirectoryStore",
+    "MemoryStore",
+    "game_manifest",
+    "json_params",
+    "read_manifest",
+]
+
+FORMAT = "perfectplay-tiers"
+MANIFEST = "manifest.json"
+_VERSION = 1
+
+
+def json_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's parameters as JSON values (tuples become lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+
+
+def game_manifest(game: TieredGame, order: list[int], chunk: int, block: int) -> dict[str, Any]:
+    """The manifest of `game`'s tier directory."""
+    return {
+        "format": FORMAT,
+        "version": _VERSION,
+        "game": game.info.name,
+        "params": json_params(game.info.params),
+        "scored": game.info.scored,
+        "tiers": order,
+        "labels": [game.tier_label(t) for t in order],
+        "sizes": [game.tier_size(t) for t in order],
+        "chunk": chunk,
+        "block": block,
+    }
+
+
+def read_manifest(directory: str) -> dict[str, Any]:
+    """The manifest of a tier directory.
+
+    Raises
+    ------
+    StoreError
+        If `directory` has no readable perfectplay manifest.
+    """
+    path = os.path.join(directory, MANIFEST)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            manifest = json.load(handle)
+    except FileNotFoundError:
+        raise StoreError(f"{directory}: not a tier directory (no {MANIFEST})") from None
+    except (OSError, ValueError) as error:
+        raise StoreError(f"{path}: unreadable tier manifest ({error})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise StoreError(f"{path}: not a perfectplay tier manifest")
+    if manifest.get("version") != _VERSION:
+        raise StoreError(
+            f"{path}: tier format version {manifest.get('version')}, expected {_VERSION}"
+        )
+    keys = ("game", "params", "tiers", "labels", "sizes", "chunk", "block", "scored")
+    missing = [k for k in keys if k not in manifest]
+    if missing:
+        raise StoreError(f"{path}: tier manifest lacks {', '.join(missing)}")
+    return manifest
+
+
+def _describe(manifest: Mapping[str, Any]) -> str:
+    params = ", ".join(f"{k}={v}" for k, v in manifest["params"].items())
+    return f"{manifest['game']}" + (f" ({params})" if params else "")
+
+
+class MemoryStore:
+    """Solved tiers kept in memory (``solve_tiers`` without a directory)."""
+
+    def __init__(self) -> None:
+        self.tiers: dict[int, SolvedTier] = {}
+        self._most: dict[int, int] = {}
+
+    def complete(self, tier: int) -> bool:
+        """Whether `tier` is solved."""
+        return tier in self.tiers
+
+    def put(
+        self, tier: int, records: NDArray[Any], scores: NDArray[np.int64] | None, most: int
+    ) -> None:
+        """Keep the records (and scores) of solved `tier`, whose largest remoteness is `most`."""
+        self.tiers[tier] = SolvedTier(tier, records, scores)
+        self._most[tier] = most
+
+    def max_remoteness(self, tier: int) -> int:
+        """The largest remoteness of solved `tier`."""
+        return self._most[tier]
+
+    def load(self, tier: int, threads: int = 1) -> SolvedTier:
+        """The solved `tier`."""
+        return self.tiers[tier]
+
+
+class DirectoryStore:
+    """A tier directory being written: manifest checks, chunk files, tier files, resume.
+
+    Parameters
+    ----------
+    directory : str
+        Created if missing.
+    manifest : dict
+        The manifest of the game to solve; an existing directory must hold the same game and
+        parameters (its chunk and block sizes then win).
+
+    Raises
+    ------
+    StoreError
+        If `directory` holds another game's tiers, or is not a tier directory but not empty.
+    """
+
+    def __init__(self, directory: str, manifest: dict[str, Any]) -> None:
+        self.directory = directory
+        os.makedirs(directory, exist_ok=True)
+        path = os.path.join(directory, MANIFEST)
+        if os.path.exists(path):
+            old = read_manifest(directory)
+            same = ("game", "params", "tiers", "sizes", "scored")
+            if any(old[k] != manifest[k] for k in same):
+                raise StoreError(
+                    f"{directory} holds the tiers of {_describe(old)}, not of {_describe(manifest)}"
+                )
+            manifest = old
+        else:
+            if any(not name.startswith(".") for name in os.listdir(directory)):
+                raise StoreError(
+                    f"{directory} is not empty and not a tier directory; give a new or empty one"
+                )
+            text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+            atomic_write_bytes(path, [text.encode()])
+        self.manifest = manifest
+        self.chunk: int = manifest["chunk"]
+        self.block: int = manifest["block"]
+        self.labels = dict(zip(manifest["tiers"], manifest["labels"], strict=True))
+        self._remove_temporaries()
+
+    def _remove_temporaries(self) -> None:
+        for root, _, files in os.walk(self.directory):
+            for name in files:
+                if ".tmp-" in name:
+                    os.unlink(os.path.join(root, name))
+
+    def tier_path(self, tier: int) -> str:
+        """The tier file of `tier`."""
+        return os.path.join(self.directory, f"tier-{self.labels[tier]}.tier")
+
+    def chunk_path(self, tier: int, start: int) -> str:
+        """The chunk file of the chunk of `tier` starting at rank `start`."""
+        return os.path.join(
+            self.directory, f"tier-{self.labels[tier]}.chunks", f"{start:014d}.tier"
+        )
+
+    def complete(self, tier: int) -> bool:
+        """Whether `tier`'s tier file exists (it is then complete)."""
+        return os.path.exists(self.tier_path(tier))
+
+    def chunk_done(self, tier: int, start: int) -> bool:
+        """Whether the chunk of `tier` at `start` has its file."""
+        return os.path.exists(self.chunk_path(tier, start))
+
+    def put_chunk(
+        self, tier: int, start: int, stop: int, arrays: Mapping[str, NDArray[Any]], most: int
+    ) -> None:
+        """Write one chunk's arrays (records, scores) atomically."""
+        path = self.chunk_path(tier, start)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        meta = {"tier": tier, "label": self.labels[tier], "max_remoteness": most}
+        write_tier_file(path, meta, start, stop, self.block, arrays)
+
+    def merge(self, tier: int, starts: list[int]) -> None:
+        """Merge the chunk files of `tier` into its tier file, then remove them."""
+        parts = [TierFile(self.chunk_path(tier, s)) for s in starts]
+        try:
+            most = max(int(p.meta["max_remoteness"]) for p in parts)
+            meta = {"tier": tier, "label": self.labels[tier], "max_remoteness": most}
+            merge_tier_files(self.tier_path(tier), meta, parts)
+        finally:
+            for part in parts:
+                part.close()
+        shutil.rmtree(os.path.dirname(self.chunk_path(tier, 0)))
+
+    def put(
+        self, tier: int, records: NDArray[Any], scores: NDArray[np.int64] | None, most: int
+    ) -> None:
+        """Write the tier file of a tier solved whole (a loopy tier)."""
+        arrays: dict[str, NDArray[Any]] = {"records": records}
+        if scores is not None:
+            arrays["scores"] = scores
+        meta = {"tier": tier, "label": self.labels[tier], "max_remoteness": most}
+        write_tier_file(self.tier_path(tier), meta, 0, len(records), self.block, arrays)
+
+    def max_remoteness(self, tier: int) -> int:
+        """The largest remoteness of solved `tier` (from its header)."""
+        with TierFile(self.tier_path(tier)) as f:
+            return int(f.meta["max_remoteness"])
+
+    def load(self, tier: int, threads: int = 1) -> SolvedTier:
+        """Read solved `tier` whole (checksums verified)."""
+        with TierFile(self.tier_path(tier)) as f:
+            records = f.read("records", threads=threads)
+            scores = f.read("scores", threads=threads) if "scores" in f.arrays else None
+        return SolvedTier(tier, records, scores)
