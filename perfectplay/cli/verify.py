@@ -1,0 +1,113 @@
+"""``perfectplay verify``: check a solution against the rules, independently of the solvers.
+
+``perfectplay verify GRAPHFILE SOLUTION`` checks ``perfectplay solve``'s text output against the
+graph file; ``perfectplay verify FILE`` checks a store file (``solve ... --save``) or a geography
+certificate (``problem NAME --certificate``). Exit code 0 and one summary line when it holds,
+1 and the first offending positions with the reason when it does not, 2 for unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+EXIT_REFUTED = 1
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the ``verify`` subcommand."""
+    parser = subparsers.add_parser(
+        "verify",
+        help="check a solution against the rules, independently of the solvers",
+        description=(
+            "Check every position of a solution against its moves: its value and remoteness "
+            "(for the player to move) must be exactly what its moves imply, scores what their "
+            "gains imply. Give a graph file and `perfectplay solve`'s text output, or one store "
+            "file (`solve --save`), or one geography certificate (`problem --certificate`). "
+            "Exit 0 when the solution holds, 1 (with the first offending positions) when not."
+        ),
+    )
+    parser.add_argument("file", metavar="GRAPHFILE|DB|CERTIFICATE", help="the file to check")
+    parser.add_argument(
+        "solution",
+        metavar="SOLUTION",
+        nargs="?",
+        help="with a graph file: the solution text (- for standard input)",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar while checking a store"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as source:
+        return source.read()
+
+
+def _kind(path: str) -> str:
+    """``store``, ``certificate`` or ``graph``, from the file's first bytes."""
+    from perfectplay.store import MAGIC
+
+    if path == "-":
+        return "graph"
+    with open(path, "rb") as source:
+        head = source.read(len(MAGIC))
+    if head == MAGIC:
+        return "store"
+    return "certificate" if head.startswith(b"PK") else "graph"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the file(s); print a summary line or the offending positions."""
+    from perfectplay.cli import fail
+
+    start = time.perf_counter()
+    kind = _kind(args.file)
+    if args.solution is not None:
+        if kind != "graph":
+            return fail(f"verify: {args.file} is a {kind} file; give it alone, without SOLUTION")
+        from perfectplay.verify import verify_graph_text
+
+        graph = _read(args.file)
+        report = verify_graph_text(graph, _read(args.solution))
+        what = f"{args.solution} solves {args.file}"
+    elif kind == "store":
+        from perfectplay.verify import verify_store
+
+        progress = not args.no_progress and sys.stderr.isatty()
+        report = verify_store(args.file, progress=progress)
+        what = f"{args.file} holds"
+    elif kind == "certificate":
+        from perfectplay.verify.certificate import check_geography_certificate, load_certificate
+
+        indptr, indices, cert = load_certificate(args.file)
+        report = check_geography_certificate(indptr, indices, cert)
+        losers = int(cert.losers.sum())
+        what = (
+            f"{args.file} proves a maximum matching of {int((cert.mate >= 0).sum()) // 2} edges "
+            f"and the {losers} losing starts D(G)"
+        )
+    else:
+        return fail(
+            f"verify: {args.file} is a graph file: give the solution to check too "
+            "(perfectplay verify GRAPHFILE SOLUTION)"
+        )
+    seconds = time.perf_counter() - start
+    if not report.ok:
+        print(f"NOT VERIFIED: {report.bad} of {report.positions} positions break the rules")
+        for problem in report.problems:
+            print(problem)
+        if report.bad > len(report.problems):
+            print(f"... and {report.bad - len(report.problems)} more")
+        return EXIT_REFUTED
+    print(f"verified: {what} ({report.positions} positions, {report.moves} moves, {seconds:.2f} s)")
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return 0

@@ -1,0 +1,253 @@
+"""Tests of perfectplay.verify: correct solutions pass, every single mutation is refuted."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import brute
+import numpy as np
+import pytest
+from cli_helpers import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.errors import InputFormatError
+from perfectplay.graph import GameGraph
+from perfectplay.graphfile import format_solution
+from perfectplay.solution import Solution
+from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
+from perfectplay.verify import check_solution, parse_solution, verify_graph_text, verify_store
+from perfectplay.verify.rules import chunks
+
+
+@st.composite
+def games(draw: st.DrawFn, max_n: int = 10) -> tuple[GameGraph, list[int], bool]:
+    """A random game: cycles, self-loops, multi-edges, stuck and primitive positions."""
+    n = draw(st.integers(1, max_n))
+    pos = st.integers(0, n - 1)
+    edges = draw(st.lists(st.tuples(pos, pos), max_size=3 * n))
+    code = st.sampled_from([UNDECIDED, UNDECIDED, UNDECIDED, WIN, LOSE, TIE])
+    primitive = draw(st.lists(code, min_size=n, max_size=n))
+    graph = GameGraph.from_edges([u for u, _ in edges], [v for _, v in edges], n=n)
+    return graph, primitive, draw(st.booleans())
+
+
+def _solved(graph: GameGraph, primitive: list[int], misere: bool) -> tuple[np.ndarray, np.ndarray]:
+    edges = list(zip(graph_sources(graph).tolist(), graph.indices.tolist(), strict=True))
+    value, remoteness = brute.retrograde(graph.n, edges, primitive, misere=misere)
+    return np.array(value, np.uint8), np.array(remoteness, np.int64)
+
+
+def graph_sources(graph: GameGraph) -> np.ndarray:
+    return np.repeat(np.arange(graph.n), np.diff(graph.indptr))
+
+
+def _check(graph: GameGraph, value, remoteness, primitive, misere):  # type: ignore[no-untyped-def]
+    return check_solution(
+        graph.indptr, graph.indices, value, remoteness, np.array(primitive, np.uint8),
+        misere=misere,
+    )  # fmt: skip
+
+
+@settings(max_examples=500)
+@given(games())
+def test_every_correct_solution_is_accepted(game: tuple[GameGraph, list[int], bool]) -> None:
+    graph, primitive, misere = game
+    value, remoteness = _solved(graph, primitive, misere)
+    report = _check(graph, value, remoteness, primitive, misere)
+    assert report.ok, report.problems
+    assert (report.positions, report.moves) == (graph.n, graph.m)
+
+
+@settings(max_examples=150)
+@given(games(max_n=7))
+def test_every_single_mutation_is_rejected(game: tuple[GameGraph, list[int], bool]) -> None:
+    graph, primitive, misere = game
+    value, remoteness = _solved(graph, primitive, misere)
+    for p in range(graph.n):
+        for v in (LOSE, DRAW, TIE, WIN, 7):
+            for r in range(-2, graph.n + 2):
+                if (v, r) == (int(value[p]), int(remoteness[p])):
+                    continue
+                bad_value, bad_remoteness = value.copy(), remoteness.copy()
+                bad_value[p], bad_remoteness[p] = v, r
+                report = _check(graph, bad_value, bad_remoteness, primitive, misere)
+                assert not report.ok, (p, v, r)
+                assert report.problems and report.bad >= 1
+
+
+def test_the_offender_and_its_reason_are_named() -> None:
+    # 0 -> 1 -> 2: claim that 1 loses in 3; its move to 2 leaves the opponent LOSE 0.
+    graph = GameGraph.from_edges([0, 1], [1, 2], n=5)  # 3 and 4: stuck, LOSE 0
+    report = _check(graph, np.array([WIN, LOSE, LOSE, LOSE, LOSE], np.uint8),
+                    np.array([2, 3, 0, 0, 0]), [UNDECIDED] * 5, False)  # fmt: skip
+    assert report.bad == 2
+    assert report.problems[0] == (
+        "position 0: WIN 2 but move to 1 gives LOSE 3 to the opponent (its moves imply WIN 4)"
+    )
+    assert report.problems[1] == (
+        "position 1: LOSE 3 but move to 2 gives LOSE 0 to the opponent (its moves imply WIN 1)"
+    )
+
+
+def test_rules_and_stuck_positions_are_checked() -> None:
+    graph = GameGraph.from_edges([0], [1], n=3)
+    primitive = [TIE, UNDECIDED, UNDECIDED]
+    report = _check(graph, np.array([TIE, WIN, LOSE], np.uint8), np.array([1, 0, 0]),
+                    primitive, False)  # fmt: skip
+    assert report.problems == [
+        "position 0: TIE 1 but the rules fix TIE 0",
+        "position 1: WIN 0 but it has no moves (LOSE 0)",
+    ]
+
+
+def test_draws_must_be_closed() -> None:
+    # 0 <-> 1 is an endless chase, but 1 can also move to the stuck 2 and win.
+    graph = GameGraph.from_edges([0, 1, 1], [1, 0, 2], n=3)
+    value = np.array([DRAW, DRAW, LOSE], np.uint8)
+    report = _check(graph, value, np.array([-1, -1, 0]), [UNDECIDED] * 3, False)
+    assert report.problems == [
+        "position 1: DRAW but move to 2 gives LOSE 0 to the opponent (its moves imply WIN 1)"
+    ]
+
+
+@settings(max_examples=200)
+@given(games(max_n=8), st.data())
+def test_scores_are_checked_against_gains(game, data) -> None:  # type: ignore[no-untyped-def]
+    graph, _, _ = game
+    acyclic = graph_sources(graph) < graph.indices  # keep the moves to larger ids: a DAG
+    src, dst = graph_sources(graph)[acyclic], graph.indices[acyclic]
+    gain = data.draw(st.lists(st.integers(-5, 5), min_size=src.size, max_size=src.size))
+    dag = GameGraph.from_edges(src, dst, n=graph.n, gain=np.array(gain, np.int64))
+    gains = dag.gain.tolist() if dag.gain is not None else []
+    edges = list(zip(graph_sources(dag).tolist(), dag.indices.tolist(), gains, strict=True))
+    value, remoteness, score = brute.dag_negamax(dag.n, edges)
+    args = (dag.indptr, dag.indices, np.array(value, np.uint8), np.array(remoteness))
+    score_array = np.array(score, np.int64)
+    terminal = np.zeros(dag.n, np.int64)
+    assert check_solution(*args, score=score_array, gain=dag.gain, terminal_score=terminal).ok
+    p = data.draw(st.integers(0, dag.n - 1))
+    score_array[p] += data.draw(st.sampled_from([-1, 1]))
+    assert not check_solution(*args, score=score_array, gain=dag.gain, terminal_score=terminal).ok
+
+
+def test_chunks_cover_every_position_once() -> None:
+    indptr = np.cumsum([0, *np.random.default_rng(1).integers(0, 9, 1000)])
+    ranges = list(chunks(indptr, size=50))
+    assert ranges[0][0] == 0 and ranges[-1][1] == 1000
+    assert all(a < b and b == c for (a, b), (c, _) in itertools.pairwise(ranges))
+
+
+def test_chunked_check_matches_one_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    import perfectplay.verify.rules as rules
+
+    rng = np.random.default_rng(5)
+    graph = GameGraph.from_edges(rng.integers(0, 300, 900), rng.integers(0, 300, 900), n=300)
+    value, remoteness = _solved(graph, [UNDECIDED] * 300, False)
+    value[7] = DRAW if value[7] != DRAW else WIN
+    whole = _check(graph, value, remoteness, [UNDECIDED] * 300, False)
+    monkeypatch.setattr(rules, "CHUNK_MOVES", 17)
+    monkeypatch.setattr(rules.chunks, "__defaults__", (17,))
+    assert _check(graph, value, remoteness, [UNDECIDED] * 300, False).bad == whole.bad >= 1
+
+
+# ---------------------------------------------------------------- text and store front ends
+
+
+def test_solution_text_round_trip() -> None:
+    graph = GameGraph.from_edges([0, 1, 3], [1, 2, 3], n=4)
+    value, remoteness = _solved(graph, [UNDECIDED] * 4, False)
+    text = format_solution(Solution(graph, value, remoteness.astype(np.int32), solver="brute"))
+    shuffled = "\r\n".join(reversed(text.splitlines())) + "\n\n"
+    got_value, got_remoteness = parse_solution(shuffled.encode(), 4)
+    assert got_value.tolist() == value.tolist()
+    assert got_remoteness.tolist() == remoteness.tolist()
+    assert remoteness[3] == NO_REMOTENESS
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b"0 WIN 1\n1 LOSE\n", "line 2: expected `id VALUE remoteness`, got 2 tokens"),
+        (b"0 WIN 1\nx LOSE 0\n", "line 2: expected a position id (an integer): 'x'"),
+        (b"0 WIN 1\n5 LOSE 0\n", "line 2: position out of range 0..1: '5'"),
+        (b"0 WIN 1\n1 LOST 0\n", "line 2: unknown value: 'LOST'"),
+        (b"0 WIN 1\n1 LOSE 0x\n", "line 2: expected a remoteness (an integer, or - for a DRAW)"),
+        (b"0 WIN 1\n0 LOSE 0\n", "line 2: position 0 appears a second time"),
+        (b"0 WIN 1\n", "line 1: no line for position 1 (1 of 2 given)"),
+        (b"0 WIN 1234567890123456789\n1 LOSE 0\n", "line 1: expected a remoteness"),
+    ],
+)
+def test_bad_solution_text_is_named(text: bytes, message: str) -> None:
+    with pytest.raises(InputFormatError, match="^" + re.escape(message)):
+        parse_solution(text, 2)
+
+
+def test_graph_text_primitives_are_honoured() -> None:
+    graph = b"2 1\n0 1\n0 TIE\n"
+    assert verify_graph_text(graph, b"0 TIE 0\n1 LOSE 0\n").ok
+    assert not verify_graph_text(graph, b"0 WIN 1\n1 LOSE 0\n").ok
+
+
+def test_cli_verify_graph_and_solution(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    graph = tmp_path / "g.txt"
+    graph.write_text("5 4\n0 1\n1 2\n3 3\n4 0\n4 TIE\n")
+    solved = run_cli(["solve", str(graph)])
+    good = tmp_path / "s.txt"
+    good.write_text(solved.out)
+    result = run_cli(["verify", str(graph), str(good)])
+    assert (
+        result.code == 0
+        and result.out.startswith("verified: ")
+        and len(result.out.splitlines()) == 1
+    )
+    bad = tmp_path / "bad.txt"
+    bad.write_text(solved.out.replace("0 LOSE 2", "0 LOSE 3"))
+    result = run_cli(["verify", str(graph), str(bad)])
+    assert result.code == 1
+    assert "position 0: LOSE 3 but move to 1 gives WIN 1 to the opponent" in result.out
+    assert run_cli(["verify", str(graph)]).code == 2
+    assert run_cli(["verify", str(graph), str(tmp_path / "missing")]).code == 2
+
+
+def test_store_is_verified_and_a_mutation_refuted(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "ttt.ppstore"
+    assert run_cli(["solve", "tic-tac-toe", "--save", str(path)]).code == 0
+    report = verify_store(path)
+    assert report.ok and report.positions == 765
+    result = run_cli(["verify", str(path)])
+    assert result.code == 0 and "765 positions" in result.out
+
+
+def test_scored_graph_store_is_verified(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from perfectplay.solvers.dag import solve_dag
+    from perfectplay.store import save
+
+    graph = GameGraph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], n=4, gain=[1, 5, -2, 3])
+    solution = solve_dag(graph)
+    path = tmp_path / "scored.ppstore"
+    save(path, solution)
+    assert verify_store(path).ok
+    assert solution.score is not None
+    solution.score[0] += 1
+    save(path, solution)
+    report = verify_store(path)
+    assert report.problems == [
+        "position 0: score 4 but move to 1 gains 1 and leaves the opponent -2 "
+        "(its moves imply score 3)"
+    ]
+
+
+def test_graph_store_mutation_is_refuted(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from perfectplay.store import save
+
+    graph = GameGraph.from_edges([0, 1, 3], [1, 2, 3], n=4)
+    value, remoteness = _solved(graph, [UNDECIDED] * 4, False)
+    path = tmp_path / "g.ppstore"
+    save(path, Solution(graph, value, remoteness.astype(np.int32), solver="brute"))
+    assert verify_store(path).ok
+    remoteness[0] += 2
+    save(path, Solution(graph, value, remoteness.astype(np.int32), solver="brute"))
+    result = run_cli(["verify", str(path)])
+    assert result.code == 1 and "position 0: LOSE 4" in result.out
