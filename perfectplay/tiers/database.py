@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import PositionNotFoundError, StoreError
+from perfectplay.games.base import Game
 from perfectplay.games.solving import GameMove
 from perfectplay.solution import optimal_moves
 from perfectplay.store import PositionValue
@@ -49,8 +50,10 @@ class TierDatabase:
         directory: str | None = None,
         memory: MemoryStore | None = None,
     ) -> None:
-        self.game = game
+        self.tiered = game
         """The tiered game."""
+        self.game: Game[Any] = game.as_game()
+        """The same game as an ordinary Game: positions, labels, ``render`` and ``parse``."""
         self.order = list(order)
         """The tiers in the order they were solved (children first)."""
         self.directory = directory
@@ -99,14 +102,14 @@ class TierDatabase:
         f = self._files.get(tier)
         if f is None:
             f = TierFile(self._path(tier))
-            if f.meta.get("tier") != tier or f.stop != self.game.tier_size(tier):
+            if f.meta.get("tier") != tier or f.stop != self.tiered.tier_size(tier):
                 raise StoreError(f"{f.path}: holds tier {f.meta.get('tier')}, not tier {tier}")
             self._files[tier] = f
         return f
 
     def _check_tier(self, tier: int) -> None:
         if tier not in self._labels:
-            raise PositionNotFoundError(f"{tier} is not a tier of {self.game.info.name}")
+            raise PositionNotFoundError(f"{tier} is not a tier of {self.tiered.info.name}")
 
     def records(self, tier: int) -> NDArray[np.unsignedinteger]:
         """The packed records of every rank of `tier` (:mod:`perfectplay.tiers.records`).
@@ -125,8 +128,8 @@ class TierDatabase:
     def scores(self, tier: int) -> NDArray[np.int64]:
         """Scored games: the score of every rank of `tier`."""
         self._check_tier(tier)
-        if not self.game.info.scored:
-            raise StoreError(f"{self.game.info.name} is not a scored game")
+        if not self.tiered.info.scored:
+            raise StoreError(f"{self.tiered.info.name} is not a scored game")
         if self._memory is not None:
             scores = self._memory.tiers[tier].scores
             assert scores is not None
@@ -142,7 +145,7 @@ class TierDatabase:
             If the rank is outside the tier or no position.
         """
         self._check_tier(tier)
-        if not 0 <= rank < self.game.tier_size(tier):
+        if not 0 <= rank < self.tiered.tier_size(tier):
             raise PositionNotFoundError(f"rank {rank} is outside tier {self._labels[tier]}")
         score = None
         if self._memory is not None:
@@ -157,7 +160,7 @@ class TierDatabase:
                 score = int(f.get("scores", rank))
         if record == NO_POSITION:
             raise PositionNotFoundError(
-                f"rank {rank} of tier {self._labels[tier]} is no position of {self.game.info.name}"
+                f"rank {rank} of tier {self._labels[tier]} is no position of {self.game_name}"
             )
         value = Value((record - 1) & 3)
         remoteness = NO_REMOTENESS if value == Value.DRAW else (record - 1) >> 2
@@ -172,7 +175,7 @@ class TierDatabase:
         PositionNotFoundError
             If `position` is not a position of the game. Cost: one block decompressed.
         """
-        return self.entry(*self.game.locate(position))
+        return self.entry(*self.tiered.locate(position))
 
     def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
         """The value of `position`, or `default` if it is not in the solved game."""
@@ -184,14 +187,14 @@ class TierDatabase:
     @property
     def initial(self) -> Any:
         """The start position (of ``game.as_game()``)."""
-        return self.game.as_game().initial()
+        return self.game.initial()
 
     def move_values(self, position: Any) -> list[GameMove[Any]]:
         """Every move from `position` with its label and value for the player making it.
 
         Empty where the game is over. Cost: one probe per move.
         """
-        game = self.game.as_game()
+        game = self.game
         if game.outcome(position) is not None:
             return []
         result: list[GameMove[Any]] = []
@@ -236,10 +239,20 @@ class TierDatabase:
                 for name in f.arrays:
                     f.read(name)
 
+    @property
+    def game_name(self) -> str:
+        """The game's registered name."""
+        return self.tiered.info.name
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The game's parameters, as JSON values."""
+        return json_params(self.tiered.info.params)
+
     def describe(self) -> str:
         """``name (k=v, ...)`` of the game, as messages show it."""
-        params = ", ".join(f"{k}={v}" for k, v in json_params(self.game.info.params).items())
-        return self.game.info.name + (f" ({params})" if params else "")
+        params = ", ".join(f"{k}={v}" for k, v in json_params(self.tiered.info.params).items())
+        return self.tiered.info.name + (f" ({params})" if params else "")
 
     def close(self) -> None:
         """Close the tier files."""
