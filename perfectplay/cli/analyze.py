@@ -23,6 +23,12 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="a saved solution")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the counts as stacked bars (one per remoteness, coloured by value) "
+        "to FILE.svg or FILE.png",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -65,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
     """Open the file and print its counts."""
     from perfectplay.store import open_store
 
+    if args.plot is not None:
+        from perfectplay.draw.output import check_picture_path
+
+        check_picture_path(args.plot)
     with open_store(args.file) as store:
         counts = store.counts()
         title = store.game_name or "game graph"
@@ -72,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
             f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
             for k, v in store.params.items()
         )
+        if args.plot is not None:
+            from perfectplay.draw import counts_svg, write_picture
+
+            write_picture(args.plot, counts_svg(counts, f"{title}{' ' + params if params else ''}"))
         if args.json:
             record = {
                 "game": store.game_name,

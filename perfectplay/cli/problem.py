@@ -21,6 +21,13 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "-i", "--input", default="-", help="read the judge input from this file (default: stdin)"
     )
+    parser.add_argument(
+        "--draw",
+        metavar="FILE",
+        help="also draw the input's first instance (only the first when it holds several) to "
+        "FILE.svg or FILE.png: the board or graph, a maximum matching, D(G), each start "
+        "coloured by its winner (see docs/pictures.md)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -38,10 +45,20 @@ def run(args: argparse.Namespace) -> int:
     if args.name is None:
         return fail("problem: give a problem NAME, or --list to see them")
     problem = get_problem(args.name)
+    if args.draw is not None:
+        from perfectplay.draw.output import check_picture_path
+
+        check_picture_path(args.draw)
     if args.input == "-":
         data = sys.stdin.buffer.read()
     else:
         with open(args.input, "rb") as source:
             data = source.read()
-    sys.stdout.write(problem.solve(data))
+    answer = problem.solve(data)
+    if args.draw is not None:  # drawn after solving: the input is known to be well-formed
+        from perfectplay.draw import write_picture
+        from perfectplay.draw.problems import problem_svg
+
+        write_picture(args.draw, problem_svg(problem.name, data))
+    sys.stdout.write(answer)
     return 0

@@ -194,7 +194,8 @@ def page(
     top = _MARGIN + _TITLE_HEIGHT + (18.0 if drawing.caption else 0.0)
     legend_height, legend_parts = legend(drawing.width, entries, note)
     legend_width = max(sum(27 + 7.6 * len(w) + 16 for _, _, w in entries), 6.4 * len(note))
-    width = max(drawing.width, legend_width, 8.5 * len(title)) + 2 * _MARGIN
+    width = max(drawing.width, legend_width, 8.5 * len(title), 6.8 * len(drawing.caption))
+    width += 2 * _MARGIN
     height = top + drawing.height + 14.0 + legend_height + _MARGIN
     shown_width = width if size is None else float(size)
     shown_height = height * shown_width / width

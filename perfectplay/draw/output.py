@@ -19,16 +19,13 @@ import contextlib
 import os
 import tempfile
 
-from perfectplay.errors import InputFormatError, PerfectPlayError
+from perfectplay.draw.errors import MissingDependencyError
+from perfectplay.errors import InputFormatError
 
 __all__ = ["FORMATS", "check_picture_path", "picture_bytes", "write_picture"]
 
 FORMATS = (".svg", ".png")
 """File name endings a picture may be written to."""
-
-
-class MissingDependencyError(PerfectPlayError, ImportError):
-    """An optional package a feature needs is not installed (the message names it)."""
 
 
 def check_picture_path(path: str) -> str:
