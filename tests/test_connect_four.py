@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
-from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games.check import check_game
 from perfectplay.games.connect_four import ConnectFour
 from perfectplay.values import UNDECIDED, Value
@@ -83,8 +83,19 @@ def test_rules_and_text() -> None:
     assert game.canonical(p) == game.canonical(p[::-1])
     with pytest.raises(InputFormatError, match="stones must rest on stones"):
         game.parse("X . . . .\n. . . . .\n. . . . .\n. . . . .")
-    with pytest.raises(GameDefinitionError, match="rows=6, cols=7"):
-        ConnectFour(6, 7)
+    with pytest.raises(GameDefinitionError, match="rows=8, cols=8"):
+        ConnectFour(8, 8)
+
+
+def test_big_boards_play_on_the_plain_path_and_refuse_the_vectorized_one() -> None:
+    game = ConnectFour(6, 7)  # the classic board: 49 bits, beyond the int64 codes
+    p = ("XOXOXO", "X", "", "", "", "", "O")
+    assert [label for label, _ in game.moves(p)] == list("bcdefg")
+    assert game.parse(game.render(p)) == p
+    assert game.outcome(("", "XXXX", "OOO", "", "", "", "")) is Value.LOSE
+    assert game.canonical(p[::-1]) == game.canonical(p)
+    with pytest.raises(TooLargeError, match=r"6x7 has up to 7\.07e\+13 positions.*--tiers DIR"):
+        solve(game)
 
 
 def test_best_move_takes_the_immediate_win() -> None:

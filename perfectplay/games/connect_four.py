@@ -13,9 +13,12 @@ Codes are bitboards in the layout of John Tromp's Fhourstones solver: bit ``c * 
 is the cell in column ``c``, row ``r`` from the bottom, with one empty guard row on top of each
 column so that line tests by shifting never wrap around. A code is ``(mask << S) | current``
 where ``mask`` holds every stone, ``current`` the stones of the player to move and
-``S = (rows + 1) * cols``; boards up to ``(rows + 1) * cols <= 31`` bits fit in int64. The
-vectorized path generates the children of a whole layer in one numba pass over its codes
-(:mod:`perfectplay.games._connect_four_kernels`), a few bit operations per move.
+``S = (rows + 1) * cols``. Boards up to ``(rows + 1) * cols <= 63`` bits are accepted (7x6
+and 6x7 among them); the plain path works on any of them with Python integers. The vectorized
+path, which generates the children of a whole layer in one numba pass over its codes
+(:mod:`perfectplay.games._connect_four_kernels`, a few bit operations per move), needs a code
+in int64, so ``(rows + 1) * cols <= 31``; bigger boards are solved by the tier engine
+(:class:`~perfectplay.games.connect_four_tiers.TieredConnectFour`).
 
 Values: 4x4, 4x5 (4 rows, 5 columns), 5x4 and 5x5 are draws (TIE) from the start, ending on
 the last cell (remoteness ``rows * cols``), as in the table of results of J. Tromp (all
@@ -47,18 +50,38 @@ X X . . .
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games import _connect_four_kernels as kernels
 from perfectplay.games.base import Game, GameInfo
 from perfectplay.values import VALUE_DTYPE, Value
 
-__all__ = ["ConnectFour"]
+__all__ = ["ConnectFour", "superset_sizes"]
 
 Board = tuple[str, ...]
-_MAX_BITS = 31  # (rows + 1) * cols; the code holds two boards in 62 bits
+_MAX_BITS = 63  # (rows + 1) * cols: one board's bitboard in int64 (the tier engine's kernels)
+_VECTOR_BITS = 31  # (rows + 1) * cols on the vectorized path: its code holds two boards in 62 bits
+
+
+def superset_sizes(rows: int, cols: int) -> list[int]:
+    """Per number of stones ``k``, the boards with ``k`` stones stacked in columns, X holding
+    ``(k + 1) // 2`` of them: an upper bound on the positions of ``k`` stones.
+
+    Cost: O((rows * cols)**2 * cols) integer additions.
+
+    >>> sum(superset_sizes(5, 5)), max(superset_sizes(5, 6))
+    (171976899, 1310475600)
+    """
+    heights = [1] + [0] * (rows * cols)  # ways to stack k stones in the columns so far
+    for _ in range(cols):
+        heights = [
+            sum(heights[k - h] for h in range(min(k, rows) + 1)) for k in range(len(heights))
+        ]
+    return [count * math.comb(k, (k + 1) // 2) for k, count in enumerate(heights)]
 
 
 class ConnectFour(Game[Board]):
@@ -67,8 +90,9 @@ class ConnectFour(Game[Board]):
     Parameters
     ----------
     rows, cols : int
-        Board height and width, each at least 1, with ``(rows + 1) * cols <= 31``
-        (e.g. 4x5, 5x4, 5x5, 4x6, 6x4).
+        Board height and width, each at least 1, with ``(rows + 1) * cols <= 63`` (e.g. 7x6);
+        the vectorized path (``batch_outcome``/``batch_moves``) needs ``(rows + 1) * cols
+        <= 31`` (e.g. 4x5, 5x4, 5x5, 4x6, 6x4) and refuses bigger boards with TooLargeError.
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
@@ -174,13 +198,27 @@ class ConnectFour(Game[Board]):
         return False
 
     # ------------------------------------------------------------------ vectorized path
+    def _check_vector_width(self) -> None:
+        """Refuse the vectorized path on boards whose codes do not fit in int64."""
+        if self.shift > _VECTOR_BITS:
+            boards = sum(superset_sizes(self.rows, self.cols))
+            raise TooLargeError(
+                f"connect-four {self.rows}x{self.cols} has up to {boards:.2e} positions and "
+                f"needs {2 * self.shift}-bit codes; the in-memory solver takes boards with "
+                f"(rows + 1) * cols <= {_VECTOR_BITS}: solve it with the tier engine "
+                f"(perfectplay solve connect-four --param rows={self.rows} "
+                f"--param cols={self.cols} --tiers DIR)"
+            )
+
     def batch_outcome(self, codes: NDArray[np.int64]) -> NDArray[np.uint8]:
+        self._check_vector_width()
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         out = np.empty(codes.shape[0], dtype=VALUE_DTYPE)  # one value per code
         kernels.batch_outcome(codes, self.shift, self.height, self.board, out)
         return out
 
     def batch_moves(self, codes: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        self._check_vector_width()
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         # at most one move per column from each code; untouched pages cost no memory
         parent = np.empty(codes.shape[0] * self.cols, dtype=np.int64)

@@ -122,11 +122,13 @@ _REGISTRY: dict[str, GameEntry] = {
         GameEntry(
             "connect-four",
             "perfectplay.games.connect_four:ConnectFour",
-            "drop stones into columns, four in a row wins (small boards)",
+            "drop stones into columns, four in a row wins (in memory up to 5x5; 7x6 on the tier "
+            "engine)",
             (
                 Param("rows", "int", 4, "board height"),
                 Param("cols", "int", 5, "board width"),
             ),
+            tiered="perfectplay.games.connect_four_tiers:TieredConnectFour",
         ),
         GameEntry(
             "nim",
