@@ -150,6 +150,7 @@ _REGISTRY: dict[str, GameEntry] = {
             "perfectplay.games.dodgem:Dodgem",
             "Colin Vout's car race (Winning Ways); loopy, a first-player win on 3x3",
             (Param("size", "int", 3, "board side; each player has size - 1 cars"),),
+            tiered="perfectplay.games.dodgem_tiers:DodgemTiers",
         ),
     )
 }
