@@ -1,0 +1,185 @@
+"""``perfectplay serve`` as a real process: loopback by default, other addresses only when given
+with --host, one-line errors, and 50 concurrent API clients for 10 s without an error."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
+
+import httpx
+from cli_helpers import run_cli
+from web_helpers import running_server
+
+import perfectplay
+from perfectplay.games.registry import load_game
+from perfectplay.web.server import bind, is_loopback, url
+
+CLIENTS = 50
+SECONDS = 10.0
+
+
+def _outside_address() -> str | None:
+    """An address of this machine other hosts could reach, if it has one."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: picks a route, sends nothing
+        except OSError:
+            return None
+        address = str(probe.getsockname()[0])
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def test_binds_loopback_by_default_and_prints_the_urls(tmp_path: Path) -> None:
+    with running_server("nim", "--param", "heaps=1,2") as server:
+        assert server.url.startswith("http://127.0.0.1:")
+        assert server.process.stdout is not None
+        page = server.process.stdout.readline().split()
+        assert page == ["nim:", f"{server.url}games/nim?params=heaps%3D1%2C2"]
+        port = int(server.url.rsplit(":", 1)[1].strip("/"))
+        assert _reachable("127.0.0.1", port)
+        outside = _outside_address()
+        if outside is not None:
+            assert not _reachable(outside, port)
+        body = httpx.get(f"{server.url}api/games/nim/position?params=heaps%3D1%2C2").json()
+        assert body.get("position", "1 2") == "1 2"  # or still solving: {"solving": true}
+
+
+def test_another_address_is_served_only_when_given_with_host() -> None:
+    with pytest.raises(perfectplay.InputFormatError, match="not a loopback address"):
+        bind("0.0.0.0", 0)
+    with running_server("--host", "0.0.0.0") as server:
+        assert server.url.startswith("http://0.0.0.0:")
+        port = int(server.url.rsplit(":", 1)[1].strip("/"))
+        assert httpx.get(f"http://127.0.0.1:{port}/api/games").status_code == 200
+        outside = _outside_address()
+        if outside is not None:
+            assert httpx.get(f"http://{outside}:{port}/api/games").status_code == 200
+
+
+def test_loopback_names() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("127.5.6.7") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("::")
+    with bind("::1", 0) as sock:
+        assert url(sock).startswith("http://[::1]:")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["chess"], "'chess' is neither a registered game nor a file"),
+        (["--param", "rows=4"], "--param applies to exactly one game"),
+        (["nim", "--param", "rows=4"], "no parameter 'rows'"),
+        (["--port", "70000"], "port must be between 0 and 65535"),
+        (["--host", "no such host.invalid"], "cannot resolve host"),
+        (["missing/file.ppstore"], "cannot open missing/file.ppstore"),
+    ],
+)
+def test_bad_command_lines_are_one_line_errors(args: list[str], words: str) -> None:
+    result = run_cli(["serve", *args])
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and words in result.err
+    assert result.out == ""
+
+
+def test_a_busy_port_and_a_graph_store_are_one_line_errors(tmp_path: Path) -> None:
+    with bind("127.0.0.1", 0) as taken:
+        result = run_cli(["serve", "--port", str(taken.getsockname()[1])])
+    assert result.code == 2 and "cannot listen on 127.0.0.1" in result.err
+    graph = tmp_path / "graph.ppstore"
+    perfectplay.save(graph, perfectplay.solve([(0, 1)]))
+    result = run_cli(["serve", str(graph)])
+    assert result.code == 2 and "holds a game graph" in result.err
+
+
+def _lines(game: Any, count: int, seed: int) -> list[str]:
+    """`count` move sequences (comma-joined labels) from random games of `game`, any length."""
+    solved, rng, lines = perfectplay.solve(game), random.Random(seed), []
+    for _ in range(count):
+        position, labels = solved.initial, []
+        while moves := solved.move_values(position):
+            move = rng.choice(moves)
+            labels.append(move.label)
+            position = move.position
+        lines.append(",".join(labels[: rng.randint(0, len(labels))]))
+    return lines
+
+
+async def _hammer(base: str, requests: list[tuple[str, dict[str, str], int]]) -> dict[str, Any]:
+    """`CLIENTS` clients asking random `requests` for `SECONDS`; statuses and latencies."""
+    statuses: Counter[str] = Counter()
+    latencies: list[float] = []
+    stop = time.monotonic() + SECONDS
+
+    async def client(seed: int) -> None:
+        rng = random.Random(seed)
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            while time.monotonic() < stop:
+                path, params, expected = rng.choice(requests)
+                began = time.perf_counter()
+                try:
+                    answer = await http.get(path, params=params)
+                    ok = answer.status_code == expected and "json" in answer.headers["content-type"]
+                    statuses["ok" if ok else f"{path} {params}: {answer.status_code}"] += 1
+                except httpx.HTTPError as error:
+                    statuses[f"{type(error).__name__}: {error}"] += 1
+                latencies.append(time.perf_counter() - began)
+
+    await asyncio.gather(*(client(seed) for seed in range(CLIENTS)))
+    return {"statuses": statuses, "latencies": latencies}
+
+
+def test_fifty_concurrent_clients_for_ten_seconds_without_an_error(tmp_path: Path) -> None:
+    ttt = load_game("tic-tac-toe")
+    database = tmp_path / "ttt.ppstore"
+    perfectplay.save(database, perfectplay.solve(ttt))
+    c4 = load_game("connect-four", rows=4, cols=4)
+    requests: list[tuple[str, dict[str, str], int]] = [("/api/games", {}, 200)]
+    requests += [("/api/databases/ttt/position", {"moves": m}, 200) for m in _lines(ttt, 50, 1)]
+    requests += [
+        ("/api/games/connect-four/position", {"params": "rows=4;cols=4", "moves": m}, 200)
+        for m in _lines(c4, 50, 2)
+    ]
+    requests += [
+        ("/api/games/chess/position", {}, 404),
+        ("/api/databases/ttt/position", {"moves": "b2,b2"}, 400),
+        ("/api/games/connect-four/position", {"params": "rows=x"}, 400),
+    ]
+    with running_server(
+        "connect-four", str(database), "--param", "rows=4", "--param", "cols=4"
+    ) as server:
+        deadline = time.monotonic() + 120
+        while (
+            httpx.get(f"{server.url}{requests[-4][0]}", params=requests[-4][1]).status_code == 202
+        ):
+            assert time.monotonic() < deadline, "connect-four 4x4 was not solved in 2 minutes"
+            time.sleep(0.1)
+        result = asyncio.run(_hammer(server.url, requests))
+    statuses, latencies = result["statuses"], result["latencies"]
+    errors = {k: n for k, n in statuses.items() if k != "ok"}
+    assert errors == {}
+    latencies.sort()
+    print(
+        f"\n{len(latencies)} requests by {CLIENTS} clients in {SECONDS:.0f} s: "
+        f"{len(latencies) / SECONDS:.0f} requests/s, latency median "
+        f"{statistics.median(latencies) * 1000:.0f} ms, "
+        f"99th percentile {latencies[int(0.99 * len(latencies))] * 1000:.0f} ms"
+    )
+    assert len(latencies) > CLIENTS
