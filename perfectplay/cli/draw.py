@@ -19,7 +19,8 @@ def add_parser(subparsers: Any) -> None:
         help="draw a position with every legal move coloured by its value (SVG or PNG)",
         description=(
             "Draw a position of a registered game (solved first, in memory) or of a saved "
-            "solution FILE (perfectplay solve GAME --save FILE; nothing is re-solved), with "
+            "solution FILE (perfectplay solve GAME --save FILE) or tier directory (nothing is "
+            "re-solved), with "
             "every legal move coloured by its value for the player making it and its "
             "remoteness. Writes SVG to standard output, or to -o FILE (.svg, or .png: needs "
             "cairosvg, pip install 'perfectplay[png]')."
@@ -58,11 +59,16 @@ def _solved(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     from perfectplay.errors import InputFormatError
 
     if os.path.exists(args.game):
-        from perfectplay.store import open_store
-
         if args.param:
             raise InputFormatError("--param applies to a game name, not to a saved FILE")
-        store = open_store(args.game)
+        if os.path.isdir(args.game):  # a tier directory (perfectplay.tiers)
+            from perfectplay.tiers import open_tiers
+
+            store: Any = open_tiers(args.game)
+        else:
+            from perfectplay.store import open_store
+
+            store = open_store(args.game)
         return (None if store.game_name is None else store.game), store, store
     from perfectplay.api import solve
     from perfectplay.games.registry import load_game, parse_params

@@ -184,6 +184,9 @@ def two_tokens_svg(
     colour = PALETTE["WIN" if wins else "LOSE"]
     for source, target in moves:
         (x1, y1), (x2, y2) = centre(source), centre(target)
+        length = max(float(np.hypot(x2 - x1, y2 - y1)), 1e-9)
+        lead = 0.38 * cell / length  # start at the token's rim
+        x1, y1 = x1 + (x2 - x1) * lead, y1 + (y2 - y1) * lead
         parts += arrow(x1, y1, x2, y2, colour, max(3.0, cell / 8))
     for token in (first, second):
         x, y = centre(token)
