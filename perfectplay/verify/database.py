@@ -2,10 +2,13 @@
 
 The store holds the moves (CSR), the values and remoteness, and for scored games the scores
 and gains. Every position is checked against its moves by :func:`~perfectplay.verify.rules.
-check_solution`. Where the game is over the store records no reason; a game store asks the
-game's rules (``batch_outcome`` for every position when the game has it, else ``outcome`` and
-``terminal_score`` at every position with remoteness 0); a graph store takes the positions
-with moves and remoteness 0 as fixed by its rules, and says so in the report's notes.
+check_solution`. A game store's moves are first regenerated from the game (``batch_moves`` on
+the stored codes, else ``moves`` per position) and must be exactly the stored ones, so a store
+is checked against the game itself, not only against the graph it carries. Where the game is
+over the store records no reason; a game store asks the game's rules (``batch_outcome`` for
+every position when the game has it, else ``outcome`` and ``terminal_score`` at every position
+with remoteness 0); a graph store takes the positions with moves and remoteness 0 as fixed by
+its rules, and says so in the report's notes.
 """
 
 from __future__ import annotations
@@ -59,6 +62,74 @@ def _game_rules(
     return primitive, terminal
 
 
+def _game_moves(
+    store: Any, game: Game[Any], codes: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64] | None]:
+    """Every move of the stored positions, regenerated from the game: parent ids, child codes,
+    gains (scored games)."""
+    canonical = bool(store.manifest["canonical"])
+    batch = provides(game, "batch_moves") and not store.scored
+    if batch and (canonical or not provides(game, "canonical")):
+        parent, child = game.batch_moves(codes)
+        return np.asarray(parent, np.int64), np.asarray(child, np.int64), None
+    parents: list[int] = []
+    children: list[int] = []
+    gains: list[int] = []
+    for p, code in enumerate(codes.tolist()):
+        position = game.decode(code)
+        if game.outcome(position) is not None:
+            continue
+        for move in game.moves(position):
+            target = game.canonical(move[1]) if canonical else move[1]
+            parents.append(p)
+            children.append(int(game.encode(target)))
+            gains.append(int(move[2]) if len(move) > 2 else 0)
+    gain = np.array(gains, np.int64) if store.scored else None
+    return np.array(parents, np.int64), np.array(children, np.int64), gain
+
+
+def _check_game_moves(store: Any, game: Game[Any], report: Report) -> None:
+    """The stored moves are exactly the game's moves between the stored codes (as multisets)."""
+    codes = _codes_by_id(store)
+    sorted_codes = np.asarray(store.array("codes"), dtype=np.int64)
+    if (np.diff(sorted_codes) <= 0).any():
+        report.add(np.array([0]), "the stored codes are not sorted and distinct")
+        return
+    parent, child, gain = _game_moves(store, game, codes)
+    k = np.minimum(np.searchsorted(sorted_codes, child), max(store.n - 1, 0))
+    found = sorted_codes[k] == child if store.n else np.zeros(child.shape[0], np.bool_)
+    report.add(
+        np.unique(parent[~found]),
+        "position {p}: a move of the game leads to a position missing from the store",
+    )
+    ids = np.asarray(store.array("code_ids"), dtype=np.int64)[k]
+    indptr = np.asarray(store.array("indptr"), dtype=np.int64)
+    stored_parent = np.repeat(np.arange(store.n, dtype=np.int64), np.diff(indptr))
+    stored_child = np.asarray(store.array("indices"), dtype=np.int64)
+    stored_gain = np.asarray(store.array("gain")) if gain is not None else None
+    ours = (parent, ids) if gain is None else (parent, ids, gain)
+    theirs = (
+        (stored_parent, stored_child)
+        if stored_gain is None
+        else (stored_parent, stored_child, stored_gain)
+    )
+    ours_sorted = [a[np.lexsort(ours[::-1])] for a in ours]
+    theirs_sorted = [a[np.lexsort(theirs[::-1])] for a in theirs]
+    if ours_sorted[0].shape != theirs_sorted[0].shape:
+        counts = np.bincount(parent, minlength=store.n) != np.diff(indptr)
+        report.add(
+            np.flatnonzero(counts), "position {p}: its stored moves differ from the game's moves"
+        )
+        return
+    differ = np.zeros(ours_sorted[0].shape[0], dtype=np.bool_)
+    for a, b in zip(ours_sorted, theirs_sorted, strict=True):
+        differ |= a != b
+    report.add(
+        np.unique(ours_sorted[0][differ]),
+        "position {p}: its stored moves differ from the game's moves",
+    )
+
+
 def verify_store(
     path: str | os.PathLike[str], *, progress: bool = False, workers: int | None = None
 ) -> Report:
@@ -88,8 +159,9 @@ def verify_store(
     Notes
     -----
     Cost: reading the whole file once for the checksums, then the O(n + m) check; for a game
-    store without ``batch_outcome``, one ``decode`` and ``outcome`` call per position with
-    remoteness 0.
+    store, regenerating its moves (one ``batch_moves`` call, or ``decode`` and ``moves`` per
+    position) and sorting both move lists, O(m log m); without ``batch_outcome``, one
+    ``decode`` and ``outcome`` call per position with remoteness 0.
     """
     from tqdm import tqdm
 
@@ -102,6 +174,8 @@ def verify_store(
         remoteness = np.asarray(solution.remoteness)
         terminal = None
         if store.game_name is not None:
+            moves_report = Report()
+            _check_game_moves(store, store.game, moves_report)
             primitive, terminal = _game_rules(store, store.game, value, remoteness)
         else:
             primitive = np.where(
@@ -124,7 +198,10 @@ def verify_store(
                 on_chunk=bar.update,
                 workers=workers,
             )
-        if store.game_name is None:
+        if store.game_name is not None:
+            report.bad += moves_report.bad
+            report.problems[:0] = moves_report.problems
+        else:
             fixed = int(np.count_nonzero(primitive != UNDECIDED))
             if fixed:
                 report.notes.append(
