@@ -7,7 +7,7 @@ modules are imported only when a game is loaded.
 Examples
 --------
 >>> game_names()
-['tic-tac-toe', 'connect-four', 'nim', 'subtraction', 'dodgem']
+['tic-tac-toe', 'connect-four', 'nim', 'subtraction', 'dodgem', 'quixo']
 >>> game = load_game("nim", heaps=(1, 2))
 >>> game.info.name, dict(game.info.params)
 ('nim', {'heaps': (1, 2)})
@@ -151,6 +151,13 @@ _REGISTRY: dict[str, GameEntry] = {
             "Colin Vout's car race (Winning Ways); loopy, a first-player win on 3x3",
             (Param("size", "int", 3, "board side; each player has size - 1 cars"),),
             tiered="perfectplay.games.dodgem_tiers:DodgemTiers",
+        ),
+        GameEntry(
+            "quixo",
+            "perfectplay.games.quixo:Quixo",
+            "push edge cubes back into rows, n in a row wins (GamesmanOne's rules); loopy",
+            (Param("size", "int", 4, "board side: 3, 4 or 5"),),
+            tiered="perfectplay.games.quixo:TieredQuixo",
         ),
     )
 }
