@@ -1,0 +1,524 @@
+"""numba kernels of Quixo's tiered form (see :mod:`perfectplay.games.quixo`).
+
+A board is two bitboards, bit ``d`` for cell ``d = row * n + col`` (row 0 on top): ``x`` (the X
+cubes) and ``o`` (the O cubes), joined in one int64 *word* ``(x << 32) | o``. The word is also
+the order of canonical forms: the canonical form of a board is the symmetric image with the
+smallest word, and ranks grow with the word (below), so it is also the image of smallest rank.
+
+**Ranking** of tier ``(nx, no)`` (``nx`` X cubes, ``no`` O cubes): the colex rank of ``x`` among
+the ``C(N, nx)`` patterns of ``nx`` cells, then the colex rank of ``o`` compressed to the
+``N - nx`` cells ``x`` leaves free (``C(N - nx, no)`` patterns), then the player to move as the
+lowest bit: ``rank = ((rank_x * C(N - nx, no) + rank_o) << 1) | turn``. Colex order of patterns
+of equal size is their numeric order, and compressing ``o`` to the free cells keeps its order,
+so for one turn the rank order is the order of ``(x, o)``, the order of words.
+
+Every kernel reads tables (:class:`Tables`) built once per board size: binomials, per-byte colex
+contributions, per-byte bit gather/scatter (``pext``/``pdep``), per-byte images under the seven
+non-trivial symmetries, the moves' masks and the winning lines. A move is one edge cell ``src``
+pushed back in at ``dest``, the far end of its row or column: the cubes on ``seg`` (from
+``dest`` up to, not including, ``src``) move one cell towards ``src`` (a shift of ``shift`` bits,
+both bitboards at once) and the mover's cube lands on ``dest``.
+
+Kernels run array-at-a-time without the GIL (``nogil``): the tier engine calls them from threads.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+import numba as nb
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.values import LOSE, UNDECIDED, WIN
+
+__all__ = [
+    "DIRECTIONS",
+    "Tables",
+    "boards",
+    "children",
+    "orbit_sizes",
+    "parents",
+    "ranks",
+    "slots",
+    "tables",
+]
+
+DIRECTIONS = "RLDU"
+"""Where a move pushes the cube back in: the Right or Left end of its row, the Down (bottom) or
+Up (top) end of its column; GamesmanOne's move order per source index."""
+
+_LANE = 32  # the X bitboard sits above bit 32 of a word, the O bitboard below
+
+
+class Tables(NamedTuple):
+    """Lookup tables of one board size, passed to every kernel as one tuple."""
+
+    n: int
+    """Board side."""
+    cells: int
+    """``n * n``."""
+    nbytes: int
+    """Bytes of a bitboard: ``ceil(cells / 8)``."""
+    binom: NDArray[np.int64]
+    """``binom[i, k] = C(i, k)`` for ``0 <= i, k <= cells``."""
+    colex: NDArray[np.int64]
+    """``colex[b, c, v]``: colex contribution of byte ``v`` at byte ``b``, after ``c`` set bits."""
+    pop8: NDArray[np.int64]
+    """Set bits of each byte."""
+    pext8: NDArray[np.int64]
+    """``pext8[m, v]``: the bits of ``v`` where ``m`` is set, gathered to the bottom."""
+    pdep8: NDArray[np.int64]
+    """``pdep8[m, v]``: the low bits of ``v`` scattered to the set bits of ``m``."""
+    sym: NDArray[np.int64]
+    """``sym[s, b, v]``: the image of byte ``v`` at byte ``b`` under symmetry ``s + 1``."""
+    src: NDArray[np.int64]
+    """Per move: the source cell's bit in both halves of a word."""
+    dest: NDArray[np.int64]
+    """Per move: the destination cell's bit (one bitboard)."""
+    seg: NDArray[np.int64]
+    """Per move: the cells that shift (``dest`` up to ``src``, exclusive) in both halves."""
+    shift: NDArray[np.int64]
+    """Per move: how far the shifting cubes move, in bits (negative: to lower cells)."""
+    lines: NDArray[np.int64]
+    """The winning lines (rows, columns, both diagonals) as bitboards."""
+    edge: int
+    """The edge cells as a bitboard."""
+
+
+def symmetries(n: int) -> list[list[int]]:
+    """The 8 symmetries of the n x n board as cell permutations ``cell -> image cell``."""
+    m = n - 1
+    images = []
+    for d in range(n * n):
+        r, c = divmod(d, n)
+        cells = [(r, c), (c, m - r), (m - r, m - c), (m - c, r)]  # the four rotations
+        cells += [(r, m - c), (m - r, c), (c, r), (m - c, m - r)]  # and the four reflections
+        images.append([row * n + col for row, col in cells])
+    return [[images[d][s] for d in range(n * n)] for s in range(8)]
+
+
+def move_list(n: int) -> list[tuple[str, int, int]]:
+    """Every move ``(label, src, dest)`` in GamesmanOne's order (module :mod:`~.quixo`)."""
+    edge = [d for d in range(n * n) if d // n in (0, n - 1) or d % n in (0, n - 1)]
+    ends = {
+        "R": lambda d: d // n * n + n - 1,
+        "L": lambda d: d // n * n,
+        "D": lambda d: (n - 1) * n + d % n,
+        "U": lambda d: d % n,
+    }
+    per_direction = {key: [d for d in edge if ends[key](d) != d] for key in DIRECTIONS}
+    return [
+        (
+            f"{per_direction[key][i] + 1}{key}",
+            per_direction[key][i],
+            ends[key](per_direction[key][i]),
+        )
+        for i in range(3 * n - 4)
+        for key in DIRECTIONS
+    ]
+
+
+def _ints(values: list[int]) -> NDArray[np.int64]:
+    return np.array(values, dtype=np.int64)
+
+
+def _byte_table(fn: Any) -> NDArray[np.int64]:
+    return np.array([[fn(m, v) for v in range(256)] for m in range(256)], dtype=np.int64)
+
+
+def _pext(m: int, v: int) -> int:
+    out, k = 0, 0
+    for bit in range(8):
+        if m >> bit & 1:
+            out |= (v >> bit & 1) << k
+            k += 1
+    return out
+
+
+def _pdep(m: int, v: int) -> int:
+    out, k = 0, 0
+    for bit in range(8):
+        if m >> bit & 1:
+            out |= (v >> k & 1) << bit
+            k += 1
+    return out
+
+
+@cache
+def tables(n: int) -> Tables:
+    """The kernels' tables for the n x n board (built once per size; ~0.1 s)."""
+    cells = n * n
+    nbytes = (cells + 7) // 8
+    binom = np.zeros((cells + 1, cells + 1), dtype=np.int64)
+    for i in range(cells + 1):
+        binom[i, 0] = 1
+        for k in range(1, i + 1):
+            binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k]
+    pop8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+    colex = np.zeros((nbytes, cells + 1, 256), dtype=np.int64)
+    for b in range(nbytes):
+        for c in range(cells + 1):
+            for v in range(256):
+                total, k = 0, c
+                for bit in range(8):
+                    if v >> bit & 1 and 8 * b + bit < cells:
+                        k += 1
+                        total += int(binom[8 * b + bit, k]) if k <= cells else 0
+                colex[b, c, v] = total
+    perms = symmetries(n)
+    sym = np.zeros((7, nbytes, 256), dtype=np.int64)
+    for s in range(7):
+        for b in range(nbytes):
+            for v in range(256):
+                sym[s, b, v] = sum(
+                    1 << perms[s + 1][8 * b + bit]
+                    for bit in range(8)
+                    if v >> bit & 1 and 8 * b + bit < cells
+                )
+    both = 1 | (1 << _LANE)
+    src, dest, seg, shift = [], [], [], []
+    for _, s, d in move_list(n):
+        step = 1 if abs(s - d) < n else n
+        step = step if s > d else -step
+        seg.append(sum(1 << c for c in range(d, s, step)) * both)  # d .. s exclusive
+        src.append((1 << s) * both)
+        dest.append(1 << d)
+        shift.append(step)
+    lines = [sum(1 << (r * n + c) for c in range(n)) for r in range(n)]
+    lines += [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    lines += [
+        sum(1 << (i * n + i) for i in range(n)),
+        sum(1 << (i * n + n - 1 - i) for i in range(n)),
+    ]
+    edge = sum(1 << d for d in range(cells) if d // n in (0, n - 1) or d % n in (0, n - 1))
+    return Tables(
+        n,
+        cells,
+        nbytes,
+        binom,
+        colex,
+        pop8,
+        _byte_table(_pext),
+        _byte_table(_pdep),
+        sym,
+        _ints(src),
+        _ints(dest),
+        _ints(seg),
+        _ints(shift),
+        _ints(lines),
+        edge,
+    )
+
+
+# ---------------------------------------------------------------------------- bit helpers
+@nb.njit(cache=True, nogil=True, inline="always")
+def _colex(p: int, t: Tables) -> int:
+    """Colex rank of pattern `p` among the patterns with as many set bits."""
+    rank, count = 0, 0
+    for b in range(t.nbytes):
+        v = (p >> (8 * b)) & 255
+        rank += t.colex[b, count, v]
+        count += t.pop8[v]
+    return rank
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _gather(v: int, mask: int, t: Tables) -> int:
+    """The bits of `v` where `mask` is set, packed to the bottom (pext)."""
+    out, k = 0, 0
+    for b in range(t.nbytes):
+        m = (mask >> (8 * b)) & 255
+        out |= t.pext8[m, (v >> (8 * b)) & 255] << k
+        k += t.pop8[m]
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _scatter(v: int, mask: int, t: Tables) -> int:
+    """The low bits of `v` spread over the set bits of `mask` (pdep)."""
+    out = 0
+    for b in range(t.nbytes):
+        m = (mask >> (8 * b)) & 255
+        k = t.pop8[m]
+        out |= t.pdep8[m, v & ((1 << k) - 1)] << (8 * b)
+        v >>= k
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _image(p: int, s: int, t: Tables) -> int:
+    out = 0
+    for b in range(t.nbytes):
+        out |= t.sym[s, b, (p >> (8 * b)) & 255]
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _canonical(x: int, o: int, t: Tables) -> tuple[int, int]:
+    """The symmetric image of board ``(x, o)`` with the smallest word."""
+    bx, bo = x, o
+    for s in range(7):
+        ix = _image(x, s, t)
+        if ix > bx:
+            continue
+        io = _image(o, s, t)
+        if ix < bx or io < bo:
+            bx, bo = ix, io
+    return bx, bo
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _rank(x: int, o: int, turn: int, nx: int, no: int, t: Tables) -> int:
+    full = (1 << t.cells) - 1
+    free = _gather(o, full & ~x, t)
+    return ((_colex(x, t) * t.binom[t.cells - nx, no] + _colex(free, t)) << 1) | turn
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _colex_unrank(rank: int, k: int, width: int, t: Tables) -> int:
+    p = 0
+    for cell in range(width - 1, -1, -1):
+        if k > 0 and t.binom[cell, k] <= rank:
+            p |= 1 << cell
+            rank -= t.binom[cell, k]
+            k -= 1
+    return p
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _unrank(rank: int, nx: int, no: int, t: Tables) -> tuple[int, int, int]:
+    turn = rank & 1
+    rank >>= 1
+    per_x = t.binom[t.cells - nx, no]
+    rank_x = rank // per_x
+    x = _colex_unrank(rank_x, nx, t.cells, t)
+    free = _colex_unrank(rank - rank_x * per_x, no, t.cells - nx, t)
+    return x, _scatter(free, ((1 << t.cells) - 1) & ~x, t), turn
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _has_line(p: int, t: Tables) -> bool:
+    for line in t.lines:  # noqa: SIM110 (numba compiles no generator in any())
+        if p & line == line:
+            return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _legal(x: int, o: int, turn: int, t: Tables) -> bool:
+    """GamesmanOne's legality test: the player who just moved has a cube on the edge (their
+    cube landed there), except at the start (empty board, X to move)."""
+    if turn == 0:
+        return (o & t.edge) != 0 or (x == 0 and o == 0)
+    return (x & t.edge) != 0
+
+
+# ---------------------------------------------------------------------------- kernels
+@nb.njit(cache=True, nogil=True)
+def ranks(
+    xs: NDArray[np.int64],
+    os: NDArray[np.int64],
+    turns: NDArray[np.int64],
+    nx: int,
+    no: int,
+    t: Tables,
+    canonical: bool,
+) -> NDArray[np.int64]:
+    """Ranks in tier ``(nx, no)`` of boards ``(xs, os)`` with ``turns`` to move (0 X, 1 O),
+    of their canonical forms if `canonical`. ~20 ns per board."""
+    out = np.empty(xs.shape[0], dtype=np.int64)
+    for i in range(xs.shape[0]):
+        x, o = xs[i], os[i]
+        if canonical:
+            x, o = _canonical(x, o, t)
+        out[i] = _rank(x, o, turns[i], nx, no, t)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def boards(
+    rank: NDArray[np.int64], nx: int, no: int, t: Tables
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Boards ``(x, o, turn)`` of ranks of tier ``(nx, no)``. ~50 ns per rank."""
+    xs = np.empty(rank.shape[0], dtype=np.int64)
+    os = np.empty(rank.shape[0], dtype=np.int64)
+    turns = np.empty(rank.shape[0], dtype=np.int64)
+    for i in range(rank.shape[0]):
+        xs[i], os[i], turns[i] = _unrank(rank[i], nx, no, t)
+    return xs, os, turns
+
+
+@nb.njit(cache=True, nogil=True)
+def children(
+    rank: NDArray[np.int64], nx: int, no: int, which_x: int, which_o: int, t: Tables
+) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.int8], NDArray[np.int64]]:
+    """Primitive values and canonical children of ranks of tier ``(nx, no)``.
+
+    A child that takes a blank cube is in the tier with one more of the mover's cubes:
+    `which_x` (X moved) or `which_o` (O moved); otherwise it stays (``which`` 0). One pass,
+    a few dozen table look-ups per child (its canonical form and rank).
+    """
+    count = rank.shape[0]
+    moves = t.src.shape[0]
+    primitive = np.empty(count, dtype=np.uint8)
+    indptr = np.empty(count + 1, dtype=np.int64)
+    which = np.empty(count * moves, dtype=np.int8)
+    child = np.empty(count * moves, dtype=np.int64)
+    full = (1 << t.cells) - 1
+    m = 0
+    indptr[0] = 0
+    for i in range(count):
+        x, o, turn = _unrank(rank[i], nx, no, t)
+        mine, theirs = (x, o) if turn == 0 else (o, x)
+        value = UNDECIDED
+        if _has_line(mine, t):
+            value = WIN
+        elif _has_line(theirs, t):
+            value = LOSE
+        primitive[i] = value
+        if value == UNDECIDED:
+            word = (x << _LANE) | o
+            lane = _LANE if turn == 0 else 0
+            flip_tier = which_x if turn == 0 else which_o
+            cx, co = nx + (turn == 0), no + (turn == 1)
+            for k in range(moves):
+                src = t.src[k]
+                if theirs & src & full:  # the opponent's cube cannot be taken
+                    continue
+                seg = t.seg[k]
+                moved = word & seg
+                moved = moved << t.shift[k] if t.shift[k] > 0 else moved >> -t.shift[k]
+                after = (word & ~(seg | src)) | moved | (t.dest[k] << lane)
+                bx, bo = _canonical(after >> _LANE, after & full, t)
+                if mine & src & full:
+                    which[m] = 0
+                    child[m] = _rank(bx, bo, 1 - turn, nx, no, t)
+                else:
+                    which[m] = flip_tier
+                    child[m] = _rank(bx, bo, 1 - turn, cx, co, t)
+                m += 1
+        indptr[i + 1] = m
+    return primitive, indptr, which[:m].copy(), child[:m].copy()
+
+
+@nb.njit(cache=True, nogil=True)
+def parents(
+    rank: NDArray[np.int64], nx: int, no: int, t: Tables
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Canonical ranks of the slots of tier ``(nx, no)`` with a move inside the tier to each rank.
+
+    The player who just moved put a cube of theirs on ``dest`` and, inside the tier, took it
+    from ``src``: undoing shifts the segment back and puts the cube on ``src``. Parents that
+    are over (a line) or fail the legality test are left out, and each is listed once.
+    """
+    count = rank.shape[0]
+    moves = t.src.shape[0]
+    indptr = np.empty(count + 1, dtype=np.int64)
+    out = np.empty(count * moves, dtype=np.int64)
+    full = (1 << t.cells) - 1
+    m = 0
+    indptr[0] = 0
+    for i in range(count):
+        x, o, turn = _unrank(rank[i], nx, no, t)
+        before = 1 - turn  # the player who made the move undone
+        lane = _LANE if before == 0 else 0
+        word = (x << _LANE) | o
+        start = m
+        for k in range(moves):
+            dest = t.dest[k] << lane
+            if not word & dest:
+                continue
+            src, seg = t.src[k], t.seg[k]
+            whole = seg | src
+            moved = word & whole & ~dest
+            moved = moved >> t.shift[k] if t.shift[k] > 0 else moved << -t.shift[k]
+            prior = (word & ~whole) | moved | (src & (full << lane))
+            px, po = prior >> _LANE, prior & full
+            if _has_line(px, t) or _has_line(po, t) or not _legal(px, po, before, t):
+                continue
+            bx, bo = _canonical(px, po, t)
+            r = _rank(bx, bo, before, nx, no, t)
+            seen = False
+            for j in range(start, m):
+                if out[j] == r:
+                    seen = True
+                    break
+            if not seen:
+                out[m] = r
+                m += 1
+        indptr[i + 1] = m
+    return indptr, out[:m].copy()
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _next_pattern(p: int) -> int:
+    """The next larger pattern with as many set bits (Gosper's hack)."""
+    low = p & -p
+    ripple = p + low
+    return (((ripple ^ p) >> 2) // low) | ripple
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _is_canonical(x: int, o: int, t: Tables) -> bool:
+    for s in range(7):
+        ix = _image(x, s, t)
+        if ix < x:
+            return False
+        if ix == x and _image(o, s, t) < o:
+            return False
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
+def slots(start: int, stop: int, nx: int, no: int, t: Tables) -> NDArray[np.bool_]:
+    """Which ranks ``start..stop-1`` of tier ``(nx, no)`` are canonical and legal.
+
+    Walks the boards in rank order (next pattern by Gosper's hack, no unranking per rank).
+    """
+    out = np.zeros(max(stop - start, 0), dtype=np.bool_)
+    if stop <= start:
+        return out
+    full = (1 << t.cells) - 1
+    x, o, turn = _unrank(start, nx, no, t)
+    free = _gather(o, full & ~x, t)
+    width = t.cells - nx
+    i = 0
+    while i < out.shape[0]:
+        canonical = _is_canonical(x, o, t)
+        for side in range(turn, 2):
+            if i < out.shape[0]:
+                out[i] = canonical and _legal(x, o, side, t)
+                i += 1
+        turn = 0
+        if no > 0:
+            free = _next_pattern(free)
+        if no == 0 or free >> width:
+            free = (1 << no) - 1
+            if nx > 0:
+                x = _next_pattern(x)
+        o = _scatter(free, full & ~x, t)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def orbit_sizes(rank: NDArray[np.int64], nx: int, no: int, t: Tables) -> NDArray[np.int64]:
+    """How many distinct boards the 8 symmetries make of each rank's board."""
+    out = np.empty(rank.shape[0], dtype=np.int64)
+    images = np.empty(8, dtype=np.int64)
+    for i in range(rank.shape[0]):
+        x, o, _ = _unrank(rank[i], nx, no, t)
+        images[0] = (x << _LANE) | o
+        for s in range(7):
+            images[s + 1] = (_image(x, s, t) << _LANE) | _image(o, s, t)
+        distinct = 0
+        for a in range(8):
+            new = True
+            for b in range(a):
+                if images[b] == images[a]:
+                    new = False
+                    break
+            distinct += new
+        out[i] = distinct
+    return out
