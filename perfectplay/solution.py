@@ -173,6 +173,19 @@ class Solution:
         score = None if self.score is None else int(self.score[p])
         return [o.move for o in optimal_moves(self.move_values(p), int(self.value[p]), score)]
 
+    def _repr_svg_(self) -> str:
+        """The positions counted by value and remoteness as a bar chart (notebooks).
+
+        >>> g = GameGraph.from_edges([0, 1], [1, 2], n=3)
+        >>> value, remoteness = np.array([3, 0, 0], np.uint8), np.array([1, 0, 0], np.int32)
+        >>> s = Solution(g, value, remoteness, solver="dag")
+        >>> s._repr_svg_().count("data-count=")
+        2
+        """
+        from perfectplay.draw.charts import counts_svg, value_counts
+
+        return counts_svg(value_counts(self.value, self.remoteness), f"solved by {self.solver}")
+
     def summary(self) -> dict[str, int]:
         """Number of positions of each value, keyed by value name (WIN, LOSE, TIE, DRAW)."""
         counts = np.bincount(self.value, minlength=256)

@@ -11,7 +11,7 @@ player to move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic
+from typing import Any, Generic
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,7 +23,7 @@ from perfectplay.graph import GameGraph
 from perfectplay.solution import Solution
 from perfectplay.values import NO_REMOTENESS, UNDECIDED, Value
 
-__all__ = ["GameMove", "GameSolution", "solve_enumeration"]
+__all__ = ["GameMove", "GameSolution", "PositionView", "solve_enumeration"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,32 @@ class GameMove(Generic[P]):
     """Moves until the game ends after choosing this move, counting it (-1 for a draw)."""
     score: int | None = None
     """Scored games: the mover's (own - opponent) total from here when choosing this move."""
+
+
+@dataclass(frozen=True)
+class PositionView(Generic[P]):
+    """One position of a solved game with its value and its moves' values; in a notebook it
+    shows as the board with every move coloured by value (``_repr_svg_``).
+
+    Made by :meth:`GameSolution.view`.
+    """
+
+    game: Any
+    """The game (a :class:`~perfectplay.games.base.Game`)."""
+    position: P
+    """The position."""
+    value: Value
+    """Its value for the player to move."""
+    remoteness: int
+    """Moves to the end under best play (-1 for a draw, 0 if over)."""
+    moves: list[GameMove[P]]
+    """Every legal move, valued for the player making it (empty where the game is over)."""
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG (:func:`perfectplay.draw.position_svg`), for notebooks."""
+        from perfectplay.draw import position_svg
+
+        return position_svg(self.game, self.position, self.moves)
 
 
 class GameSolution(Generic[P]):
@@ -175,6 +201,35 @@ class GameSolution(Generic[P]):
     def summary(self) -> dict[str, int]:
         """Number of positions of each value, keyed by value name (WIN, LOSE, TIE, DRAW)."""
         return self.solution.summary()
+
+    def view(self, position: P | None = None) -> PositionView[P]:
+        """`position` (default: the start) with its value and its moves' values, drawn as a
+        board in a notebook.
+
+        Raises
+        ------
+        PositionNotFoundError
+            If `position` is not reachable from the start.
+
+        Examples
+        --------
+        >>> from perfectplay.games.registry import load_game
+        >>> from perfectplay.games.enumerate import enumerate_game
+        >>> solved = solve_enumeration(enumerate_game(load_game("nim", heaps=(1, 2))))
+        >>> view = solved.view()
+        >>> view.value, [m.label for m in view.moves if m.value == Value.WIN]
+        (<Value.WIN: 3>, ['h2-1'])
+        >>> view._repr_svg_().count('class="move"')
+        3
+        """
+        here = self.initial if position is None else position
+        return PositionView(
+            self.game, here, self.value(here), self.remoteness(here), self.move_values(here)
+        )
+
+    def _repr_svg_(self) -> str:
+        """The start position as SVG, every move coloured by value (for notebooks)."""
+        return self.view()._repr_svg_()
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{k}={v}" for k, v in self.summary().items())

@@ -124,6 +124,22 @@ class GeographyResult:
             f"mover wins from {wins}, algorithm={self.algorithm!r}>"
         )
 
+    def _repr_svg_(self) -> str | None:
+        """The graph with its maximum matching, D(G) and winning arrows, as SVG (notebooks);
+        None (plain text instead) beyond 2500 vertices.
+
+        >>> from perfectplay.solvers.geography import solve_geography
+        >>> solve_geography([(0, 1), (1, 2)])._repr_svg_().count('class="matching"')
+        1
+        """
+        from perfectplay.draw.errors import PictureTooLargeError
+        from perfectplay.draw.geography import geography_svg
+
+        try:
+            return geography_svg(self)
+        except PictureTooLargeError:
+            return None
+
     def _vertex(self, v: int, what: str) -> int:
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or not 0 <= v < self.graph.n:
             raise PositionNotFoundError(
