@@ -21,8 +21,15 @@ def add_parser(subparsers: Any) -> None:
             "remoteness arrays."
         ),
     )
-    parser.add_argument("file", metavar="FILE", help="a saved solution")
+    parser.add_argument(
+        "file", metavar="FILE|DIR", help="a saved solution, or a tier directory (solve --tiers)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument(
+        "--by-tier",
+        action="store_true",
+        help="tier directories: also count each tier (classes and positions per value)",
+    )
     parser.add_argument(
         "--plot",
         metavar="FILE",
@@ -69,12 +76,19 @@ def format_table(counts: list[tuple[Any, int, int]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Open the file and print its counts."""
+    from perfectplay.solved import is_tier_directory
     from perfectplay.store import open_store
 
     if args.plot is not None:
         from perfectplay.draw.output import check_picture_path
 
         check_picture_path(args.plot)
+    if is_tier_directory(args.file):
+        return _run_tiers(args)
+    if args.by_tier:
+        from perfectplay.errors import InputFormatError
+
+        raise InputFormatError("--by-tier applies to a tier directory")
     with open_store(args.file) as store:
         counts = store.counts()
         title = store.game_name or "game graph"
@@ -100,4 +114,40 @@ def run(args: argparse.Namespace) -> int:
             return 0
         header = f"{title}{' ' + params if params else ''}: {store.n} positions, {store.m} moves"
         sys.stdout.write(header + "\n" + format_table(counts) + "\n")
+    return 0
+
+
+def _run_tiers(args: argparse.Namespace) -> int:
+    """Counts of a tier directory: positions reachable from the start, classes and positions."""
+    from perfectplay.tiers import open_tiers
+    from perfectplay.tiers.analyze import analyze_tiers
+
+    with open_tiers(args.file) as db:
+        analysis = analyze_tiers(db)
+        title = db.describe()
+    if args.plot is not None:
+        from perfectplay.draw import counts_svg, write_picture
+
+        rows = [(value, r, positions) for value, r, _, positions in analysis.remoteness]
+        write_picture(args.plot, counts_svg(rows, title))
+    if args.json:
+        sys.stdout.write(json.dumps({"game": title, **analysis.to_json()}) + "\n")
+        return 0
+    positions = sum(analysis.positions.values())
+    classes = sum(analysis.classes.values())
+    lines = [
+        f"{title}: {positions:,} positions reachable from the start, stored as {classes:,} "
+        "classes (a position and its mirror images are one class)",
+        "positions by value and remoteness:",
+        format_table([(value, r, p) for value, r, _, p in analysis.remoteness]),
+        "classes by value: " + ", ".join(f"{k} {v:,}" for k, v in analysis.classes.items()),
+    ]
+    if args.by_tier:
+        names = ("WIN", "LOSE", "TIE", "DRAW")
+        head = f"{'tier':>8}" + "".join(f"{n:>14}" for n in names) + f"{'classes':>14}"
+        lines += ["positions by tier:", head]
+        for t in analysis.tiers:
+            cells = "".join(f"{t.positions[n]:>14,}" for n in names)
+            lines.append(f"{t.label:>8}{cells}{sum(t.classes.values()):>14,}")
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -24,8 +24,17 @@ def add_parser(subparsers: Any) -> None:
             "`perfectplay solve GAME --save FILE` (nothing to solve)."
         ),
     )
-    parser.add_argument("game", metavar="GAME", help="a registered game, or a saved solution")
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help="a registered game, a saved solution, or a tier directory (solve --tiers)",
+    )
     add_param_option(parser)
+    parser.add_argument(
+        "--db",
+        metavar="FILE|DIR",
+        help="play GAME from this saved solution or tier directory instead of solving it",
+    )
     parser.add_argument(
         "--side",
         choices=("first", "second"),
@@ -44,15 +53,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         name = game_entry(args.game).name
     except UnknownNameError:
-        if "/" not in args.game and not os.path.isfile(args.game):
+        if "/" not in args.game and not os.path.exists(args.game):
             raise
         name = None
-    if name is None:
-        from perfectplay.store import open_store
+    if name is None or args.db is not None:
+        from perfectplay.solved import open_solved
 
         if args.param:
             raise InputFormatError("--param applies to a game name, not to a saved solution")
-        with open_store(args.game) as store:
+        with open_solved(args.game if name is None else args.db) as store:
+            if name is not None and store.game_name != name:
+                raise InputFormatError(f"{args.db} holds {store.game_name}, not {name}")
             session = PlaySession(
                 store.game, store, human=args.side, stdin=sys.stdin, stdout=sys.stdout
             )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up stays fast
     from perfectplay.store import SolutionStore
+    from perfectplay.tiers.database import TierDatabase
 
 __all__ = ["add_parser", "parse_position", "run"]
 
@@ -24,7 +25,9 @@ def add_parser(subparsers: Any) -> None:
             "`perfectplay solve GAME --save FILE`. Nothing is re-solved."
         ),
     )
-    parser.add_argument("file", metavar="FILE", help="a saved solution")
+    parser.add_argument(
+        "file", metavar="FILE|DIR", help="a saved solution, or a tier directory (solve --tiers)"
+    )
     parser.add_argument(
         "position",
         metavar="POSITION",
@@ -37,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def parse_position(store: SolutionStore, text: str | None) -> Any:
+def parse_position(store: SolutionStore | TierDatabase, text: str | None) -> Any:
     """The position `text` writes, read by the stored game's own parser (an id for a graph).
 
     Raises
@@ -46,8 +49,9 @@ def parse_position(store: SolutionStore, text: str | None) -> Any:
         If the game cannot read `text`, or a graph store gets a non-integer.
     """
     from perfectplay.errors import InputFormatError
+    from perfectplay.store import SolutionStore
 
-    if store.game_name is None:
+    if isinstance(store, SolutionStore) and store.game_name is None:
         if text is None:
             if store.start is None:
                 raise InputFormatError("this game graph has no recorded start: give a POSITION")
@@ -65,9 +69,9 @@ def parse_position(store: SolutionStore, text: str | None) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Open the file, look the position up, print it with its moves."""
     from perfectplay.play import describe
-    from perfectplay.store import open_store
+    from perfectplay.solved import open_solved
 
-    with open_store(args.file) as store:
+    with open_solved(args.file) as store:
         position = parse_position(store, " ".join(args.position) if args.position else None)
         here = store.probe(position)
         moves = store.move_values(position)

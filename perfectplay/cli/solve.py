@@ -49,6 +49,24 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help='print one JSON object {"positions": [...], "summary": {...}} instead',
     )
+    parser.add_argument(
+        "--tiers",
+        metavar="DIR",
+        help="solve a registered game with the tier engine into DIR, one tier at a time "
+        "(for games larger than memory; run again to resume after a crash)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="with --tiers: threads (default: every core)",
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=int,
+        metavar="N",
+        help="with --tiers: ranks per chunk of a tier (default 4194304; a new DIR only)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -94,6 +112,12 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.graphfile import format_solution, format_solution_json
     from perfectplay.solvers.retrograde import solve_retrograde
 
+    if args.tiers is not None:
+        return _solve_tiers(args)
+    if args.jobs is not None or args.chunk_size is not None:
+        from perfectplay.errors import InputFormatError
+
+        raise InputFormatError("--jobs and --chunk-size apply with --tiers DIR")
     target = resolve_target(args.target, args.param)
     if isinstance(target, Game):
         return _solve_game(target, args)
@@ -151,6 +175,54 @@ def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
         f"{solved.graph.m} moves, solved in {seconds:.2f} s ({solved.solution.solver})",
         f"start: {describe(value, remoteness, score)} for the player to move",
         "positions by value: " + ", ".join(f"{k} {v}" for k, v in counts.items()),
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _solve_tiers(args: argparse.Namespace) -> int:
+    """Solve a registered game into a tier directory; print the start's value and the files."""
+    import json
+    import time
+
+    from perfectplay.errors import InputFormatError
+    from perfectplay.games.registry import game_entry, load_tiered_game, parse_params
+    from perfectplay.play import describe
+    from perfectplay.tiers import solve_tiers
+
+    if args.save is not None:
+        raise InputFormatError(
+            "--save writes a store file; with --tiers the tiers are saved in DIR"
+        )
+    for name, value in (("--jobs", args.jobs), ("--chunk-size", args.chunk_size)):
+        if value is not None and value < 1:
+            raise InputFormatError(f"{name} must be at least 1, got {value}")
+    name = game_entry(args.target).name
+    game = load_tiered_game(name, **parse_params(name, args.param))
+    start = time.perf_counter()
+    with solve_tiers(game, args.tiers, jobs=args.jobs, chunk_size=args.chunk_size) as db:
+        seconds = time.perf_counter() - start
+        here = db.probe(db.initial)
+        stored, size = db.footprint()
+    record = {
+        "game": db.game_name,
+        "params": db.params,
+        "tiers": len(db.order),
+        "directory": args.tiers,
+        "seconds": round(seconds, 3),
+        "start": {"value": here.value.name, "remoteness": here.remoteness, "score": here.score},
+        "stored_classes": stored,
+        "bytes": size,
+    }
+    if args.json:
+        sys.stdout.write(json.dumps(record) + "\n")
+        return 0
+    per = f", {size / stored:.2f} bytes per stored class" if stored else ""
+    lines = [
+        f"{db.describe()}: {len(db.order)} tiers solved into {args.tiers} in {seconds:.2f} s",
+        f"start: {describe(here.value, here.remoteness, here.score)} for the player to move",
+        f"files: {size:,} bytes for {stored:,} stored classes (symmetric positions stored once)"
+        + per,
     ]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

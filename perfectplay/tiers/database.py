@@ -249,6 +249,19 @@ class TierDatabase:
         """The game's parameters, as JSON values."""
         return json_params(self.tiered.info.params)
 
+    def footprint(self) -> tuple[int, int]:
+        """``(stored classes, bytes)``: ranks that are positions, and the size of the tier files
+        (of the records in memory for tiers solved in memory). Cost: reads the headers only."""
+        if self.directory is None:
+            assert self._memory is not None
+            solved = self._memory.tiers.values()
+            return sum(int(np.count_nonzero(t.records)) for t in solved), sum(
+                t.records.nbytes + (0 if t.scores is None else t.scores.nbytes) for t in solved
+            )
+        stored = sum(int(self._file(t).meta["stored"]) for t in self.order)
+        size = sum(os.path.getsize(self._path(t)) for t in self.order)
+        return stored, size
+
     def describe(self) -> str:
         """``name (k=v, ...)`` of the game, as messages show it."""
         params = ", ".join(f"{k}={v}" for k, v in json_params(self.tiered.info.params).items())

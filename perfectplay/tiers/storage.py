@@ -193,15 +193,19 @@ class DirectoryStore:
         """Write one chunk's arrays (records, scores) atomically."""
         path = self.chunk_path(tier, start)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        meta = {"tier": tier, "label": self.labels[tier], "max_remoteness": most}
+        meta = self._meta(tier, arrays["records"], most)
         write_tier_file(path, meta, start, stop, self.block, arrays)
 
     def merge(self, tier: int, starts: list[int]) -> None:
         """Merge the chunk files of `tier` into its tier file, then remove them."""
         parts = [TierFile(self.chunk_path(tier, s)) for s in starts]
         try:
-            most = max(int(p.meta["max_remoteness"]) for p in parts)
-            meta = {"tier": tier, "label": self.labels[tier], "max_remoteness": most}
+            meta = {
+                "tier": tier,
+                "label": self.labels[tier],
+                "max_remoteness": max(int(p.meta["max_remoteness"]) for p in parts),
+                "stored": sum(int(p.meta["stored"]) for p in parts),
+            }
             merge_tier_files(self.tier_path(tier), meta, parts)
         finally:
             for part in parts:
@@ -215,8 +219,13 @@ class DirectoryStore:
         arrays: dict[str, NDArray[Any]] = {"records": records}
         if scores is not None:
             arrays["scores"] = scores
-        meta = {"tier": tier, "label": self.labels[tier], "max_remoteness": most}
+        meta = self._meta(tier, records, most)
         write_tier_file(self.tier_path(tier), meta, 0, len(records), self.block, arrays)
+
+    def _meta(self, tier: int, records: NDArray[Any], most: int) -> dict[str, Any]:
+        """The header fields of a tier or chunk file: its tier, largest remoteness, positions."""
+        stored = int(np.count_nonzero(records))
+        return {"tier": tier, "label": self.labels[tier], "max_remoteness": most, "stored": stored}
 
     def max_remoteness(self, tier: int) -> int:
         """The largest remoteness of solved `tier` (from its header)."""

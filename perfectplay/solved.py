@@ -1,0 +1,47 @@
+"""``open_solved``: any saved solution opened for queries — a store file or a tier directory.
+
+Front ends (``query``, ``analyze``, ``play``, pictures, the web app) take either alike: both
+answer ``probe``/``get``, ``move_values`` and ``best_moves`` for positions of their ``game``,
+values **for the player to move**.
+
+Examples
+--------
+>>> import tempfile, os
+>>> open_solved(tempfile.mkdtemp())
+Traceback (most recent call last):
+...
+perfectplay.errors.StoreError: ...: not a tier directory (no manifest.json)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from perfectplay.store import SolutionStore
+    from perfectplay.tiers.database import TierDatabase
+
+__all__ = ["is_tier_directory", "open_solved"]
+
+
+def is_tier_directory(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` is a directory (tier directories are; store files are not)."""
+    return os.path.isdir(path)
+
+
+def open_solved(path: str | os.PathLike[str]) -> SolutionStore | TierDatabase:
+    """Open a saved solution: a tier directory (``solve GAME --tiers DIR``) or a store file.
+
+    Raises
+    ------
+    StoreError
+        Missing, damaged, or of an unknown format (the message names `path`).
+    """
+    if is_tier_directory(path):
+        from perfectplay.tiers.database import open_tiers
+
+        return open_tiers(path)
+    from perfectplay.store import open_store
+
+    return open_store(os.fspath(path))

@@ -1,0 +1,246 @@
+"""Counts of a solved tiered game: positions reachable from the start, by value and remoteness.
+
+A ranking may number more slots than the game reaches (a superset ranking), so counting the
+records would count positions no game ever sees. :func:`analyze_tiers` walks forward from the
+start instead, as GamesmanOne's analyzer does: tiers in reverse solving order (parents
+first), every reached position's children marked reached in their tiers, breadth first inside
+tiers with inner moves. Each reached symmetry class is counted once as a *class* and
+``orbit_sizes`` times as *positions* (the positions it stands for). Values are for the player
+to move.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.tiers.database import TierDatabase
+from perfectplay.tiers.expand import BATCH
+from perfectplay.tiers.files import atomic_write_bytes
+from perfectplay.tiers.records import unpack
+from perfectplay.values import Value
+
+__all__ = ["Analysis", "TierCounts", "analyze_tiers"]
+
+_CACHE = "analysis.json"
+_NAMES = ("WIN", "LOSE", "TIE", "DRAW")
+
+
+def _zero() -> dict[str, int]:
+    return dict.fromkeys(_NAMES, 0)
+
+
+@dataclass
+class TierCounts:
+    """The reachable positions of one tier, by value for the player to move."""
+
+    tier: int
+    """The tier."""
+    label: str
+    """Its label (``tier_label``)."""
+    classes: dict[str, int] = field(default_factory=_zero)
+    """Reachable symmetry classes (stored ranks) per value name."""
+    positions: dict[str, int] = field(default_factory=_zero)
+    """Reachable positions per value name (each class counts its whole orbit)."""
+
+
+@dataclass
+class Analysis:
+    """Counts of a solved game's positions reachable from its start."""
+
+    tiers: list[TierCounts]
+    """Per tier, in solving order."""
+    remoteness: list[tuple[Value, int, int, int]]
+    """``(value, remoteness, classes, positions)`` for every pair that occurs, sorted."""
+
+    @property
+    def classes(self) -> dict[str, int]:
+        """Reachable classes per value name, all tiers."""
+        return {k: sum(t.classes[k] for t in self.tiers) for k in _NAMES}
+
+    @property
+    def positions(self) -> dict[str, int]:
+        """Reachable positions per value name, all tiers."""
+        return {k: sum(t.positions[k] for t in self.tiers) for k in _NAMES}
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form ``perfectplay analyze DIR --json`` prints."""
+        return {
+            "tiers": [
+                {"tier": t.tier, "label": t.label, "positions": t.positions, "classes": t.classes}
+                for t in self.tiers
+            ],
+            "positions": self.positions,
+            "classes": self.classes,
+            "remoteness": [
+                {"value": v.name, "remoteness": r, "classes": c, "positions": p}
+                for v, r, c, p in self.remoteness
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Analysis:
+        """The inverse of :meth:`to_json`."""
+        tiers = [
+            TierCounts(t["tier"], t["label"], t["classes"], t["positions"]) for t in data["tiers"]
+        ]
+        rows = [
+            (Value[r["value"]], r["remoteness"], r["classes"], r["positions"])
+            for r in data["remoteness"]
+        ]
+        return cls(tiers, rows)
+
+
+class _Walk:
+    """The forward pass: reached flags per tier, filled parents first."""
+
+    def __init__(self, db: TierDatabase, pool: ThreadPoolExecutor | None) -> None:
+        self.db = db
+        self.game = db.tiered
+        self.pool = pool
+        self.reached: dict[int, NDArray[np.bool_]] = {}
+
+    def _flags(self, tier: int) -> NDArray[np.bool_]:
+        flags = self.reached.get(tier)
+        if flags is None:
+            flags = self.reached[tier] = np.zeros(self.game.tier_size(tier), dtype=np.bool_)
+        return flags
+
+    def expand(self, tier: int, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Mark the children of `ranks` in earlier tiers; return their in-tier children."""
+        targets = [self._flags(c) for c in self.game.child_tiers(tier)]
+
+        def one(start: int) -> NDArray[np.int64]:
+            moves = self.game.children(tier, ranks[start : start + BATCH])
+            for j, flags in enumerate(targets, start=1):
+                flags[moves.rank[moves.which == j]] = True
+            return np.asarray(moves.rank[moves.which == 0], dtype=np.int64)
+
+        starts = range(0, len(ranks), BATCH)
+        if self.pool is None or len(ranks) <= BATCH:
+            parts = [one(s) for s in starts]
+        else:
+            parts = list(self.pool.map(one, starts))
+        return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+
+    def tier(self, tier: int, advance: Callable[[int], None] | None) -> NDArray[np.int64]:
+        """Walk `tier` (breadth first inside it if it has inner moves); its reached ranks."""
+        flags = self.reached.pop(tier, None)
+        if flags is None:
+            return np.empty(0, dtype=np.int64)
+        frontier = np.flatnonzero(flags).astype(np.int64)
+        while len(frontier):
+            inner = self.expand(tier, frontier)
+            if advance is not None:
+                advance(len(frontier))
+            if not self.game.inner_moves(tier):
+                break
+            new = np.unique(inner)
+            frontier = new[~flags[new]]
+            flags[frontier] = True
+        return np.flatnonzero(flags).astype(np.int64)
+
+
+def _count(
+    db: TierDatabase, tier: int, ranks: NDArray[np.int64], table: dict[tuple[int, int], list[int]]
+) -> TierCounts:
+    counts = TierCounts(tier, db.tiered.tier_label(tier))
+    if not len(ranks):
+        return counts
+    value, rem = unpack(db.records(tier)[ranks])
+    orbit = np.concatenate(
+        [db.tiered.orbit_sizes(tier, ranks[s : s + BATCH]) for s in range(0, len(ranks), BATCH)]
+    ).astype(np.int64)
+    span = int(rem.max(initial=0)) + 2
+    key = value.astype(np.int64) * span + rem + 1
+    classes = np.bincount(key, minlength=4 * span)
+    positions = np.bincount(key, weights=orbit, minlength=4 * span)
+    for k in np.flatnonzero(classes):
+        v, r = Value(int(k) // span), int(k) % span - 1
+        counts.classes[v.name] += int(classes[k])
+        counts.positions[v.name] += int(positions[k])
+        row = table.setdefault((int(v), r), [0, 0])
+        row[0] += int(classes[k])
+        row[1] += int(positions[k])
+    return counts
+
+
+def analyze_tiers(
+    db: TierDatabase, *, jobs: int | None = None, progress: bool | None = None
+) -> Analysis:
+    """Count the positions reachable from the start of a solved tiered game.
+
+    Parameters
+    ----------
+    db : TierDatabase
+        A solved game (a tier directory or tiers solved in memory).
+    jobs : int, optional
+        Threads generating moves (default: every core).
+    progress : bool, optional
+        A progress bar per tier; default: when standard error is a terminal.
+
+    Returns
+    -------
+    Analysis
+        Per tier and overall: classes and positions per value, and per value and remoteness.
+        A tier directory keeps the result in ``analysis.json`` and later calls read it back.
+
+    Notes
+    -----
+    Cost: one ``children`` call per reachable class (the moves, not the values, are needed),
+    plus one decompression of each tier. Memory: one flag byte per rank of the tiers being
+    walked (a tier and its child tiers) and one tier's records.
+
+    Examples
+    --------
+    >>> from perfectplay.games.registry import load_tiered_game
+    >>> from perfectplay.tiers import solve_tiers
+    >>> db = solve_tiers(load_tiered_game("connect-four", rows=4, cols=4), progress=False)
+    >>> a = analyze_tiers(db, progress=False)
+    >>> sum(a.positions.values()), a.tiers[-1].positions  # the start: a tie
+    (161029, {'WIN': 0, 'LOSE': 0, 'TIE': 1, 'DRAW': 0})
+    """
+    cache = None if db.directory is None else os.path.join(db.directory, _CACHE)
+    if cache is not None and os.path.exists(cache):
+        try:
+            with open(cache, encoding="utf-8") as handle:
+                return Analysis.from_json(json.load(handle))
+        except (OSError, ValueError, KeyError, TypeError):
+            os.unlink(cache)  # unreadable: count again
+    from tqdm import tqdm
+
+    game = db.tiered
+    workers = jobs or os.cpu_count() or 1
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    table: dict[tuple[int, int], list[int]] = {}
+    per_tier: dict[int, TierCounts] = {}
+    try:
+        walk = _Walk(db, pool)
+        start_tier, start_rank = game.initial()
+        walk._flags(start_tier)[start_rank] = True
+        for tier in reversed(db.order):
+            label = game.tier_label(tier)
+            disable = None if progress is None else not progress
+            with tqdm(
+                desc=f"tier {label}", unit="pos", unit_scale=True, leave=False, disable=disable
+            ) as bar:
+                ranks = walk.tier(tier, bar.update)
+            per_tier[tier] = _count(db, tier, ranks, table)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    rows = sorted(
+        ((Value(v), r, c, p) for (v, r), (c, p) in table.items()),
+        key=lambda row: (int(row[0]), row[1]),
+    )
+    result = Analysis([per_tier[t] for t in db.order], rows)
+    if cache is not None:
+        atomic_write_bytes(cache, [json.dumps(result.to_json(), sort_keys=True).encode()])
+    return result
