@@ -10,7 +10,7 @@ from perfectplay.games.registry import game_entry, game_names, load_game, parse_
 
 
 def test_names_and_entries() -> None:
-    assert game_names() == ["tic-tac-toe", "connect-four", "nim", "subtraction", "dodgem"]
+    assert game_names() == ["tic-tac-toe", "connect-four", "nim", "subtraction", "dodgem", "quixo"]
     assert game_entry("Connect_Four").name == "connect-four"
     assert [str(p) for p in game_entry("subtraction").params] == ["heap=20", "take=1,2,3"]
 
@@ -76,5 +76,5 @@ def test_cli_lists_every_game_with_its_parameters() -> None:
     assert bad.code == 2 and bad.out == ""
     assert bad.err.strip() == (
         "perfectplay: error: unknown game 'chess'; registered games: "
-        "tic-tac-toe, connect-four, nim, subtraction, dodgem"
+        "tic-tac-toe, connect-four, nim, subtraction, dodgem, quixo"
     )
