@@ -12,6 +12,8 @@ from perfectplay.api import solve
 from perfectplay.errors import InputFormatError, PositionNotFoundError
 from perfectplay.games.dodgem_tiers import DodgemTiers
 from perfectplay.games.registry import load_game, load_tiered_game
+from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import UNDECIDED, WIN, Value
 
 
@@ -90,6 +92,28 @@ def test_every_position_matches_the_in_memory_solver(size: int, start: Value) ->
     for position in solved.enumeration.positions[:: max(1, len(solved) // 300)]:
         tier, rank = game.locate(position)
         assert tiered.value[explicit.start[tier] + rank] == solved.value(position)
+
+
+@pytest.mark.parametrize(("size", "jobs", "chunk_size"), [(3, 1, 100), (3, 2, 7), (4, 2, None)])
+def test_the_tier_engine_matches_the_in_memory_solver(
+    size: int, jobs: int, chunk_size: int | None
+) -> None:
+    game = load_tiered_game("dodgem", size=size)
+    check_tiered_game(game)
+    db = solve_tiers(game, jobs=jobs, progress=False, chunk_size=chunk_size)
+    solved = solve(load_game("dodgem", size=size))
+    tiers, ranks = game.rank_codes(solved.codes)
+    for tier in game.tiers():
+        value, remoteness = db.arrays(tier)
+        here = tiers == tier
+        assert (value[ranks[here]] == solved.solution.value[here]).all()
+        assert (remoteness[ranks[here]] == solved.solution.remoteness[here]).all()
+    for position in solved.enumeration.positions[:: max(1, len(solved) // 200)]:
+        entry = db.entry(*game.locate(position))
+        assert (entry.value, entry.remoteness) == (
+            solved.value(position),
+            solved.remoteness(position),
+        )
 
 
 def test_errors_name_the_bad_tier_rank_or_board() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -9,8 +11,10 @@ from hypothesis import strategies as st
 from tiered_random import explicit_graph
 
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError
-from perfectplay.games.staircase import Staircase, count_positions
+from perfectplay.games.staircase import Staircase, count_positions, staircase_score
 from perfectplay.games.staircase_tiers import StaircaseTiers
+from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import TIE, UNDECIDED
 
 
@@ -74,6 +78,34 @@ def test_scores_of_the_explicit_tier_graph_equal_the_staircase_sweep(
         assert (solution.score[ids] == expected[game.game.encode_many(rows)]).all()
         assert (solution.value[ids] == TIE).all()
         assert (solution.remoteness[ids] == cells - tier).all()
+
+
+@given(boards(most=5), st.sampled_from([1, 2]), st.integers(1, 8))
+def test_the_tier_engine_scores_every_position_as_the_staircase_sweep(
+    board: tuple[np.ndarray, np.ndarray],  # type: ignore[type-arg]
+    jobs: int,
+    chunk_size: int,
+) -> None:
+    game = StaircaseTiers(*board)
+    db = solve_tiers(game, jobs=jobs, progress=False, chunk_size=chunk_size)
+    expected = Staircase(*board).scores()
+    cells = game.game.n * game.game.m
+    for tier, rows in zip(game.tiers(), all_rows(game), strict=True):
+        value, remoteness = db.arrays(tier)
+        assert (db.scores(tier) == expected[game.game.encode_many(rows)]).all()
+        assert (value == TIE).all() and (remoteness == cells - tier).all()
+    assert db.entry(*game.initial()).score == staircase_score(*board)
+
+
+def test_the_tiered_game_passes_its_check_and_solves_into_a_directory(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    board = rng.integers(-50, 50, size=(2, 6, 7))
+    game = StaircaseTiers(*board)
+    check_tiered_game(game)
+    with solve_tiers(game, tmp_path / "tiers", jobs=2, progress=False, chunk_size=50) as db:
+        assert db.entry(*game.initial()).score == staircase_score(*board)
+        position = (5, 3, 3, 1, 0, 0)
+        assert db.probe(position).score == Staircase(*board).scores()[game.game.encode(position)]
 
 
 def test_positions_and_their_errors() -> None:
