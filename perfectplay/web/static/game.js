@@ -90,8 +90,13 @@ async function show(changes) {
   $("progress").hidden = true;
   if (status !== 200) {
     showError(body.error);
-    if (state.report === null) setStatus("error", "No position to show.");
-    else render();
+    if (state.report === null) {
+      setStatus("error", "No position to show.");
+    } else {
+      const typed = $("position-text").value;
+      render(); // the last good position again (its status, a pending computer reply)
+      $("position-text").value = typed; // keep what the person typed, to correct it
+    }
     return;
   }
   showError("");
@@ -147,6 +152,7 @@ function render() {
   $("position-text").value = report.position;
   $("undo").disabled = ply === 0;
   $("redo").disabled = state.redo.length === 0;
+  $("restart").disabled = false;
   $("computer").disabled = report.over;
   $("mode").value = state.mode;
   const value = describe(report.value, report.remoteness);
@@ -218,11 +224,14 @@ async function main() {
     return;
   }
   state.palette = body.palette;
+  $("title").textContent = name;
   const entry = kind === "games" && body.games.find((g) => g.name === name);
   if (entry) {
     $("description").textContent = entry.description;
-    const defaults = Object.fromEntries(entry.params.map((p) => [p.name, p.default]));
-    paramsForm(entry, defaults);
+    const given = state.params.split(";").filter((item) => item.includes("="))
+      .map((item) => item.split("=", 2).map((word) => word.trim()));
+    const values = Object.fromEntries(entry.params.map((p) => [p.name, p.default]));
+    paramsForm(entry, Object.assign(values, Object.fromEntries(given)));
   } else if (kind === "databases") {
     const db = body.databases.find((d) => d.id === name);
     if (db) $("description").textContent = `database ${db.file}: ${db.game}, ${db.positions} positions (served without solving)`;

@@ -1,0 +1,256 @@
+"""The web pages in headless Chromium (Playwright): the games list, a whole tic-tac-toe game
+against perfect play by clicking moves, colours and values checked against the solver, undo
+and redo, a typed position, a Connect Four position. Screenshots go to
+``$PERFECTPLAY_SCREENSHOTS`` (default: pytest's temporary directory)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import Server, running_server
+
+import perfectplay
+from perfectplay.draw import PALETTE
+from perfectplay.games.registry import game_names, load_game
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        f"browser tests need Chromium at {CHROMIUM} (Debian: apt-get install chromium)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="browser tests need playwright (pip install playwright)"
+)
+pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 60_000  # a first solve may compile numba kernels on a cold cache
+TTT = load_game("tic-tac-toe")
+C4 = load_game("connect-four", rows=4, cols=4)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with running_server("tic-tac-toe") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    page.close()
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = os.environ.get("PERFECTPLAY_SCREENSHOTS")
+    path = Path(where) if where else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _screenshot(page: Any, path: Path) -> None:
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000  # a real picture, not an empty page
+
+
+@pytest.fixture(scope="module")
+def ttt() -> perfectplay.GameSolution[Any]:
+    return perfectplay.solve(TTT)
+
+
+def _rgb(colour: str) -> str:
+    r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+def _wait_turn(page: Any, ply: int) -> str:
+    """Wait until the page shows ply `ply` to a person (or the game over); the turn shown."""
+    status = page.wait_for_selector(
+        f'#status[data-ply="{ply}"]:is([data-turn="human"], [data-turn="over"])'
+    )
+    return str(status.get_attribute("data-turn"))
+
+
+def _check_controls(page: Any, solved: Any, position: Any) -> None:
+    """Every legal-move control (board mark and button) shows the solver's value and colour."""
+    expected = {m.label: (m.value.name, str(m.remoteness)) for m in solved.move_values(position)}
+    controls = page.eval_on_selector_all(
+        "#board [data-move], #moves [data-move]",
+        """els => els.map(e => ({
+            where: e.closest('#board') ? 'board' : 'buttons',
+            move: e.dataset.move, value: e.dataset.value, remoteness: e.dataset.remoteness,
+            background: getComputedStyle(e).backgroundColor,
+            fills: [...e.querySelectorAll('[fill]')].map(f => f.getAttribute('fill')),
+        }))""",
+    )
+    for where in ("board", "buttons"):
+        shown = {c["move"]: (c["value"], c["remoteness"]) for c in controls if c["where"] == where}
+        assert shown == expected, where
+    for control in controls:
+        colour = PALETTE[control["value"]]
+        if control["where"] == "buttons":
+            assert control["background"] == _rgb(colour)
+        else:
+            assert colour in control["fills"]
+
+
+def _position(page: Any, game: Any) -> Any:
+    return game.parse(page.input_value("#position-text"))
+
+
+def test_the_list_opens_a_game_at_its_start_with_moves_at_once(
+    page: Any, server: Server, ttt: Any, shots: Path
+) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("#games[aria-busy=false]")
+    assert page.eval_on_selector_all("a.game", "as => as.map(a => a.textContent)") == game_names()
+    _screenshot(page, shots / "list.png")
+    page.click("a.game >> text=tic-tac-toe")
+    page.wait_for_selector("#moves button[data-move]")
+    assert page.url == f"{server.url}games/tic-tac-toe"
+    assert _wait_turn(page, 0) == "human"
+    assert _position(page, TTT) == TTT.initial()
+    _check_controls(page, ttt, TTT.initial())
+
+
+def test_a_whole_game_against_perfect_play_by_clicking_moves(
+    page: Any, server: Server, ttt: Any, shots: Path
+) -> None:
+    rng = random.Random(11)
+    page.goto(f"{server.url}games/tic-tac-toe")
+    ply, played = 0, []
+    while _wait_turn(page, ply) == "human":
+        position = _position(page, TTT)
+        _check_controls(page, ttt, position)
+        move = rng.choice(ttt.move_values(position))
+        page.click(f'#board [data-move="{move.label}"]')
+        played.append(move.label)
+        ply += 2  # the computer replies at once
+        if ply == 2:
+            page.wait_for_selector('#status[data-ply="2"]')
+            _screenshot(page, shots / "tic-tac-toe-playing.png")
+        if ttt.is_over(move.position):
+            ply -= 1
+    _screenshot(page, shots / "tic-tac-toe-over.png")
+    final = _position(page, TTT)
+    assert ttt.is_over(final)
+    assert page.eval_on_selector_all("[data-move]", "els => els.length") == 0
+    assert page.text_content("#status").startswith(
+        f"Game over: {ttt.value(final).name} for the player to move"
+    )
+    labels = re.search(r"moves=([^&]*)", page.url)
+    assert labels is not None
+    line = labels.group(1).replace("%2C", ",").split(",")
+    position = TTT.initial()
+    for k, label in enumerate(line):
+        if k % 2 == 1:  # the computer's moves are optimal
+            assert label in {m.label for m in ttt.best_moves(position)}
+        else:
+            assert label == played[k // 2]
+        position = next(m.position for m in ttt.move_values(position) if m.label == label)
+    assert position == final
+    history = page.eval_on_selector_all("#history svg", "els => els.length")
+    assert history == 1
+
+
+def test_undo_redo_and_restart(page: Any, server: Server, ttt: Any) -> None:
+    page.goto(f"{server.url}games/tic-tac-toe")
+    _wait_turn(page, 0)
+    page.click('#moves [data-move="a1"]')
+    _wait_turn(page, 2)
+    after_reply = _position(page, TTT)
+    page.click("#undo")
+    _wait_turn(page, 0)
+    assert _position(page, TTT) == TTT.initial()
+    _check_controls(page, ttt, TTT.initial())
+    page.click("#redo")
+    _wait_turn(page, 2)
+    assert _position(page, TTT) == after_reply
+    page.click("#restart")
+    _wait_turn(page, 0)
+    assert _position(page, TTT) == TTT.initial()
+    assert page.is_disabled("#redo") and page.is_disabled("#undo")
+
+
+def test_explore_both_sides_by_hand(page: Any, server: Server, ttt: Any) -> None:
+    page.goto(f"{server.url}games/tic-tac-toe?side=explore")
+    for ply, label in enumerate(["b2", "a1", "c3"]):
+        _wait_turn(page, ply)
+        page.click(f'#board [data-move="{label}"]')
+    _wait_turn(page, 3)
+    position = _position(page, TTT)
+    assert position == "O...X...X"
+    _check_controls(page, ttt, position)
+    page.click("#undo")
+    _wait_turn(page, 2)
+    assert _position(page, TTT) == "O...X...."
+
+
+def test_a_typed_position(page: Any, server: Server, ttt: Any, shots: Path) -> None:
+    page.goto(f"{server.url}games/tic-tac-toe")
+    _wait_turn(page, 0)
+    page.fill("#position-text", "X . X\n. O .\n. . .")
+    page.click("#position-start")
+    page.wait_for_function(
+        "document.querySelector('#position-text').value === 'X . X\\n. O .\\n. . .'"
+    )
+    _wait_turn(page, 0)
+    _check_controls(page, ttt, "X.X.O....")
+    assert page.get_attribute('#moves [data-move="b1"]', "data-value") == "TIE"
+    assert page.get_attribute('#moves [data-move="c3"]', "data-value") == "LOSE"
+    page.fill("#position-text", "X X X\n. . .\n. . .")
+    page.click("#position-start")
+    error = page.wait_for_selector("#error:not([hidden])")
+    assert "X must have as many marks as O" in error.text_content()
+    _screenshot(page, shots / "tic-tac-toe-typed-error.png")
+    assert page.input_value("#position-text") == "X X X\n. . .\n. . ."  # kept, to correct
+    assert page.get_attribute('#moves [data-move="b1"]', "data-value") == "TIE"  # board kept
+
+
+def test_a_connect_four_position(page: Any, server: Server, shots: Path) -> None:
+    page.goto(f"{server.url}games/connect-four?params=rows%3D4%3Bcols%3D4")
+    page.wait_for_selector("#progress:not([hidden])")  # solved on first use, while we wait
+    _screenshot(page, shots / "connect-four-solving.png")
+    _wait_turn(page, 0)
+    solved = perfectplay.solve(C4)
+    text = ". . . .\n. . . .\n. O . .\nX X . ."
+    page.fill("#position-text", text)
+    page.click("#position-start")
+    page.wait_for_function(f"document.querySelector('#position-text').value === {text!r}")
+    _wait_turn(page, 0)
+    position = C4.parse(text)
+    _check_controls(page, solved, position)
+    _screenshot(page, shots / "connect-four.png")
+    best = solved.best_moves(position)[0].label
+    page.click(f'#moves [data-move="{best}"]')
+    _wait_turn(page, 2)
+    assert page.text_content("#title") == "connect-four (rows=4, cols=4)"
