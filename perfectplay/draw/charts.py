@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.draw._svg import Drawing, el, group, page
-from perfectplay.draw.palette import INK, PALETTE, ink_on, value_colour
+from perfectplay.draw.palette import INK, ink_on, value_colour
 from perfectplay.values import NO_REMOTENESS, Value
 
 __all__ = ["counts_svg", "nice_ticks", "value_counts", "value_history_svg"]
@@ -73,7 +73,7 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
     top = max([r for _, r in points if r != NO_REMOTENESS] + [1])
     half = 110.0
     step = max(18.0, min(48.0, 640.0 / max(len(points), 1)))
-    width = _AXIS + step * max(len(points), 1) + 10
+    width = _AXIS + max(step * len(points), 300.0) + 10
     mid = half + 8
     parts = [
         el("rect", x=_AXIS, y=8, width=width - _AXIS, height=half, fill="#EEF7F3"),
@@ -161,12 +161,11 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
     )
     caption = "" if points else "no position yet"
     drawing = Drawing(width, 2 * half + 50, parts, caption)
-    entries = [(PALETTE[v.name], v.name[0], f"{v.name} for the first player") for v in _VALUES]
     return page(
         drawing,
         title="value history",
-        entries=entries,
-        note="ringed: the value changed (a mistake by the player who just moved)",
+        note="values for the first player; ringed: the value changed, a mistake by the "
+        "player who just moved",
         size=size,
     )
 

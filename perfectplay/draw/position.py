@@ -1,6 +1,7 @@
 """A game position as SVG: :func:`position_svg`, choosing a board renderer by game name.
 
-Registered games each have a renderer (tic-tac-toe, Connect Four, Nim, subtraction, Dodgem);
+Registered games each have a renderer (tic-tac-toe, Connect Four, Nim, subtraction, Dodgem,
+Quixo);
 any other game, or a board too large to draw cell by cell, gets the text picture
 (:mod:`perfectplay.draw.text`). Every legal move passed in is marked in one element carrying
 ``data-move`` (its label), ``data-value`` (WIN, LOSE, TIE or DRAW **for the player making the
@@ -34,6 +35,7 @@ RENDERERS: dict[str, tuple[str, str, str]] = {
     "nim": ("perfectplay.games.nim:Nim", "heaps", "nim_drawing"),
     "subtraction": ("perfectplay.games.subtraction:Subtraction", "heaps", "subtraction_drawing"),
     "dodgem": ("perfectplay.games.dodgem:Dodgem", "dodgem", "drawing"),
+    "quixo": ("perfectplay.games.quixo:Quixo", "quixo", "drawing"),
 }
 """Game name -> (the game class it draws, renderer module in perfectplay.draw, function)."""
 
