@@ -183,3 +183,17 @@ def test_fifty_concurrent_clients_for_ten_seconds_without_an_error(tmp_path: Pat
         f"99th percentile {latencies[int(0.99 * len(latencies))] * 1000:.0f} ms"
     )
     assert len(latencies) > CLIENTS
+
+
+def test_without_the_web_extra_serve_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a)
+    )
+    result = run_cli(["serve"])
+    assert result.code == 2
+    assert result.err == (
+        "perfectplay: error: perfectplay serve needs uvicorn: pip install 'perfectplay[web]'\n"
+    )

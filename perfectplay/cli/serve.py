@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import os
 from typing import Any
 
-from perfectplay.cli import add_param_option
+from perfectplay.cli import add_param_option, fail
 
 __all__ = ["add_parser", "run"]
 
@@ -53,6 +54,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the databases, start solving the games named, bind, print the URL, serve."""
+    missing = [name for name in ("starlette", "uvicorn") if importlib.util.find_spec(name) is None]
+    if missing:
+        return fail(
+            f"perfectplay serve needs {' and '.join(missing)}: pip install 'perfectplay[web]'"
+        )
     from perfectplay.errors import InputFormatError, StoreError, UnknownNameError
     from perfectplay.games.registry import game_entry, load_game, parse_params
     from perfectplay.store import open_store
