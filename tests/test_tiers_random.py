@@ -77,6 +77,14 @@ def test_a_tier_directory_equals_the_generic_solvers(
             assert_same(db, game, expected)
         with open_tiers(directory, game=game) as db:
             assert_same(db, game, expected)
+            for p in range(game.graph.n):  # look-ups by position, and the best moves
+                entry = db.probe(p)
+                assert entry.value == expected.value[p]
+                assert entry.remoteness == expected.remoteness[p]
+                if expected.score is not None:
+                    assert entry.score == expected.score[p]
+                best = sorted(move.position for move in db.best_moves(p))
+                assert best == sorted(expected.best_moves(p)), p
         # Solving again finds every tier complete and changes nothing.
         before = {
             name: os.path.getmtime(os.path.join(directory, name)) for name in os.listdir(directory)
