@@ -29,7 +29,9 @@ from numpy.typing import NDArray
 from perfectplay.values import LOSE, TIE, UNDECIDED
 
 __all__ = [
+    "Tails",
     "build_tables",
+    "build_tails",
     "children",
     "orbit_sizes",
     "rank_boards",
@@ -37,9 +39,10 @@ __all__ = [
     "unrank_boards",
 ]
 
-_GAP = 48
-"""Ranks at most this far apart are reached by stepping through the boards between them
-(about 3 ns a board) rather than by a binary search per column (about 100 ns)."""
+Tails = tuple[
+    NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]
+]
+"""``(offset, states, x_bits, o_bits, child)`` of :func:`build_tails`."""
 
 
 @nb.njit(cache=True, nogil=True)
@@ -95,22 +98,97 @@ def build_tables(
 
 
 @nb.njit(cache=True, nogil=True)
+def build_tails(
+    rows: int, cols: int, table: NDArray[np.int64], h_of: NDArray[np.int64], x_of: NDArray[np.int64]
+) -> Tails:
+    """``(offset, states, x_bits, o_bits, child)``: every filling of the last ``w = min(2,
+    cols)`` columns, grouped by stones ``r`` and X stones ``x`` (``offset[r, x]`` is where a
+    group starts), each group in rank order; their X and O bitboards in place; ``child[e, b,
+    t]``, the index within group ``(r + 1, x + b)`` after dropping a stone (X if ``b``) in tail
+    column ``t`` (-1: full). At most ``(2**(rows + 1) - 1)**2`` entries (16,129 on 7x6).
+    """
+    ns = 1 << (rows + 1)
+    width = min(2, cols)
+    first = (cols - width) * (rows + 1)  # the tail's first bit
+    kmax = table.shape[1] - 1
+    xmax = table.shape[2] - 1
+    offset = np.zeros((kmax + 1, xmax + 1), dtype=np.int64)
+    total = 0
+    for r in range(kmax + 1):
+        for x in range(xmax + 1):
+            offset[r, x] = total
+            total += table[width - 1, r, x, ns]
+    states = np.zeros((total, width), dtype=np.int64)
+    x_bits = np.zeros(total, dtype=np.int64)
+    o_bits = np.zeros(total, dtype=np.int64)
+    child = np.full((total, 2, width), -1, dtype=np.int64)
+    tail = np.zeros(width, dtype=np.int64)
+    for code in range((ns - 1) ** width):
+        r = 0
+        x = 0
+        for t in range(width):
+            tail[t] = 1 + (code // (ns - 1) ** (width - 1 - t)) % (ns - 1)
+            r += h_of[tail[t]]
+            x += x_of[tail[t]]
+        if x > xmax:
+            continue  # more X stones than any tier has
+        e = offset[r, x] + _local_rank(tail, r, x, table, h_of, x_of)
+        for t in range(width):
+            states[e, t] = tail[t]
+            stones = (1 << h_of[tail[t]]) - 1
+            x_bits[e] |= (tail[t] & stones) << (first + t * (rows + 1))
+            o_bits[e] |= (~tail[t] & stones) << (first + t * (rows + 1))
+        for b in range(2):
+            if r + 1 > kmax or x + b > xmax:
+                continue
+            for t in range(width):
+                h = h_of[tail[t]]
+                if h < rows:
+                    old = tail[t]
+                    tail[t] = old + ((1 + b) << h)
+                    child[e, b, t] = _local_rank(tail, r + 1, x + b, table, h_of, x_of)
+                    tail[t] = old
+    return offset, states, x_bits, o_bits, child
+
+
+@nb.njit(cache=True, nogil=True)
+def _local_rank(
+    tail: NDArray[np.int64],
+    r: int,
+    x: int,
+    table: NDArray[np.int64],
+    h_of: NDArray[np.int64],
+    x_of: NDArray[np.int64],
+) -> int:
+    """The rank of the last ``len(tail)`` columns among those holding `r` stones, `x` of X."""
+    width = tail.shape[0]
+    rank = 0
+    for t in range(width):
+        rank += table[width - 1 - t, r, x, tail[t]]
+        r -= h_of[tail[t]]
+        x -= x_of[tail[t]]
+    return rank
+
+
+@nb.njit(cache=True, nogil=True)
 def _unrank(
     rank: int,
     k: int,
+    upto: int,
     table: NDArray[np.int64],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
     s: NDArray[np.int64],
     r_at: NDArray[np.int64],
     x_at: NDArray[np.int64],
-) -> None:
-    """Fill ``s`` with the board of rank `rank` in tier `k`, and ``r_at[i]``/``x_at[i]``
-    with the stones and X stones in columns ``i..`` (binary search per column)."""
-    cols = s.shape[0]
+) -> int:
+    """Fill ``s[:upto]`` with the first `upto` columns of rank `rank` in tier `k`, and
+    ``r_at[i]``/``x_at[i]`` (``i <= upto``) with the stones and X stones in columns ``i..``;
+    return the rank left for the remaining columns. A binary search per column."""
+    cols = table.shape[0]
     ns = table.shape[3] - 1
     r, x = k, (k + 1) // 2
-    for i in range(cols):
+    for i in range(upto):
         r_at[i], x_at[i] = r, x
         row = table[cols - 1 - i, r, x]
         lo, hi = 1, ns  # row[lo] <= rank < row[hi]
@@ -124,45 +202,35 @@ def _unrank(
         rank -= row[lo]
         r -= h_of[lo]
         x -= x_of[lo]
-    r_at[cols], x_at[cols] = r, x
+    r_at[upto], x_at[upto] = r, x
+    return rank
 
 
 @nb.njit(cache=True, nogil=True)
 def _advance(
+    upto: int,
     nxt: NDArray[np.int16],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
     s: NDArray[np.int64],
     r_at: NDArray[np.int64],
     x_at: NDArray[np.int64],
-) -> int:
-    """Step ``s`` to the board of the next rank; return the first column changed (-1 after
-    the tier's last board)."""
+) -> bool:
+    """Step the first `upto` columns ``s[:upto]`` to the next prefix in rank order (each
+    prefix heads the block of ranks of its tails); False after the tier's last prefix."""
     cols = s.shape[0]
     ns = nxt.shape[3]
-    for i in range(cols - 1, -1, -1):
+    for i in range(upto - 1, -1, -1):
         state = nxt[cols - 1 - i, r_at[i], x_at[i], s[i]]
         if state < ns:
             s[i] = state
-            for c in range(i, cols):
+            for c in range(i, upto):
                 if c > i:
                     s[c] = nxt[cols - 1 - c, r_at[c], x_at[c], 0]
                 r_at[c + 1] = r_at[c] - h_of[s[c]]
                 x_at[c + 1] = x_at[c] - x_of[s[c]]
-            return i
-    return -1
-
-
-@nb.njit(cache=True, nogil=True)
-def _board_bits(s: NDArray[np.int64], height: int, h_of: NDArray[np.int64]) -> tuple[int, int]:
-    """``(x_stones, o_stones)`` bitboards of the board ``s``."""
-    xs = 0
-    os = 0
-    for i in range(s.shape[0]):
-        stones = (1 << h_of[s[i]]) - 1
-        xs |= (s[i] & stones) << (i * height)
-        os |= (~s[i] & stones) << (i * height)
-    return xs, os
+            return True
+    return False
 
 
 @nb.njit(cache=True, nogil=True)
@@ -204,6 +272,101 @@ def _is_slot(s: NDArray[np.int64], k: int, xs: int, os: int, height: int, bottom
     return False
 
 
+# The cursor: a prefix (all columns but the tail), its block of ranks and derived sums.
+_BASE, _FIRST, _COUNT, _XS, _OS, _TAIL_CHILD = range(6)
+_CURSOR = 6
+_STEPS = 3
+"""Blocks stepped over at most to reach a later rank; farther ranks are unranked afresh."""
+
+
+@nb.njit(cache=True, nogil=True)
+def _refresh(
+    k: int,
+    rows: int,
+    table: NDArray[np.int64],
+    h_of: NDArray[np.int64],
+    offset: NDArray[np.int64],
+    s: NDArray[np.int64],
+    r_at: NDArray[np.int64],
+    x_at: NDArray[np.int64],
+    cursor: NDArray[np.int64],
+    prefix_child: NDArray[np.int64],
+) -> None:
+    """Set the cursor from the prefix ``s[:upto]``: the block's first rank, where its tails
+    start and how many; the prefix's bitboards; with `prefix_child` of length ``upto`` (not
+    on a full board), each prefix column's child rank less the tail's index in its group
+    (-1: column full), and in ``cursor[_TAIL_CHILD]`` the same for a stone in the tail.
+
+    Dropping a stone in column ``c`` gives one more stone to place to the columns up to ``c``
+    and leaves the later ones unchanged: a prefix sum and a suffix sum of table entries."""
+    cols = table.shape[0]
+    ns = table.shape[3] - 1
+    height = rows + 1
+    upto = cols - min(2, cols)
+    r, x = r_at[upto], x_at[upto]
+    base = 0
+    xs = 0
+    os = 0
+    for i in range(upto):
+        base += table[cols - 1 - i, r_at[i], x_at[i], s[i]]
+        stones = (1 << h_of[s[i]]) - 1
+        xs |= (s[i] & stones) << (i * height)
+        os |= (~s[i] & stones) << (i * height)
+    cursor[_BASE], cursor[_XS], cursor[_OS] = base, xs, os
+    cursor[_FIRST] = offset[r, x]
+    cursor[_COUNT] = table[min(2, cols) - 1, r, x, ns]
+    if prefix_child.shape[0] == 0 and upto > 0:
+        return
+    x_moves = 1 if k % 2 == 0 else 0
+    after = 0
+    for c in range(upto - 1, -1, -1):
+        prefix_child[c] = after
+        after += table[cols - 1 - c, r_at[c], x_at[c], s[c]]
+    before = 0
+    for c in range(upto):
+        row = table[cols - 1 - c, r_at[c] + 1, x_at[c] + x_moves]
+        h = h_of[s[c]]
+        if h < rows:
+            prefix_child[c] += before + row[s[c] + ((1 + x_moves) << h)]
+        else:
+            prefix_child[c] = -1
+        before += row[s[c]]
+    cursor[_TAIL_CHILD] = before
+
+
+@nb.njit(cache=True, nogil=True)
+def _seek(
+    target: int,
+    k: int,
+    rows: int,
+    table: NDArray[np.int64],
+    nxt: NDArray[np.int16],
+    h_of: NDArray[np.int64],
+    x_of: NDArray[np.int64],
+    offset: NDArray[np.int64],
+    s: NDArray[np.int64],
+    r_at: NDArray[np.int64],
+    x_at: NDArray[np.int64],
+    cursor: NDArray[np.int64],
+    prefix_child: NDArray[np.int64],
+) -> int:
+    """Move the cursor to rank `target` of tier `k` (stepping over a few blocks when it lies
+    just ahead, else by binary search); return its tail's index."""
+    upto = table.shape[0] - min(2, table.shape[0])
+    distance = target - cursor[_BASE]
+    for _ in range(_STEPS if cursor[_COUNT] > 0 else 0):  # no block yet: unrank
+        if 0 <= distance < cursor[_COUNT]:
+            return int(cursor[_FIRST] + distance)
+        if distance < 0:
+            break
+        _advance(upto, nxt, h_of, x_of, s, r_at, x_at)
+        _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, prefix_child)
+        distance = target - cursor[_BASE]
+    rest = _unrank(target, k, upto, table, h_of, x_of, s, r_at, x_at)
+    _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, prefix_child)
+    return int(cursor[_FIRST] + rest)
+
+
 @nb.njit(cache=True, nogil=True)
 def slots(
     start: int,
@@ -213,14 +376,18 @@ def slots(
     nxt: NDArray[np.int16],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
+    tails: Tails,
     out: NDArray[np.bool_],
 ) -> None:
     """``out[n]``: whether rank ``start + n`` of tier `k` is a slot (see :func:`_is_slot`).
 
-    One binary-search unrank of `start`, then one step per rank; the bitboards are updated
-    only for the columns a step changes.
+    One binary search for `start`'s prefix, then the tails of each block in turn, a table
+    read per rank (the prefix's bitboards are kept per block).
     """
+    offset, tail_states, tail_xs, tail_os, _ = tails
     cols = table.shape[0]
+    width = min(2, cols)
+    upto = cols - width
     height = rows + 1
     bottom = 0
     for i in range(cols):
@@ -228,48 +395,58 @@ def slots(
     s = np.empty(cols, dtype=np.int64)
     r_at = np.empty(cols + 1, dtype=np.int64)
     x_at = np.empty(cols + 1, dtype=np.int64)
-    _unrank(start, k, table, h_of, x_of, s, r_at, x_at)
-    xs, os = _board_bits(s, height, h_of)
+    cursor = np.zeros(_CURSOR, dtype=np.int64)
+    none = np.empty(0, dtype=np.int64)
+    rest = _unrank(start, k, upto, table, h_of, x_of, s, r_at, x_at)
+    _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, none)
+    e = cursor[_FIRST] + rest
     for n in range(out.shape[0]):
+        if e == cursor[_FIRST] + cursor[_COUNT]:
+            _advance(upto, nxt, h_of, x_of, s, r_at, x_at)
+            _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, none)
+            e = cursor[_FIRST]
+        for t in range(width):
+            s[upto + t] = tail_states[e, t]
+        xs = cursor[_XS] | tail_xs[e]
+        os = cursor[_OS] | tail_os[e]
         out[n] = _is_slot(s, k, xs, os, height, bottom)
-        if n + 1 < out.shape[0]:
-            first = _advance(nxt, h_of, x_of, s, r_at, x_at)
-            for i in range(first, cols):
-                keep = ~(((1 << height) - 1) << (i * height))
-                stones = (1 << h_of[s[i]]) - 1
-                xs = (xs & keep) | ((s[i] & stones) << (i * height))
-                os = (os & keep) | ((~s[i] & stones) << (i * height))
+        e += 1
 
 
 @nb.njit(cache=True, nogil=True)
-def _child_ranks(
+def _mirror_first(s: NDArray[np.int64], c: int, state: int) -> bool:
+    """Whether board ``s`` with column ``c`` set to `state` is above its mirror image (its
+    column tuple is lexicographically larger than the reversed tuple)."""
+    cols = s.shape[0]
+    for i in range(cols // 2):
+        a = state if i == c else s[i]
+        b = state if cols - 1 - i == c else s[cols - 1 - i]
+        if a != b:
+            return a > b
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _mirror_rank(
     s: NDArray[np.int64],
-    r_at: NDArray[np.int64],
-    x_at: NDArray[np.int64],
-    x_moves: int,
-    rows: int,
+    c: int,
+    state: int,
+    k: int,
     table: NDArray[np.int64],
     h_of: NDArray[np.int64],
-    out: NDArray[np.int64],
-) -> None:
-    """``out[c]``: the rank in the next tier of board ``s`` with a stone dropped in column
-    ``c`` (X's if `x_moves`), for every column not full.
-
-    Columns before ``c`` see one more stone left to place, columns after it the same as in
-    ``s``: a prefix and a suffix sum of table entries, 3 reads per column in all.
-    """
+    x_of: NDArray[np.int64],
+) -> int:
+    """The rank in tier `k` of the mirror image of board ``s`` with column ``c`` set to
+    `state`."""
     cols = s.shape[0]
-    after = np.int64(0)
-    for c in range(cols - 1, -1, -1):  # out[c] = sum of the unchanged terms of columns > c
-        out[c] = after
-        after += table[cols - 1 - c, r_at[c], x_at[c], s[c]]
-    before = np.int64(0)
-    for c in range(cols):
-        row = table[cols - 1 - c, r_at[c] + 1, x_at[c] + x_moves]
-        h = h_of[s[c]]
-        if h < rows:
-            out[c] += before + row[s[c] + ((1 + x_moves) << h)]
-        before += row[s[c]]
+    r, x = k, (k + 1) // 2
+    rank = 0
+    for i in range(cols):
+        column = state if cols - 1 - i == c else s[cols - 1 - i]
+        rank += table[cols - 1 - i, r, x, column]
+        r -= h_of[column]
+        x -= x_of[column]
+    return rank
 
 
 @nb.njit(cache=True, nogil=True)
@@ -281,6 +458,7 @@ def children(
     nxt: NDArray[np.int16],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
+    tails: Tails,
     primitive: NDArray[np.uint8],
     indptr: NDArray[np.int64],
     child: NDArray[np.int64],
@@ -290,49 +468,51 @@ def children(
     ``cols`` moves per rank.
 
     LOSE where the last mover has four in a row, TIE on a full board, else one move per open
-    column, each child the smaller of its rank and its mirror image's. Ranks close after the
-    previous one are reached by stepping (:data:`_GAP`), others by a binary search.
+    column, each child the smaller of its rank and its mirror image's. A child's rank is a
+    sum kept per block of ranks plus a table read; only a child whose mirror image ranks
+    lower (it is then the canonical one) costs a pass over the columns.
     """
+    offset, tail_states, tail_xs, tail_os, tail_child = tails
     cols = table.shape[0]
+    width = min(2, cols)
+    upto = cols - width
     height = rows + 1
+    full = k == rows * cols
     s = np.empty(cols, dtype=np.int64)
     r_at = np.empty(cols + 1, dtype=np.int64)
     x_at = np.empty(cols + 1, dtype=np.int64)
-    mirror = np.empty(cols, dtype=np.int64)
-    mr_at = np.empty(cols + 1, dtype=np.int64)
-    mx_at = np.empty(cols + 1, dtype=np.int64)
-    forward = np.empty(cols, dtype=np.int64)
-    backward = np.empty(cols, dtype=np.int64)
+    cursor = np.zeros(_CURSOR, dtype=np.int64)  # an empty block: the first seek unranks
+    prefix_child = np.empty(0 if full else upto, dtype=np.int64)
     x_moves = 1 if k % 2 == 0 else 0
-    current = -1
     m = 0
     indptr[0] = 0
     for n in range(ranks.shape[0]):
-        target = ranks[n]
-        if current < 0 or not 0 <= target - current <= _GAP:
-            _unrank(target, k, table, h_of, x_of, s, r_at, x_at)
-        else:
-            for _ in range(target - current):
-                _advance(nxt, h_of, x_of, s, r_at, x_at)
-        current = target
-        xs, os = _board_bits(s, height, h_of)
+        e = _seek(
+            ranks[n], k, rows, table, nxt, h_of, x_of, offset, s, r_at, x_at, cursor, prefix_child
+        )
+        for t in range(width):
+            s[upto + t] = tail_states[e, t]
+        xs = cursor[_XS] | tail_xs[e]
+        os = cursor[_OS] | tail_os[e]
         if _four(xs if k % 2 else os, height):
             primitive[n] = LOSE
-        elif k == rows * cols:
+        elif full:
             primitive[n] = TIE
         else:
             primitive[n] = UNDECIDED
-            mr_at[cols], mx_at[cols] = 0, 0
-            for i in range(cols - 1, -1, -1):
-                mirror[i] = s[cols - 1 - i]
-                mr_at[i] = mr_at[i + 1] + h_of[mirror[i]]
-                mx_at[i] = mx_at[i + 1] + x_of[mirror[i]]
-            _child_ranks(s, r_at, x_at, x_moves, rows, table, h_of, forward)
-            _child_ranks(mirror, mr_at, mx_at, x_moves, rows, table, h_of, backward)
+            index = e - cursor[_FIRST]
             for c in range(cols):
-                if h_of[s[c]] < rows:
-                    child[m] = min(forward[c], backward[cols - 1 - c])
-                    m += 1
+                h = h_of[s[c]]
+                if h == rows:
+                    continue
+                state = s[c] + ((1 + x_moves) << h)
+                if _mirror_first(s, c, state):
+                    child[m] = _mirror_rank(s, c, state, k + 1, table, h_of, x_of)
+                elif c < upto:
+                    child[m] = prefix_child[c] + index
+                else:
+                    child[m] = cursor[_TAIL_CHILD] + tail_child[e, x_moves, c - upto]
+                m += 1
         indptr[n + 1] = m
     return m
 
@@ -352,7 +532,7 @@ def orbit_sizes(
     r_at = np.empty(cols + 1, dtype=np.int64)
     x_at = np.empty(cols + 1, dtype=np.int64)
     for n in range(ranks.shape[0]):
-        _unrank(ranks[n], k, table, h_of, x_of, s, r_at, x_at)
+        _unrank(ranks[n], k, cols, table, h_of, x_of, s, r_at, x_at)
         out[n] = 1
         for i in range(cols // 2):
             if s[i] != s[cols - 1 - i]:
@@ -373,7 +553,7 @@ def unrank_boards(
     r_at = np.empty(cols + 1, dtype=np.int64)
     x_at = np.empty(cols + 1, dtype=np.int64)
     for n in range(ranks.shape[0]):
-        _unrank(ranks[n], k, table, h_of, x_of, out[n], r_at, x_at)
+        _unrank(ranks[n], k, cols, table, h_of, x_of, out[n], r_at, x_at)
 
 
 @nb.njit(cache=True, nogil=True)

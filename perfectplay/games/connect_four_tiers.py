@@ -60,15 +60,21 @@ _MAX_BITS = 63  # (rows + 1) * cols: a board's bitboard in int64
 _MAX_TABLE_BYTES = 1 << 28  # the rank table; 7x6 needs 6.8 MB
 
 
+_Tables = tuple[
+    NDArray[np.int64], NDArray[np.int16], NDArray[np.int64], NDArray[np.int64], kernels.Tails
+]
+
+
 @functools.lru_cache(maxsize=4)
-def _tables(
-    rows: int, cols: int
-) -> tuple[NDArray[np.int64], NDArray[np.int16], NDArray[np.int64], NDArray[np.int64]]:
-    """The kernels' tables for a board, built once per process (shared by instances)."""
+def _tables(rows: int, cols: int) -> _Tables:
+    """The kernels' tables for a board, built once per process (shared by instances):
+    ``(table, nxt, h_of, x_of, tails)`` as :mod:`~perfectplay.games._connect_four_tier_kernels`
+    describes them."""
     table, nxt, h_of, x_of = kernels.build_tables(rows, cols)
-    for array in (table, nxt, h_of, x_of):
+    tails = kernels.build_tails(rows, cols, table, h_of, x_of)
+    for array in (table, nxt, h_of, x_of, *tails):
         array.flags.writeable = False
-    return table, nxt, h_of, x_of
+    return table, nxt, h_of, x_of, tails
 
 
 class TieredConnectFour(TieredGame):
@@ -117,9 +123,7 @@ class TieredConnectFour(TieredGame):
         )
 
     @property
-    def _kernel_tables(
-        self,
-    ) -> tuple[NDArray[np.int64], NDArray[np.int16], NDArray[np.int64], NDArray[np.int64]]:
+    def _kernel_tables(self) -> _Tables:
         return _tables(self.rows, self.cols)
 
     # ------------------------------------------------------------------ required
@@ -143,12 +147,12 @@ class TieredConnectFour(TieredGame):
         Cost: a few hundred ns per rank, less when the ranks are sorted and close together.
         """
         ranks = self._ranks(tier, ranks)
-        table, nxt, h_of, x_of = self._kernel_tables
+        table, nxt, h_of, x_of, tails = self._kernel_tables
         primitive = np.empty(ranks.shape[0], dtype=np.uint8)
         indptr = np.empty(ranks.shape[0] + 1, dtype=np.int64)
         child = np.empty(ranks.shape[0] * self.cols, dtype=np.int64)
         m = kernels.children(
-            ranks, tier, self.rows, table, nxt, h_of, x_of, primitive, indptr, child
+            ranks, tier, self.rows, table, nxt, h_of, x_of, tails, primitive, indptr, child
         )
         return TierMoves(primitive, indptr, np.ones(m, dtype=np.int8), child[:m].copy())
 
@@ -164,7 +168,7 @@ class TieredConnectFour(TieredGame):
         InputFormatError
             If `tier` or `rank` is out of range.
         """
-        table, _, h_of, x_of = self._kernel_tables
+        table, _, h_of, x_of, _ = self._kernel_tables
         out = np.empty((1, self.cols), dtype=np.int64)
         kernels.unrank_boards(self._ranks(tier, np.array([rank])), tier, table, h_of, x_of, out)
         return tuple(
@@ -184,7 +188,7 @@ class TieredConnectFour(TieredGame):
         states = self._states(position)
         mirrored = states[::-1]
         boards = np.array([min(states, mirrored)], dtype=np.int64)
-        table, _, h_of, x_of = self._kernel_tables
+        table, _, h_of, x_of, _ = self._kernel_tables
         rank = np.empty(1, dtype=np.int64)
         kernels.rank_boards(boards, table, h_of, x_of, rank)
         return sum(map(len, position)), int(rank[0])
@@ -206,16 +210,16 @@ class TieredConnectFour(TieredGame):
             raise InputFormatError(
                 f"connect-four tier {tier}: rank range {start}..{stop} outside 0..{size}"
             )
-        table, nxt, h_of, x_of = self._kernel_tables
+        table, nxt, h_of, x_of, tails = self._kernel_tables
         out = np.empty(stop - start, dtype=np.bool_)
         if stop > start:
-            kernels.slots(start, tier, self.rows, table, nxt, h_of, x_of, out)
+            kernels.slots(start, tier, self.rows, table, nxt, h_of, x_of, tails, out)
         return out
 
     def orbit_sizes(self, tier: int, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
         """1 for a board that is its own mirror image, 2 otherwise."""
         ranks = self._ranks(tier, ranks)
-        table, _, h_of, x_of = self._kernel_tables
+        table, _, h_of, x_of, _ = self._kernel_tables
         out = np.empty(ranks.shape[0], dtype=np.int64)
         kernels.orbit_sizes(ranks, tier, table, h_of, x_of, out)
         return out
