@@ -24,6 +24,7 @@ __all__ = [
     "lookup",
     "lookup_scores",
     "mark_draws",
+    "scatter_records",
 ]
 
 NO_POSITION_VALUE = 254
@@ -103,6 +104,22 @@ def combine(primitive, indptr, child_value, child_rem, value, rem):  # type: ign
         else:
             value[p] = DRAW
             rem[p] = -1
+
+
+@nb.njit(cache=True, nogil=True)
+def scatter_records(offsets, value, rem, records):  # type: ignore[no-untyped-def]
+    """``records[offsets[i]] = 1 + 4 * rem[i] + value[i]`` (remoteness 0 for a DRAW).
+
+    Returns the largest remoteness written (-1 if none). The caller picked a record dtype wide
+    enough for it.
+    """
+    most = -1
+    for i in range(offsets.shape[0]):
+        r = rem[i]
+        if r > most:
+            most = r
+        records[offsets[i]] = 1 + 4 * max(r, 0) + value[i]
+    return most
 
 
 @nb.njit(cache=True, nogil=True)

@@ -12,10 +12,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, ScoreOverflowError
-from perfectplay.tiers._kernels import combine, combine_scores
+from perfectplay.tiers._kernels import combine, combine_scores, scatter_records
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
-from perfectplay.values import UNDECIDED
 
 __all__ = ["solve_range"]
 
@@ -27,10 +26,11 @@ def solve_range(
     hi: int,
     children: Sequence[SolvedTier],
     *,
+    dtype: type[np.unsignedinteger] = np.uint8,
     scored: bool = False,
     advance: Callable[[int], None] | None = None,
-) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int64] | None]:
-    """Value, remoteness (and score) of ranks ``lo..hi-1`` of a tier without inner moves.
+) -> tuple[NDArray[np.unsignedinteger], int, NDArray[np.int64] | None]:
+    """Records (and scores) of ranks ``lo..hi-1`` of a tier without inner moves.
 
     Parameters
     ----------
@@ -39,6 +39,8 @@ def solve_range(
         The range of ranks.
     children : sequence of SolvedTier
         The solved tiers of ``game.child_tiers(tier)``, in that order.
+    dtype : numpy unsigned integer type
+        The record dtype: wide enough for 1 + the largest remoteness of the child tiers.
     scored : bool
         Compute scores too.
     advance : callable, optional
@@ -46,10 +48,10 @@ def solve_range(
 
     Returns
     -------
-    value, remoteness, score
-        Per rank of the range: the value for the player to move (UNDECIDED where the rank is
-        no position), the remoteness (-1 for DRAW and no position) and the score (None if not
-        scored).
+    records, most, score
+        Per rank of the range, the packed value (for the player to move) and remoteness
+        (:mod:`perfectplay.tiers.records`; 0 where the rank is no position); the largest
+        remoteness (-1 if the range holds no position); the scores (None if not scored).
 
     Raises
     ------
@@ -61,10 +63,11 @@ def solve_range(
     Notes
     -----
     Cost: one ``children`` call per batch of 65,536 ranks and one random read of a child
-    tier per move; memory: 13 bytes per rank of the range plus the batch's moves.
+    tier per move; memory: the records (and 8 bytes of score) per rank of the range plus one
+    batch's moves.
     """
-    value = np.full(hi - lo, UNDECIDED, dtype=np.uint8)
-    rem = np.full(hi - lo, -1, dtype=np.int32)
+    records = np.zeros(hi - lo, dtype=dtype)
+    most = -1
     score = np.zeros(hi - lo, dtype=np.int64) if scored else None
     for start in range(lo, hi, BATCH):
         stop = min(start + BATCH, hi)
@@ -81,8 +84,7 @@ def solve_range(
         v = np.empty(len(ranks), dtype=np.uint8)
         r = np.empty(len(ranks), dtype=np.int32)
         combine(moves.primitive, moves.indptr, batch.child_value, batch.child_rem, v, r)
-        value[ranks - lo] = v
-        rem[ranks - lo] = r
+        most = max(most, scatter_records(ranks - lo, v, r, records))
         if score is not None:
             assert (
                 moves.gain is not None and moves.score is not None and batch.child_score is not None
@@ -99,4 +101,4 @@ def solve_range(
             score[ranks - lo] = s
         if advance is not None:
             advance(stop - start)
-    return value, rem, score
+    return records, most, score

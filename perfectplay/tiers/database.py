@@ -52,8 +52,7 @@ class TierDatabase:
     ) -> None:
         self.tiered = game
         """The tiered game."""
-        self.game: Game[Any] = game.as_game()
-        """The same game as an ordinary Game: positions, labels, ``render`` and ``parse``."""
+        self._game: Game[Any] | None = None
         self.order = list(order)
         """The tiers in the order they were solved (children first)."""
         self.directory = directory
@@ -238,6 +237,14 @@ class TierDatabase:
                 f = self._file(tier)
                 for name in f.arrays:
                     f.read(name)
+
+    @property
+    def game(self) -> Game[Any]:
+        """The same game as an ordinary Game (``as_game()``): positions, labels, ``render``,
+        ``parse``."""
+        if self._game is None:
+            self._game = self.tiered.as_game()
+        return self._game
 
     @property
     def game_name(self) -> str:

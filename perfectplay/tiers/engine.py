@@ -148,11 +148,9 @@ def _solve_chunked(
         if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
             advance(stop - start)
             return
-        value, rem, score = solve_range(
-            game, tier, start, stop, children, scored=scored, advance=advance
+        records, most, score = solve_range(
+            game, tier, start, stop, children, dtype=dtype, scored=scored, advance=advance
         )
-        most = int(rem.max(initial=0))
-        records = pack(value, rem, dtype)
         if isinstance(store, DirectoryStore):
             arrays: dict[str, NDArray[Any]] = {"records": records}
             if score is not None:

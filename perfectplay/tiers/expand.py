@@ -20,7 +20,8 @@ __all__ = ["BATCH", "Batch", "SolvedTier", "expand", "slot_ranks"]
 BATCH = 1 << 16
 """Ranks handed to the game's ``children`` at once: its arrays stay in the cache."""
 
-_PRIMITIVES = np.array([LOSE, TIE, WIN, UNDECIDED], dtype=np.uint8)
+_PRIMITIVE = np.zeros(256, dtype=np.bool_)
+_PRIMITIVE[[LOSE, TIE, WIN, UNDECIDED]] = True  # the codes children() may give
 
 
 class SolvedTier(NamedTuple):
@@ -65,17 +66,18 @@ def _checked(game: TieredGame, tier: int, ranks: NDArray[np.int64], scored: bool
     m = len(moves.rank)
     if moves.indptr.shape != (k + 1,) or len(moves.primitive) != k or len(moves.which) != m:
         raise GameDefinitionError(f"{name} gave arrays of inconsistent lengths for {k} ranks")
-    if k and (moves.indptr[0] != 0 or moves.indptr[-1] != m or (np.diff(moves.indptr) < 0).any()):
+    counts = np.diff(moves.indptr)
+    if k and (moves.indptr[0] != 0 or moves.indptr[-1] != m or (counts < 0).any()):
         raise GameDefinitionError(f"{name} gave an indptr that does not cover its moves")
-    bad = np.flatnonzero(~np.isin(moves.primitive, _PRIMITIVES))
-    if bad.size:
+    if not _PRIMITIVE[moves.primitive].all():
+        bad = np.flatnonzero(~_PRIMITIVE[moves.primitive])
         raise GameDefinitionError(
             f"{name}: rank {int(ranks[bad[0]])} has primitive code {int(moves.primitive[bad[0]])}"
             " (expected WIN, LOSE, TIE or UNDECIDED)"
         )
-    over = moves.primitive != UNDECIDED
-    if bool((np.diff(moves.indptr)[over] != 0).any()):
-        p = int(ranks[np.flatnonzero(over & (np.diff(moves.indptr) != 0))[0]])
+    over_with_moves = (moves.primitive != UNDECIDED) & (counts != 0)
+    if over_with_moves.any():
+        p = int(ranks[np.flatnonzero(over_with_moves)[0]])
         raise GameDefinitionError(f"{name}: rank {p} is over (primitive) but has moves")
     if scored and (moves.gain is None or moves.score is None):
         raise GameDefinitionError(f"{name}: a scored game must give gain and score")
