@@ -4,7 +4,6 @@ requests get a 4xx JSON error (never a 500), databases are served without solvin
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
-with warnings.catch_warnings():  # starlette >= 1.0 suggests httpx2; httpx still works
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 import perfectplay
 from perfectplay.draw import PALETTE
@@ -25,8 +22,6 @@ from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.values import NO_REMOTENESS
 from perfectplay.web.app import Database, create_app, database_ids, parse_param_text
 from perfectplay.web.solutions import SolutionCache
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 TTT = load_game("tic-tac-toe")
 C4 = load_game("connect-four", rows=4, cols=4)
