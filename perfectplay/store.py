@@ -29,6 +29,10 @@ and CRC-32. The arrays:
     Game stores only (a plain graph store looks positions up by id): the positions' codes
     in increasing order, and the position id of each; a lookup is a binary search (O(log n)
     pages touched).
+``primitive`` (uint8, n)
+    Optional, graph stores: the values the rules fix (WIN, LOSE or TIE for the player to
+    move; UNDECIDED elsewhere), so that ``perfectplay verify`` can check every position
+    against the rules (a game store asks its game instead).
 
 Why one file rather than a directory of ``.npy`` files: a single file is replaced atomically
 by one ``os.replace`` (a directory cannot atomically replace another), moves and copies as a
@@ -102,6 +106,7 @@ _ARRAY_DTYPES = {
     "indices": ("<i4", "<i8"),
     "codes": ("<i8",),
     "code_ids": ("<i4", "<i8"),
+    "primitive": ("|u1",),
 }
 """Every array a store may hold, with the dtypes it may be stored as."""
 
@@ -151,6 +156,7 @@ def save(
     codes: ArrayLike | None = None,
     start: int | None = None,
     canonical: bool = False,
+    primitive: ArrayLike | None = None,
 ) -> None:
     """Write a solved game to `path`, atomically.
 
@@ -175,6 +181,9 @@ def save(
     canonical : bool
         Whether the positions are canonical forms (``game.canonical``): look-ups then
         canonicalise a position before encoding it.
+    primitive : array of uint8, shape (n,), optional
+        With a graph Solution: the values its rules fixed (UNDECIDED elsewhere), kept so
+        that the store can be verified against them.
 
     Raises
     ------
@@ -190,13 +199,21 @@ def save(
     Cost: O(n log n) to sort the codes, one CRC-32 pass and one write of every array. The
     file is written to a temporary file in the same directory, flushed to disk, then renamed
     over `path` with ``os.replace``: an interrupted write leaves no partial file at `path`.
+    The file's mode follows the user's umask (0644 under the usual umask 022), as for any
+    other file the user creates.
     """
     if isinstance(solved, Solution):
         solution = solved
     else:
         given = [
             name
-            for name, v in (("game", game), ("params", params), ("codes", codes), ("start", start))
+            for name, v in (
+                ("game", game),
+                ("params", params),
+                ("codes", codes),
+                ("start", start),
+                ("primitive", primitive),
+            )
             if v is not None
         ]
         if given or canonical:
@@ -221,6 +238,8 @@ def save(
         arrays["score"] = np.asarray(solution.score, dtype="<i8")
         gain = np.zeros(graph.m, np.int64) if graph.gain is None else graph.gain
         arrays["gain"] = np.asarray(gain, dtype="<i8")
+    if primitive is not None:
+        arrays["primitive"] = np.asarray(primitive, dtype=VALUE_DTYPE)
     if (codes is None) != (game is None):
         raise StoreError("save: a game store needs both the game's name and the codes")
     if codes is not None:
@@ -289,6 +308,11 @@ def save(
     except OSError as error:  # name the file asked for, not the temporary one
         raise StoreError(f"cannot write {target}: {error.strerror or error}") from None
     try:
+        # mkstemp creates the file with mode 0600: give it the mode any new file gets (the
+        # umask is read by setting it, then put back at once).
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(handle, 0o666 & ~mask)
         with os.fdopen(handle, "wb") as out:
             out.write(header)
             out.write(text)
@@ -616,6 +640,19 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
     absent = [key for key in keys if key not in manifest]
     if absent:
         raise StoreError(f"{path} is corrupted: the manifest lacks {', '.join(absent)}")
+    kinds = {
+        "game": (str, type(None)),
+        "params": (dict,),
+        "solver": (str,),
+        "scored": (bool,),
+        "start": (int, type(None)),
+        "canonical": (bool,),
+    }
+    for key, kind in kinds.items():
+        if not isinstance(manifest[key], kind) or (key == "start" and manifest[key] is True):
+            raise StoreError(f"{path} is corrupted: bad manifest field {key!r}")
+    if n < 0 or m < 0 or not all(isinstance(entry, dict) for entry in table.values()):
+        raise StoreError(f"{path} is corrupted: bad manifest sizes or array table")
     if size < declared:
         raise StoreError(f"{path} is truncated: {size} bytes, expected {declared}")
     if size > declared:
@@ -632,6 +669,8 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
     for name, entry in table.items():
         if name not in _ARRAY_DTYPES or entry.get("dtype") not in _ARRAY_DTYPES[name]:
             raise StoreError(f"{path} is corrupted: unexpected array {name} {entry!r}")
+        if not all(isinstance(entry.get(key), int) for key in ("offset", "nbytes", "crc32")):
+            raise StoreError(f"{path} is corrupted: bad offset, size or checksum of {name}")
         expected = lengths.get(name, n)
         itemsize = np.dtype(entry["dtype"]).itemsize
         if entry.get("shape") != [expected] or entry.get("nbytes") != expected * itemsize:

@@ -361,3 +361,55 @@ def test_write_errors_name_the_target_not_the_temporary_file(
         save(path, solution)
     assert os.listdir(tmp_path) == ["folder"], "no temporary file is left behind"
     assert os.listdir(folder) == []
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_new_store_files_follow_the_umask(tmp_path: Path, umask: int, mode: int) -> None:
+    old = os.umask(umask)
+    try:
+        save(tmp_path / "s.ppstore", _random_solution(1, 5, False))
+    finally:
+        os.umask(old)
+    assert (tmp_path / "s.ppstore").stat().st_mode & 0o777 == mode
+
+
+def _with_manifest(path: Path, **changes: object) -> None:
+    """Rewrite the store at `path` with manifest fields changed, checksummed again."""
+    import json
+    import struct
+    import zlib
+
+    data = path.read_bytes()
+    header = struct.Struct("<8sIIQ")
+    _, _, _, length = header.unpack_from(data)
+    manifest = json.loads(data[header.size : header.size + length])
+    manifest.update(changes)
+    text = json.dumps(manifest, separators=(",", ":")).encode().ljust(length)  # data stays put
+    assert len(text) == length
+    path.write_bytes(
+        header.pack(MAGIC, FORMAT_VERSION, zlib.crc32(text), length) + text
+        + data[header.size + length :]
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"params": 1}, {"game": 7}, {"scored": "yes"}, {"start": [1]}, {"canonical": None},
+     {"solver": 3}, {"n": -1}],
+)  # fmt: skip
+def test_manifest_fields_of_the_wrong_type_are_refused(
+    tmp_path: Path, changes: dict[str, object]
+) -> None:
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(2, 6, False))
+    _with_manifest(path, **changes)
+    with pytest.raises(StoreError, match="is corrupted"):
+        open_store(path)
+
+
+def test_graph_store_keeps_the_primitive_values(tmp_path: Path) -> None:
+    solution = _random_solution(3, 4, False)
+    primitive = np.array([255, 2, 255, 3], np.uint8)
+    save(tmp_path / "s.ppstore", solution, primitive=primitive)
+    with open_store(tmp_path / "s.ppstore") as store:
+        assert store.array("primitive").tolist() == primitive.tolist()
