@@ -251,3 +251,21 @@ def test_graph_store_mutation_is_refuted(tmp_path) -> None:  # type: ignore[no-u
     save(path, Solution(graph, value, remoteness.astype(np.int32), solver="brute"))
     result = run_cli(["verify", str(path)])
     assert result.code == 1 and "position 0: LOSE 4" in result.out
+
+
+def test_graph_store_primitives_are_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    graph = tmp_path / "g.txt"
+    graph.write_text("3 2\n0 1\n1 2\n1 TIE\n")
+    path = tmp_path / "g.ppstore"
+    assert run_cli(["solve", str(graph), "--save", str(path)]).code == 0
+    assert verify_store(path).ok
+    from perfectplay.store import open_store, save
+
+    with open_store(path) as store:
+        solution = store.solution()
+        value, remoteness = solution.value.copy(), solution.remoteness.copy()
+        primitive = store.array("primitive").copy()
+    value[1], value[0] = WIN, LOSE  # what the rules fixed at 1, changed consistently at 0
+    remoteness[0] = 1
+    save(path, Solution(solution.graph, value, remoteness, solver="edited"), primitive=primitive)
+    assert verify_store(path).problems == ["position 1: WIN 0 but the rules fix TIE 0"]

@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None:
         from perfectplay.store import save
 
-        save(args.save, solution)
+        save(args.save, solution, primitive=parsed.primitive)
         print(f"saved to {args.save}", file=sys.stderr)
     sys.stdout.write(text)
     return 0
@@ -182,6 +182,7 @@ def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
 
 def _solve_tiers(args: argparse.Namespace) -> int:
     """Solve a registered game into a tier directory; print the start's value and the files."""
+    import dataclasses
     import json
     import time
 
@@ -204,6 +205,7 @@ def _solve_tiers(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - start
         here = db.probe(db.initial)
         stored, size = db.footprint()
+        stats = db.stats
     record = {
         "game": db.game_name,
         "params": db.params,
@@ -214,6 +216,8 @@ def _solve_tiers(args: argparse.Namespace) -> int:
         "stored_classes": stored,
         "bytes": size,
     }
+    if stats is not None:
+        record["run"] = dataclasses.asdict(stats)
     if args.json:
         sys.stdout.write(json.dumps(record) + "\n")
         return 0
@@ -224,5 +228,10 @@ def _solve_tiers(args: argparse.Namespace) -> int:
         f"files: {size:,} bytes for {stored:,} stored classes (symmetric positions stored once)"
         + per,
     ]
+    if stats is not None and (stats.tiers_kept or stats.chunks_kept):
+        lines.append(
+            f"resumed: {stats.tiers_kept} tiers and {stats.chunks_kept} chunks were complete "
+            f"already; solved {stats.tiers_solved} tiers ({stats.chunks_solved} chunks)"
+        )
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -7,8 +7,9 @@ the stored codes, else ``moves`` per position) and must be exactly the stored on
 is checked against the game itself, not only against the graph it carries. Where the game is
 over the store records no reason; a game store asks the game's rules (``batch_outcome`` for
 every position when the game has it, else ``outcome`` and ``terminal_score`` at every position
-with remoteness 0); a graph store takes the positions with moves and remoteness 0 as fixed by
-its rules, and says so in the report's notes.
+with remoteness 0); a graph store checks them against its ``primitive`` array (the values
+its rules fix, written by ``perfectplay solve FILE --save``); a graph store without one takes
+the positions with moves and remoteness 0 as fixed by its rules, and says so in the notes.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import StoreError
 from perfectplay.games.base import Game, provides
-from perfectplay.values import DRAW, UNDECIDED, Value
+from perfectplay.values import DRAW, LOSE, TIE, UNDECIDED, WIN, Value
 from perfectplay.verify.rules import Report, check_solution
 
 __all__ = ["verify_store"]
@@ -177,6 +178,10 @@ def verify_store(
             moves_report = Report()
             _check_game_moves(store, store.game, moves_report)
             primitive, terminal = _game_rules(store, store.game, value, remoteness)
+        elif "primitive" in store.manifest["arrays"]:
+            primitive = np.asarray(store.array("primitive"))
+            if primitive.size and (~np.isin(primitive, (LOSE, TIE, WIN, UNDECIDED))).any():
+                raise StoreError(f"{store.path} is corrupted: a primitive value is out of range")
         else:
             primitive = np.where(
                 (remoteness == 0) & (np.diff(graph.indptr) > 0) & (value != DRAW),
@@ -201,7 +206,7 @@ def verify_store(
         if store.game_name is not None:
             report.bad += moves_report.bad
             report.problems[:0] = moves_report.problems
-        else:
+        elif "primitive" not in store.manifest["arrays"]:
             fixed = int(np.count_nonzero(primitive != UNDECIDED))
             if fixed:
                 report.notes.append(
