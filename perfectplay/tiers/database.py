@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,6 +31,9 @@ from perfectplay.tiers.storage import (
     read_manifest,
 )
 from perfectplay.values import NO_REMOTENESS, Value
+
+if TYPE_CHECKING:
+    from perfectplay.tiers.engine import SolveStats
 
 __all__ = ["TierDatabase", "open_tiers"]
 
@@ -53,6 +56,8 @@ class TierDatabase:
         self.tiered = game
         """The tiered game."""
         self._game: Game[Any] | None = None
+        self.stats: SolveStats | None = None
+        """What the run of ``solve_tiers`` that returned this database did (else None)."""
         self.order = list(order)
         """The tiers in the order they were solved (children first)."""
         self.directory = directory

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory, format_bytes
-from perfectplay.errors import GameDefinitionError, TooLargeError
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import SolvedTier
@@ -28,12 +30,26 @@ from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, solve_loopy
 from perfectplay.tiers.records import pack, record_dtype
 from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest
 
-__all__ = ["DEFAULT_CHUNK", "chunk_starts", "solve_tiers", "tier_order"]
+__all__ = ["DEFAULT_CHUNK", "SolveStats", "chunk_starts", "solve_tiers", "tier_order"]
 
 DEFAULT_CHUNK = 1 << 22
 """Ranks per chunk: about a second of work for Connect Four, 4 MiB of records."""
 _BLOCK = 1 << 18
 _ACYCLIC_BYTES_PER_RANK = 18  # value, remoteness, score of a chunk, and its packed records
+
+
+@dataclass
+class SolveStats:
+    """What one run of :func:`solve_tiers` did, and what it found done by an earlier run."""
+
+    tiers_solved: int = 0
+    """Tiers solved by this run."""
+    tiers_kept: int = 0
+    """Tiers whose complete file an earlier run left (not solved again)."""
+    chunks_solved: int = 0
+    """Chunks solved by this run."""
+    chunks_kept: int = 0
+    """Chunks whose complete file an earlier run left (not solved again)."""
 
 
 def tier_order(game: TieredGame) -> list[int]:
@@ -137,20 +153,26 @@ def _solve_chunked(
     jobs: int,
     dtype: type[np.unsignedinteger],
     advance: Callable[[int], None],
+    stats: SolveStats,
 ) -> None:
     size = game.tier_size(tier)
     scored = game.info.scored
     starts = chunk_starts(size, chunk)
     parts: dict[int, tuple[NDArray[Any], NDArray[np.int64] | None, int]] = {}
+    lock = threading.Lock()
 
     def one(start: int) -> None:
         stop = min(start + chunk, size)
         if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
+            with lock:
+                stats.chunks_kept += 1
             advance(stop - start)
             return
         records, most, score = solve_range(
             game, tier, start, stop, children, dtype=dtype, scored=scored, advance=advance
         )
+        with lock:
+            stats.chunks_solved += 1
         if isinstance(store, DirectoryStore):
             arrays: dict[str, NDArray[Any]] = {"records": records}
             if score is not None:
@@ -200,7 +222,8 @@ def solve_tiers(
     Returns
     -------
     TierDatabase
-        Values, remoteness (and scores) of every position, for the player to move.
+        Values, remoteness (and scores) of every position, for the player to move; its
+        ``stats`` (:class:`SolveStats`) say what this run solved and what it kept.
 
     Raises
     ------
@@ -209,6 +232,9 @@ def solve_tiers(
         (estimated before anything is solved).
     StoreError
         If `directory` holds another game's tiers or damaged files.
+    InputFormatError
+        If `jobs` or `chunk_size` is not a positive number (a chunk size above 2^18 must be a
+        multiple of 2^18, the block size).
     GameDefinitionError
         If the game breaks the protocol.
 
@@ -223,13 +249,13 @@ def solve_tiers(
 
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
+        raise InputFormatError(f"jobs must be at least 1, got {jobs}")
     chunk = chunk_size or DEFAULT_CHUNK
-    if chunk < 1:
-        raise ValueError(f"chunk_size must be at least 1, got {chunk}")
     block = min(_BLOCK, chunk)
-    if chunk % block:
-        raise ValueError(f"chunk_size must be a multiple of {block}, got {chunk}")
+    if chunk < 1 or chunk % block:
+        raise InputFormatError(
+            f"chunk size must be a positive multiple of {_BLOCK} (or smaller), got {chunk}"
+        )
     order = tier_order(game)
     path = None if directory is None else os.fspath(directory)
     _check_resources(game, order, path, jobs, chunk)
@@ -242,9 +268,12 @@ def solve_tiers(
     last_use = {c: i for i, t in enumerate(order) for c in game.child_tiers(t)}
     loaded: dict[int, SolvedTier] = {}
     most: dict[int, int] = {}
+    stats = SolveStats()
     for index, tier in enumerate(order):
         if store.complete(tier):
+            stats.tiers_kept += 1
             continue
+        stats.tiers_solved += 1
         for c in game.child_tiers(tier):
             if c not in loaded:
                 loaded[c] = store.load(c, threads=jobs)
@@ -261,11 +290,15 @@ def solve_tiers(
             else:
                 bound = 1 + max((most[c] for c in game.child_tiers(tier)), default=-1)
                 _solve_chunked(
-                    game, tier, store, children, chunk, jobs, record_dtype(bound), bar.update
-                )
+                    game, tier, store, children, chunk, jobs, record_dtype(bound), bar.update,
+                    stats,
+                )  # fmt: skip
         for c in list(loaded):
             if last_use.get(c, -1) <= index:
                 del loaded[c]
     if isinstance(store, MemoryStore):
-        return TierDatabase.in_memory(game, order, store)
-    return TierDatabase.open(store.directory, game=game)
+        db = TierDatabase.in_memory(game, order, store)
+    else:
+        db = TierDatabase.open(store.directory, game=game)
+    db.stats = stats
+    return db
