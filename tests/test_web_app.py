@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ import perfectplay
 from perfectplay.draw import PALETTE
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.values import NO_REMOTENESS
-from perfectplay.web.app import Database, create_app, database_ids, parse_param_text
+from perfectplay.web.app import create_app, database_ids, open_database, parse_param_text
 from perfectplay.web.solutions import SolutionCache
 
 TTT = load_game("tic-tac-toe")
@@ -228,23 +229,25 @@ def test_a_game_too_large_is_refused_with_413() -> None:
     assert "max_positions" in answer.json()["error"]
 
 
+def _no_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the web app solved a game it was given as a database")
+
+    monkeypatch.setattr("perfectplay.web.solutions.solve", refuse)
+
+
 def test_a_database_is_served_without_solving(
     tmp_path: Path, solved_ttt: perfectplay.GameSolution[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "ttt.ppstore"
     perfectplay.save(path, solved_ttt)
-
-    def no_solving(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the web app solved a game it was given as a database")
-
-    monkeypatch.setattr("perfectplay.web.solutions.solve", no_solving)
-    with (
-        perfectplay.open_store(path) as store,
-        TestClient(create_app([Database("ttt", store)])) as client,
-    ):
+    _no_solving(monkeypatch)
+    db = open_database("ttt", str(path))
+    with TestClient(create_app([db])) as client:
         listing = client.get("/api/games").json()["databases"]
         body = client.get("/api/databases/ttt/position", params={"moves": "a1,b2"}).json()
         bad = client.get("/api/databases/ttt/position", params={"moves": "a1,a1"})
+    db.source.close()
     assert listing == [
         {
             "id": "ttt",
@@ -265,6 +268,44 @@ def test_a_database_is_served_without_solving(
         (m.label, m.value.name, m.remoteness) for m in solved_ttt.move_values(position)
     ]
     assert bad.status_code == 400
+
+
+def test_a_tier_directory_is_served_without_solving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = tmp_path / "c4"
+    args = ["solve", "connect-four", "--param", "rows=4", "--param", "cols=4"]
+    assert run_cli([*args, "--tiers", str(directory)]).code == 0
+    solved = perfectplay.solve(C4)
+    _no_solving(monkeypatch)
+    db = open_database("c4", str(directory))
+    with TestClient(create_app([db])) as client:
+        listing = client.get("/api/games").json()["databases"]
+        answers = [
+            client.get("/api/databases/c4/position", params={"moves": moves}).json()
+            for moves in ("", "a,b,a", "b,b,b,b")
+        ]
+    db.source.close()
+    assert [(d["id"], d["file"], d["game"], d["params"]) for d in listing] == [
+        ("c4", "c4", "connect-four", {"rows": 4, "cols": 4})
+    ]
+    assert listing[0]["positions"] > len(solved) // 2  # mirror images stored once
+    for body in answers:
+        position = C4.parse(body["position"])
+        assert (body["value"], body["remoteness"]) == (
+            solved.value(position).name,
+            solved.remoteness(position),
+        )
+        assert [(m["label"], m["value"], m["remoteness"]) for m in body["moves"]] == [
+            (m.label, m.value.name, m.remoteness) for m in solved.move_values(position)
+        ]
+
+
+def test_a_graph_store_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "graph.ppstore"
+    perfectplay.save(path, perfectplay.solve([(0, 1)]))
+    with pytest.raises(perfectplay.StoreError, match="holds a game graph"):
+        open_database("g", str(path))
 
 
 @pytest.mark.parametrize(

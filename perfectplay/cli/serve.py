@@ -22,8 +22,9 @@ def add_parser(subparsers: Any) -> None:
             "Serve the web app: a page listing the registered games (and the databases given), "
             "and a page per game where you play against perfect play or explore both sides, "
             "every legal move coloured by its value. Games are solved on first use and kept "
-            "in memory; a database (a file written by `perfectplay solve GAME --save FILE`) "
-            "is served without solving. The JSON API is described in docs/web.md."
+            "in memory; a database (a file written by `perfectplay solve GAME --save FILE`, or "
+            "a directory by `--tiers DIR`) is served without solving. The JSON API is "
+            "described in docs/web.md."
         ),
     )
     parser.add_argument(
@@ -31,7 +32,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="GAME | DB",
         nargs="*",
         help="registered games to solve at once (the others are solved when first opened), "
-        "or saved solutions to serve",
+        "or saved solutions to serve: store files (solve GAME --save FILE) or tier "
+        "directories (solve GAME --tiers DIR)",
     )
     add_param_option(parser)
     parser.add_argument(
@@ -59,10 +61,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(
             f"perfectplay serve needs {' and '.join(missing)}: pip install 'perfectplay[web]'"
         )
-    from perfectplay.errors import InputFormatError, StoreError, UnknownNameError
+    from perfectplay.errors import InputFormatError, UnknownNameError
     from perfectplay.games.registry import game_entry, load_game, parse_params
-    from perfectplay.store import open_store
-    from perfectplay.web.app import Database, create_app, database_ids, game_page
+    from perfectplay.web.app import create_app, database_ids, game_page, open_database
     from perfectplay.web.server import bind, serve
     from perfectplay.web.solutions import DEFAULT_MAX_POSITIONS, SolutionCache
 
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             names.append(game_entry(source).name)
         except UnknownNameError:
-            if "/" not in source and not os.path.isfile(source):
+            if "/" not in source and not os.path.exists(source):
                 raise UnknownNameError(
                     f"{source!r} is neither a registered game nor a file (see perfectplay games)"
                 ) from None
@@ -84,11 +85,9 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         databases = []
         for key, path in zip(database_ids(files), files, strict=True):
-            store = stack.enter_context(open_store(path))
-            if store.game_name is None:
-                raise StoreError(f"{path} holds a game graph; the web app serves games only")
-            store.game  # noqa: B018 - rebuilds the game now: an unknown game fails here
-            databases.append(Database(key, store))
+            db = open_database(key, path)
+            stack.callback(db.source.close)
+            databases.append(db)
         sock = stack.enter_context(
             bind(args.host or "127.0.0.1", args.port, allow_remote=args.host is not None)
         )
@@ -102,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             for game in games:
                 print(f"  {game.info.name}: {base}{game_page(game)}", flush=True)
             for db in databases:
-                print(f"  {db.store.path}: {base}databases/{db.id}", flush=True)
+                print(f"  {db.path}: {base}databases/{db.id}", flush=True)
 
         serve(create_app(databases, cache=cache), sock, announce=announce)
     return 0

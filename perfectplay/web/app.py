@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
@@ -48,28 +48,71 @@ from starlette.staticfiles import StaticFiles
 from perfectplay.errors import (
     InputFormatError,
     PerfectPlayError,
+    StoreError,
     TooLargeError,
     UnknownNameError,
 )
 from perfectplay.games.base import Game
 from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
+from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
 from perfectplay.web.report import position_report
 from perfectplay.web.solutions import DEFAULT_MAX_POSITIONS, SolutionCache, Solved, Solving
 
-__all__ = ["Database", "create_app", "database_ids", "game_page", "parse_param_text"]
+if TYPE_CHECKING:
+    from perfectplay.tiers.database import TierDatabase
+
+__all__ = [
+    "Database",
+    "create_app",
+    "database_ids",
+    "game_page",
+    "open_database",
+    "parse_param_text",
+]
 
 _STATIC = str(files("perfectplay.web") / "static")
 
 
 @dataclass(frozen=True)
 class Database:
-    """A database served by the app: a store file of a registered game, opened once."""
+    """A database served by the app: a saved solution of a registered game, opened once."""
 
     id: str
     """Its name in URLs (``/databases/{id}``): the file's name without extension, made unique."""
-    store: SolutionStore
-    """The open store."""
+    path: str
+    """The store file or tier directory."""
+    source: SolutionStore | TierDatabase
+    """The open store or tier database."""
+    positions: int
+    """Positions stored (a tier directory stores symmetric positions once)."""
+
+
+def open_database(key: str, path: str) -> Database:
+    """Open a store file or a tier directory as database `key`; close its ``source`` after use.
+
+    Raises
+    ------
+    StoreError
+        If `path` is missing, damaged, or holds a plain game graph (no game to draw).
+    UnknownNameError
+        If its game is not registered in this version of perfectplay.
+
+    Notes
+    -----
+    Cost: opening the file (see :func:`~perfectplay.store.open_store`, which verifies small
+    files' checksums) or reading the tier files' headers.
+    """
+    source = open_solved(path)
+    try:
+        if source.game_name is None:
+            raise StoreError(f"{path} holds a game graph; the web app serves games only")
+        source.game  # noqa: B018 - rebuilds the game now: an unknown game fails here
+        positions = source.n if isinstance(source, SolutionStore) else source.footprint()[0]
+    except BaseException:
+        source.close()
+        raise
+    return Database(key, path, source, positions)
 
 
 def database_ids(paths: Sequence[str]) -> list[str]:
@@ -172,7 +215,7 @@ def create_app(
     Parameters
     ----------
     databases : sequence of Database
-        Store files to serve (opened by the caller, who closes them).
+        Saved solutions to serve (from :func:`open_database`; the caller closes them).
     cache : SolutionCache, optional
         Where registered games are solved and kept; default: a new one, closed with the app.
     max_positions : int
@@ -213,10 +256,10 @@ def create_app(
         stores = [
             {
                 "id": db.id,
-                "file": os.path.basename(db.store.path),
-                "game": db.store.game_name,
-                "params": db.store.params,
-                "positions": db.store.n,
+                "file": os.path.basename(os.path.normpath(db.path)),
+                "game": db.source.game_name,
+                "params": db.source.params,
+                "positions": db.positions,
             }
             for db in databases
         ]
@@ -242,7 +285,7 @@ def create_app(
         if db is None:
             known = ", ".join(by_id) or "none"
             raise UnknownNameError(f"unknown database {key!r}; databases served: {known}")
-        report = _report(Solved(db.store.game, db.store), request)
+        report = _report(Solved(db.source.game, db.source), request)
         report["database"] = db.id
         return JSONResponse(report)
 

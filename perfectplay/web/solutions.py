@@ -31,12 +31,15 @@ import time
 from collections.abc import Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.api import GameMove, GameSolution, solve
 from perfectplay.games.base import Game
 from perfectplay.store import SolutionStore
 from perfectplay.values import Value
+
+if TYPE_CHECKING:
+    from perfectplay.tiers.database import TierDatabase
 
 __all__ = ["DEFAULT_MAX_POSITIONS", "SolutionCache", "Solved", "Solving", "game_key"]
 
@@ -53,19 +56,21 @@ def game_key(game: Game[Any]) -> tuple[str, Hashable]:
 
 
 class Solved:
-    """A solved game as the web app reads it: from a GameSolution or an open store.
+    """A solved game as the web app reads it: a GameSolution, or an open store or tier database.
 
     Parameters
     ----------
     game : Game
         The game's rules (to parse, render and list moves).
-    source : GameSolution or SolutionStore
-        Where the values come from.
+    source : GameSolution, SolutionStore or TierDatabase
+        Where the values come from: a solved game, a store file or a tier directory.
     """
 
     __slots__ = ("game", "source")
 
-    def __init__(self, game: Game[Any], source: GameSolution[Any] | SolutionStore) -> None:
+    def __init__(
+        self, game: Game[Any], source: GameSolution[Any] | SolutionStore | TierDatabase
+    ) -> None:
         self.game = game
         self.source = source
 
@@ -79,12 +84,13 @@ class Solved:
 
         Notes
         -----
-        Cost: a dict look-up or binary search (GameSolution), O(log n) pages (store).
+        Cost: a dict look-up or binary search (GameSolution), O(log n) pages (store), one
+        block decompressed (tier database).
         """
-        if isinstance(self.source, SolutionStore):
-            entry = self.source.probe(position)
-            return entry.value, entry.remoteness
-        return self.source.value(position), self.source.remoteness(position)
+        if isinstance(self.source, GameSolution):
+            return self.source.value(position), self.source.remoteness(position)
+        entry = self.source.probe(position)
+        return entry.value, entry.remoteness
 
     def move_values(self, position: Any) -> list[GameMove[Any]]:
         """Every move from `position`, valued for the player making it; O(moves)."""
