@@ -69,6 +69,15 @@ _EXPORTS = {
     "open_store": ".store",
     "save": ".store",
     "PlaySession": ".play",
+    "open_solved": ".solved",
+    # the tier engine: games larger than memory
+    "TieredGame": ".tiers.base",
+    "TierMoves": ".tiers.base",
+    "TierDatabase": ".tiers.database",
+    "open_tiers": ".tiers.database",
+    "solve_tiers": ".tiers.engine",
+    "check_tiered_game": ".tiers.check",
+    "load_tiered_game": ".games.registry",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -93,9 +102,14 @@ if TYPE_CHECKING:
     from perfectplay.games.base import Game, GameInfo
     from perfectplay.games.check import check_game
     from perfectplay.games.enumerate import enumerate_game
-    from perfectplay.games.registry import game_names, load_game
+    from perfectplay.games.registry import game_names, load_game, load_tiered_game
     from perfectplay.graph import GameGraph, as_game_graph
     from perfectplay.play import PlaySession
+    from perfectplay.solved import open_solved
+    from perfectplay.tiers.base import TieredGame, TierMoves
+    from perfectplay.tiers.check import check_tiered_game
+    from perfectplay.tiers.database import TierDatabase, open_tiers
+    from perfectplay.tiers.engine import solve_tiers
     from perfectplay.solution import MoveValue, Solution
     from perfectplay.solvers.auto import solve_graph
     from perfectplay.solvers.dag import solve_dag
