@@ -105,12 +105,8 @@ if TYPE_CHECKING:
     from perfectplay.games.registry import game_names, load_game, load_tiered_game
     from perfectplay.graph import GameGraph, as_game_graph
     from perfectplay.play import PlaySession
-    from perfectplay.solved import open_solved
-    from perfectplay.tiers.base import TieredGame, TierMoves
-    from perfectplay.tiers.check import check_tiered_game
-    from perfectplay.tiers.database import TierDatabase, open_tiers
-    from perfectplay.tiers.engine import solve_tiers
     from perfectplay.solution import MoveValue, Solution
+    from perfectplay.solved import open_solved
     from perfectplay.solvers.auto import solve_graph
     from perfectplay.solvers.dag import solve_dag
     from perfectplay.solvers.geography import (
@@ -122,4 +118,8 @@ if TYPE_CHECKING:
     from perfectplay.solvers.grundy import GrundySolution, grundy_sum, grundy_values, solve_grundy
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.store import SolutionStore, open_store, save
+    from perfectplay.tiers.base import TieredGame, TierMoves
+    from perfectplay.tiers.check import check_tiered_game
+    from perfectplay.tiers.database import TierDatabase, open_tiers
+    from perfectplay.tiers.engine import solve_tiers
     from perfectplay.values import Position, Value
