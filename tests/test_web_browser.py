@@ -254,3 +254,14 @@ def test_a_connect_four_position(page: Any, server: Server, shots: Path) -> None
     page.click(f'#moves [data-move="{best}"]')
     _wait_turn(page, 2)
     assert page.text_content("#title") == "connect-four (rows=4, cols=4)"
+
+
+def test_an_address_with_an_illegal_move_shows_the_start_and_why(
+    page: Any, server: Server, ttt: Any
+) -> None:
+    page.goto(f"{server.url}games/tic-tac-toe?moves=b2,b2")
+    _wait_turn(page, 0)
+    assert _position(page, TTT) == TTT.initial()
+    _check_controls(page, ttt, TTT.initial())
+    error = page.text_content("#error")
+    assert "move 2 ('b2') is not legal" in error and "showing the start position" in error

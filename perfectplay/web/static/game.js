@@ -234,7 +234,10 @@ async function main() {
     paramsForm(entry, Object.assign(values, Object.fromEntries(given)));
   } else if (kind === "databases") {
     const db = body.databases.find((d) => d.id === name);
-    if (db) $("description").textContent = `database ${db.file}: ${db.game}, ${db.positions} positions (served without solving)`;
+    if (db) {
+      $("description").textContent = `database ${db.file}: ${db.game}, `
+        + `${db.positions.toLocaleString("en")} positions stored (served without solving)`;
+    }
   }
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
@@ -258,6 +261,12 @@ async function main() {
     show({ params: paramText(values), start: null, moves: [], redo: [] });
   });
   await show({ moves: state.moves });
+  if (state.report === null && (state.moves.length > 0 || state.start !== null)) {
+    // The address named a position that is not there: show the start, and say why.
+    const reason = $("error").textContent;
+    await show({ start: null, moves: [], redo: [] });
+    if (state.report !== null) showError(`${reason} (showing the start position instead)`);
+  }
 }
 
 main().catch((error) => showError(`cannot reach the server: ${error}`));
