@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -123,3 +124,11 @@ def test_a_single_position_game() -> None:
     assert explicit_graph(game).graph.n == 1
     assert_same(solve_tiers(game, progress=False), game, game.reference())
     assert np.array_equal(game.reference().remoteness, [0])
+
+
+def test_regression_tier_file_header_whose_length_changed_with_its_offsets(tmp_path: Path) -> None:
+    # A scored tier of 44 ranks in chunks of 1: writing the header's array positions made the
+    # header longer than the length they were computed from, so the file read back as corrupt.
+    game = RandomTieredGame(210, tiers=1, positions=60, unused=0, moves=1, scored=True)
+    with solve_tiers(game, tmp_path / "tiers", jobs=1, progress=False, chunk_size=1) as db:
+        assert_same(db, game, game.reference())

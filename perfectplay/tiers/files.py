@@ -110,10 +110,10 @@ def _layout(
         "block": block,
         "arrays": entries,
     }
-    # Two passes: the header's length decides where the arrays start.
-    for _ in range(2):
-        text = json.dumps(header, sort_keys=True).encode()
-        text += b" " * (-len(text) % 8)
+    # The header's length decides where the arrays start, and those positions are written into
+    # the header: repeat until its length settles (it only grows, so this ends).
+    text = b""
+    while True:
         position = 16 + len(text)
         for name, (dtype, offsets, _, crc) in arrays.items():
             entries[name] = {
@@ -125,8 +125,11 @@ def _layout(
                 "crc32": crc,
             }
             position += 8 * len(offsets) + int(offsets[-1])
-    text = json.dumps(header, sort_keys=True).encode()
-    text += b" " * (-len(text) % 8)
+        settled = len(text)
+        text = json.dumps(header, sort_keys=True).encode()
+        text += b" " * (-len(text) % 8)
+        if len(text) == settled:
+            break
     parts: list[Any] = [MAGIC, struct.pack("<Q", len(text)), text]
     for _, offsets, blobs, _ in arrays.values():
         parts.append(offsets.tobytes())
