@@ -13,6 +13,8 @@ from perfectplay.games.pursuit import EVADER, Pursuit
 from perfectplay.games.pursuit_tiers import PursuitTiers
 from perfectplay.graph import GameGraph
 from perfectplay.solvers.retrograde import solve_retrograde
+from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import DRAW, UNDECIDED
 
 
@@ -89,6 +91,20 @@ def test_solution_matches_materialised_game_and_brute_force(
 
 
 @settings(max_examples=60, deadline=None)
+@given(boards(), st.integers(1, 2))
+def test_tier_engine_solves_the_materialised_game(
+    board: tuple[int, list[tuple[int, int]]], jobs: int
+) -> None:
+    n, edges = board
+    game = PursuitTiers(_board(n, edges))
+    check_tiered_game(game, samples=50)
+    value, remoteness = solve_tiers(game, jobs=jobs, progress=False).arrays(0)
+    materialised = Pursuit(_board(n, edges)).solve()
+    assert (value == materialised.value).all()
+    assert (remoteness == materialised.remoteness).all()
+
+
+@settings(max_examples=60, deadline=None)
 @given(boards(), st.data())
 def test_as_game_states_the_same_rules(
     board: tuple[int, list[tuple[int, int]]], data: st.DataObject
@@ -117,3 +133,14 @@ def test_initial_and_bad_positions() -> None:
         game.locate("a")
     with pytest.raises(InvalidGraphError, match="evader vertex 3 is not on the board"):
         PursuitTiers([(0, 1)], start=(3, 0))
+
+
+def test_tier_engine_on_a_board_larger_than_one_batch() -> None:
+    # 2 * 200^2 = 80000 ranks: more than one batch of children (2^16) and of parents (2^14).
+    rng = np.random.default_rng(9)
+    board = GameGraph.from_edges(rng.integers(0, 200, 500), rng.integers(0, 200, 500), n=200)
+    value, remoteness = solve_tiers(PursuitTiers(board), jobs=2, progress=False).arrays(0)
+    materialised = Pursuit(board).solve()
+    assert (value == materialised.value).all()
+    assert (remoteness == materialised.remoteness).all()
+    assert (value == DRAW).any() and (remoteness > 10).any()

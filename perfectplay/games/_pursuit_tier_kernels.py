@@ -22,9 +22,10 @@ __all__ = ["pursuit_children", "pursuit_parents"]
 @nb.njit(cache=True, nogil=True, inline="always")
 def _split(r, n, nn):  # type: ignore[no-untyped-def]
     """``(turn, evader, pursuer)`` of rank `r` on a board of `n` vertices (``nn = n * n``)."""
-    turn = r // nn
+    turn = 1 if r >= nn else 0  # no division: integer division is the costly step here
     rest = r - turn * nn
-    return turn, rest // n, rest % n
+    e = rest // n
+    return turn, e, rest - e * n
 
 
 @nb.njit(cache=True, nogil=True)
@@ -57,16 +58,14 @@ def pursuit_children(bindptr, bindices, ranks):  # type: ignore[no-untyped-def]
     for i in range(count):
         if primitive[i] != UNDECIDED:
             continue
-        r = ranks[i]
-        if r < nn:  # evader to move: (e, p) -> (e', p), pursuer to move
-            e = r // n
-            base = nn + r - e * n
+        turn, e, p = _split(ranks[i], n, nn)
+        if turn == 0:  # evader to move: (e, p) -> (e', p), pursuer to move
+            base = nn + p
             for j in range(bindptr[e], bindptr[e + 1]):
                 child[k] = base + bindices[j] * n
                 k += 1
         else:  # pursuer to move: (e, p) -> (e, p'), evader to move
-            p = r % n
-            base = r - nn - p
+            base = e * n
             for j in range(bindptr[p], bindptr[p + 1]):
                 child[k] = base + bindices[j]
                 k += 1
@@ -98,10 +97,8 @@ def pursuit_parents(rindptr, rindices, ranks):  # type: ignore[no-untyped-def]
     parent = np.empty(total, dtype=np.int64)
     k = 0
     for i in range(count):
-        r = ranks[i]
-        if r < nn:  # evader to move: the pursuer came from p0, (e, p0) with the pursuer to move
-            e = r // n
-            p = r - e * n
+        turn, e, p = _split(ranks[i], n, nn)
+        if turn == 0:  # evader to move: the pursuer came from p0, (e, p0) with the pursuer to move
             base = nn + e * n
             for j in range(rindptr[p], rindptr[p + 1]):
                 p0 = rindices[j]
@@ -109,8 +106,6 @@ def pursuit_parents(rindptr, rindices, ranks):  # type: ignore[no-untyped-def]
                     parent[k] = base + p0
                     k += 1
         else:  # pursuer to move: the evader came from e0, (e0, p) with the evader to move
-            p = r % n
-            e = (r - nn) // n
             for j in range(rindptr[e], rindptr[e + 1]):
                 e0 = rindices[j]
                 if e0 != p:

@@ -14,7 +14,9 @@ self-loop ``b == b`` (the statement forbids loops; a loop would be a "pass" move
 edges, also forbidden by the statement, are accepted: they only repeat a move.
 
 This is :class:`~perfectplay.games.pursuit.Pursuit` with Bob as the evader, Alice as the
-pursuer and ``endless="evader"``.
+pursuer and endless games to the evader, solved as the implicit tiered game
+:class:`~perfectplay.games.pursuit_tiers.PursuitTiers` by the tier engine in memory: moves and
+un-moves come from the board's CSR and its reverse, the position graph is never built.
 
 >>> print(solve(b"1\\n3 3\\n1 2\\n2 3\\n3 1\\n2 1\\n"), end="")
 Case #1: Yes
@@ -25,9 +27,12 @@ from __future__ import annotations
 import numpy as np
 
 from perfectplay.errors import InputFormatError
-from perfectplay.games.pursuit import EVADER, Pursuit
+from perfectplay.games.pursuit import Pursuit
+from perfectplay.games.pursuit_tiers import PursuitTiers
 from perfectplay.graph import GameGraph
 from perfectplay.problems._reader import TokenReader
+from perfectplay.tiers import solve_tiers
+from perfectplay.values import Value
 
 __all__ = ["SAMPLE", "bob_wins", "solve"]
 
@@ -57,9 +62,11 @@ def bob_wins(board: GameGraph, x: int, y: int) -> bool:
     Notes
     -----
     Only the vertices reachable from `x` or `y` are kept
-    (:meth:`~perfectplay.games.pursuit.Pursuit.restricted`). Cost, with ``n`` and ``m``
-    counting those: O(n^2 + m n) time and about ``42 n^2 + 16 m n`` bytes (the position
-    graph, its reverse and the solver's arrays).
+    (:meth:`~perfectplay.games.pursuit.Pursuit.restricted`). Every position of the game on
+    them is solved by the tier engine (:func:`~perfectplay.tiers.solve_tiers`, in memory, all
+    cores); a DRAW (endless play) is Bob's win. Cost, with ``n`` and ``m`` counting those
+    vertices and edges: O(n^2 + m n) time, about ``44 n^2`` bytes (the engine's 22 bytes per
+    position of the ``2 n^2``) plus O(n + m) for the board.
 
     >>> path = GameGraph.from_edges([0], [1], n=2)
     >>> bob_wins(path, 0, 1), bob_wins(path, 1, 0)
@@ -69,8 +76,9 @@ def bob_wins(board: GameGraph, x: int, y: int) -> bool:
     """
     game, kept = Pursuit(board, endless="evader").restricted(x, y)
     bob, alice = np.searchsorted(kept, [x, y]).tolist()
-    start = game.encode(bob, alice, EVADER)
-    return game.winner(game.solve(), start) == "evader"
+    tiered = PursuitTiers(game.board, start=(bob, alice))
+    value: Value = solve_tiers(tiered, progress=False).probe(tiered.start).value
+    return value != Value.LOSE  # a WIN, or endless play (DRAW), for Bob to move
 
 
 def solve(data: bytes) -> str:
@@ -85,8 +93,8 @@ def solve(data: bytes) -> str:
     Notes
     -----
     Cost: O(input bytes) to read, then per case that of :func:`bob_wins`: O(n^2 + m n) time
-    and about ``42 n^2 + 16 m n`` bytes, ``n`` and ``m`` counting the vertices and edges
-    reachable from `x` or `y`.
+    and about ``44 n^2`` bytes, ``n`` and ``m`` counting the vertices and edges reachable
+    from `x` or `y`.
     """
     reader = TokenReader(data)
     cases = reader.integer("T, the number of cases", low=0)
