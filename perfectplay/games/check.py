@@ -47,6 +47,7 @@ from perfectplay.errors import GameDefinitionError, PerfectPlayError, TooLargeEr
 from perfectplay.games.base import Game, provides
 from perfectplay.games.enumerate import Enumeration, enumerate_game, has_vectorized_path
 from perfectplay.games.solving import solve_enumeration
+from perfectplay.tiers.base import TieredGame
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN, Value
 
 __all__ = ["check_game"]
@@ -75,7 +76,7 @@ class _Report:
 
 
 def check_game(
-    game: Game[Any],
+    game: Game[Any] | TieredGame,
     *,
     seed: int = 0,
     samples: int = 300,
@@ -86,8 +87,11 @@ def check_game(
 
     Parameters
     ----------
-    game : Game
-        The game to check.
+    game : Game or TieredGame
+        The game to check. A tiered game is checked by
+        :func:`~perfectplay.tiers.check.check_tiered_game` (ranking round trips, children's
+        tiers, parents inverse to children, all against its ``as_game()`` rules), then its
+        ``as_game()`` by the checks below.
     seed : int
         Seed of the random games played to sample positions.
     samples : int
@@ -115,6 +119,16 @@ def check_game(
     Cost: O(samples * moves) calls to the game, plus, for small games, two or three
     enumerations and solutions (plain full game, plain reduced, vectorized).
     """
+    if isinstance(game, TieredGame):
+        from perfectplay.tiers.check import check_tiered_game
+
+        try:
+            check_tiered_game(game, samples=samples, seed=seed)
+        except GameDefinitionError as error:
+            if strict:
+                raise
+            return [str(error)]
+        game = game.as_game()
     report = _Report(game.info.name)
     positions = _sample(game, seed, samples, report)
     for p in positions:

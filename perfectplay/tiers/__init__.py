@@ -11,12 +11,43 @@ Layout: ``base`` (the protocol), ``engine`` (the scheduler), ``acyclic`` and ``l
 worker per method), ``expand`` (a batch's moves and child look-ups), ``_kernels`` (numba),
 ``records`` and ``files`` (what is on disk), ``storage`` (a directory or memory),
 ``database`` (queries), ``analyze`` (counts of reachable positions), ``check``.
+
+Names load on first use: a game module importing the protocol does not load the engine.
 """
 
 from __future__ import annotations
 
-from perfectplay.tiers.base import TieredGame, TierMoves
-from perfectplay.tiers.database import TierDatabase, open_tiers
-from perfectplay.tiers.engine import solve_tiers
+from typing import TYPE_CHECKING
 
-__all__ = ["TierDatabase", "TierMoves", "TieredGame", "open_tiers", "solve_tiers"]
+from perfectplay._lazy import lazy_exports
+
+_EXPORTS = {
+    "TieredGame": ".base",
+    "TierMoves": ".base",
+    "TierDatabase": ".database",
+    "open_tiers": ".database",
+    "solve_tiers": ".engine",
+    "SolveStats": ".engine",
+    "check_tiered_game": ".check",
+    "analyze_tiers": ".analyze",
+}
+
+__all__ = [
+    "SolveStats",
+    "TierDatabase",
+    "TierMoves",
+    "TieredGame",
+    "analyze_tiers",
+    "check_tiered_game",
+    "open_tiers",
+    "solve_tiers",
+]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from perfectplay.tiers.analyze import analyze_tiers
+    from perfectplay.tiers.base import TieredGame, TierMoves
+    from perfectplay.tiers.check import check_tiered_game
+    from perfectplay.tiers.database import TierDatabase, open_tiers
+    from perfectplay.tiers.engine import SolveStats, solve_tiers

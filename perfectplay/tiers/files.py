@@ -228,9 +228,11 @@ class TierFile:
             entry = self.meta["arrays"][name]
         except KeyError:
             raise StoreError(f"{self.path}: tier file has no array {name!r}") from None
+        # A copy, not a view: a view alive in an error's traceback would keep the file from
+        # being unmapped (BufferError from close() in place of the error).
         offsets = np.frombuffer(
             self._map, dtype="<u8", count=entry["blocks"] + 1, offset=entry["offsets"]
-        )
+        ).copy()
         return entry, offsets
 
     def verify(self, name: str) -> None:
@@ -276,14 +278,18 @@ class TierFile:
                 raise self._fail(f"block {index} of {name} holds {len(data)} bytes, not {want}")
             raw[index * step : index * step + want] = np.frombuffer(data, dtype=np.uint8)
 
-        if len(blobs) * step < raw.size:
-            raise self._fail(f"{name} has too few blocks")
-        if threads > 1 and len(blobs) > 1:
-            with ThreadPoolExecutor(threads) as pool:
-                list(pool.map(decompress, range(len(blobs))))
-        else:
-            for index in range(len(blobs)):
-                decompress(index)
+        try:
+            if len(blobs) * step < raw.size:
+                raise self._fail(f"{name} has too few blocks")
+            if threads > 1 and len(blobs) > 1:
+                with ThreadPoolExecutor(threads) as pool:
+                    list(pool.map(decompress, range(len(blobs))))
+            else:
+                for index in range(len(blobs)):
+                    decompress(index)
+        finally:  # views of the file: released, so that close() can unmap it after an error
+            for blob in blobs:
+                blob.release()
         return out
 
     def get(self, name: str, rank: int) -> Any:
