@@ -104,3 +104,23 @@ def test_a_database_reads_as_the_solution_it_stores(tmp_path: Path) -> None:
             assert stored.best_moves(position) == fresh.best_moves(position)
             frontier.extend(m.position for m in fresh.move_values(position))
     assert len(seen) > 500
+
+
+def test_solves_run_in_a_daemon_thread_that_close_stops() -> None:
+    gate = threading.Event()
+    running, queued = Gate("running", gate), Gate("queued", gate)
+    cache = SolutionCache()
+    cache.lookup(running)
+    cache.lookup(queued)
+    workers = [t for t in threading.enumerate() if t.name == "perfectplay-solve"]
+    assert workers and all(t.daemon for t in workers)  # Ctrl-C never waits for a solve
+    deadline = time.monotonic() + 30
+    while not ((now := cache.lookup(running)) and isinstance(now, Solving) and now.running):
+        assert time.monotonic() < deadline, "the solver thread never started"
+        time.sleep(0.01)
+    cache.close()
+    gate.set()
+    assert cache.wait(running, timeout=30).probe(3) == (Value.WIN, 3)  # a running one ends
+    assert queued.calls == 0  # a queued one is dropped
+    with pytest.raises(RuntimeError, match="closed"):
+        cache.lookup(load_game("nim"))

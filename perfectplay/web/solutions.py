@@ -26,10 +26,11 @@ True
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Hashable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -115,9 +116,9 @@ class Solving:
 
 @dataclass
 class _Job:
+    game: Game[Any]
     started: float
     future: Future[Solved]
-    running: threading.Event
 
 
 class SolutionCache:
@@ -131,28 +132,45 @@ class SolutionCache:
 
     Notes
     -----
-    Thread-safe. A failed solve (too large, a broken game) is remembered like a solution: the
-    same request gets the same error without solving again.
+    Thread-safe. Solves run in one daemon thread, so a server stopped by Ctrl-C exits at
+    once even in the middle of a long solve. A failed solve (too large, a broken game) is
+    remembered like a solution: the same request gets the same error without solving again.
     """
 
     def __init__(self, *, max_positions: int = DEFAULT_MAX_POSITIONS) -> None:
         self.max_positions = max_positions
         self._jobs: dict[tuple[str, Hashable], _Job] = {}
         self._lock = threading.Lock()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="perfectplay-solve")
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._worker: threading.Thread | None = None
+        self._closed = False
 
-    def _solve(self, game: Game[Any], running: threading.Event) -> Solved:
-        running.set()
-        return Solved(game, solve(game, max_positions=self.max_positions, progress=False))
+    def _work(self) -> None:
+        """The solver thread: solve queued games in order until ``None`` arrives."""
+        while (job := self._queue.get()) is not None:
+            if not job.future.set_running_or_notify_cancel():
+                continue  # cancelled by close()
+            try:
+                solution = solve(job.game, max_positions=self.max_positions, progress=False)
+            except Exception as error:  # handed to whoever asks for this game
+                job.future.set_exception(error)
+            else:
+                job.future.set_result(Solved(job.game, solution))
 
     def _job(self, game: Game[Any]) -> _Job:
         key = game_key(game)
         with self._lock:
             job = self._jobs.get(key)
             if job is None:
-                running = threading.Event()
-                future = self._executor.submit(self._solve, game, running)
-                job = self._jobs[key] = _Job(time.monotonic(), future, running)
+                if self._closed:
+                    raise RuntimeError("the solution cache is closed")
+                job = self._jobs[key] = _Job(game, time.monotonic(), Future())
+                if self._worker is None:
+                    self._worker = threading.Thread(
+                        target=self._work, name="perfectplay-solve", daemon=True
+                    )
+                    self._worker.start()
+                self._queue.put(job)
             return job
 
     def lookup(self, game: Game[Any]) -> Solved | Solving:
@@ -166,12 +184,16 @@ class SolutionCache:
         job = self._job(game)
         if job.future.done():
             return job.future.result()
-        return Solving(game.info.name, time.monotonic() - job.started, job.running.is_set())
+        return Solving(game.info.name, time.monotonic() - job.started, job.future.running())
 
     def wait(self, game: Game[Any], timeout: float | None = None) -> Solved:
         """The solved game, solving it first if needed (blocks up to `timeout` seconds)."""
         return self._job(game).future.result(timeout)
 
     def close(self) -> None:
-        """Stop the solver thread once the current solve ends; queued solves are dropped."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the solver thread once the current solve ends; queued solves are cancelled."""
+        with self._lock:
+            self._closed = True
+            for job in self._jobs.values():
+                job.future.cancel()  # only those still queued: a running one finishes
+            self._queue.put(None)
