@@ -18,9 +18,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tiered_random import RandomTieredGame, explicit_graph, random_tiered_games
 
+from perfectplay.errors import StoreError
 from perfectplay.solution import Solution
 from perfectplay.tiers import TierDatabase, open_tiers, solve_tiers
 from perfectplay.tiers.check import check_tiered_game
+from perfectplay.tiers.files import TierFile
 from perfectplay.values import NO_REMOTENESS, UNDECIDED
 
 settings_jobs = st.sampled_from([1, 2])
@@ -132,3 +134,25 @@ def test_regression_tier_file_header_whose_length_changed_with_its_offsets(tmp_p
     game = RandomTieredGame(210, tiers=1, positions=60, unused=0, moves=1, scored=True)
     with solve_tiers(game, tmp_path / "tiers", jobs=1, progress=False, chunk_size=1) as db:
         assert_same(db, game, game.reference())
+
+
+def test_regression_a_corrupted_tier_file_raises_store_error_not_buffer_error(
+    tmp_path: Path,
+) -> None:
+    # The checksum error's traceback held views of the mapped file, so closing the database
+    # on the way out raised BufferError in its place.
+    game = RandomTieredGame(3, tiers=2, positions=30, unused=2, moves=3, scored=True)
+    directory = tmp_path / "tiers"
+    solve_tiers(game, directory, jobs=1, progress=False, chunk_size=4).close()
+    tier = max(game.tiers(), key=game.tier_size)
+    path = directory / f"tier-{tier}.tier"
+    with TierFile(str(path)) as f:
+        where = f.meta["arrays"]["records"]["payload"]
+    data = bytearray(path.read_bytes())
+    data[where] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with (
+        pytest.raises(StoreError, match="checksum mismatch"),
+        open_tiers(directory, game=game) as db,
+    ):
+        db.arrays(tier)
