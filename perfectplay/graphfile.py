@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -532,16 +532,61 @@ def format_solution(solution: Solution) -> str:
     return out[:used].tobytes().decode("ascii")
 
 
+# Longest JSON entry: `{"id": ` (7) + a 19-digit id + `, "value": "` (12) + a 4-letter word +
+# `", "remoteness": ` (17) + an 11-character remoteness + `}, ` (3).
+_MAX_ENTRY = 7 + 19 + 12 + 4 + 17 + 11 + 3
+_JSON_ID = np.frombuffer(b'{"id": ', dtype=np.uint8)
+_JSON_VALUE = np.frombuffer(b', "value": "', dtype=np.uint8)
+_JSON_REMOTENESS = np.frombuffer(b'", "remoteness": ', dtype=np.uint8)
+_JSON_NULL = np.frombuffer(b"null", dtype=np.uint8)
+
+
+@nb.njit(cache=True)
+def _put(out, pos, text):  # type: ignore[no-untyped-def]
+    for i in range(text.shape[0]):
+        out[pos + i] = text[i]
+    return pos + text.shape[0]
+
+
+@nb.njit(cache=True)
+def _format_entries(value, remoteness, words, lengths, parts, out):  # type: ignore[no-untyped-def]
+    """Write the ``{"id": p, "value": "WIN", "remoteness": r}`` entries, joined by ``, ``, into
+    `out` (sized n * _MAX_ENTRY); return the bytes used. `parts`: the constant pieces (_JSON_ID,
+    _JSON_VALUE, _JSON_REMOTENESS, _JSON_NULL)."""
+    pos = 0
+    for p in range(value.shape[0]):
+        if p:
+            out[pos] = 44  # ", "
+            out[pos + 1] = 32
+            pos += 2
+        pos = _put(out, pos, parts[0])
+        pos = _write_int(out, pos, p)
+        pos = _put(out, pos, parts[1])
+        v = value[p]
+        for i in range(lengths[v]):
+            out[pos] = words[v, i]
+            pos += 1
+        pos = _put(out, pos, parts[2])
+        if remoteness[p] == NO_REMOTENESS:
+            pos = _put(out, pos, parts[3])
+        else:
+            pos = _write_int(out, pos, remoteness[p])
+        out[pos] = 125  # "}"
+        pos += 1
+    return pos
+
+
 def format_solution_json(solution: Solution) -> str:
     """The solution as one JSON object: ``{"positions": [...], "summary": {...}}``.
 
     Each entry of ``positions`` is ``{"id": p, "value": "WIN", "remoteness": r}`` with
     ``remoteness`` null for a DRAW; ``summary`` has the numbers of positions, moves and of
-    positions of each value.
+    positions of each value. The text is exactly what ``json.dumps`` gives for that object.
 
     Notes
     -----
-    Cost: O(n) Python objects (the stdlib json module); about 100 bytes per position.
+    Cost: O(n) in a compiled loop that writes the entries' bytes (no Python object per
+    position): about 60 bytes of output and 120 bytes of memory at peak per position.
 
     Examples
     --------
@@ -556,14 +601,17 @@ def format_solution_json(solution: Solution) -> str:
     """
     _check_decided(solution)
     n = solution.graph.n
-    check_memory(300.0 * n, f"the JSON output for {n} positions")
-    names = [Value(v).name for v in range(4)]
-    positions: list[dict[str, Any]] = [
-        {"id": p, "value": names[v], "remoteness": None if r == NO_REMOTENESS else r}
-        for p, (v, r) in enumerate(
-            zip(solution.value.tolist(), solution.remoteness.tolist(), strict=True)
-        )
-    ]
     summary: dict[str, int] = {"positions": n, "moves": solution.graph.m}
     summary.update(solution.summary())
-    return json.dumps({"positions": positions, "summary": summary})
+    head = np.frombuffer(b'{"positions": [', dtype=np.uint8)
+    tail = np.frombuffer(f'], "summary": {json.dumps(summary)}}}'.encode(), dtype=np.uint8)
+    size = head.size + _MAX_ENTRY * n + tail.size  # each entry needs at most _MAX_ENTRY bytes
+    check_memory(2.0 * size, f"the JSON output for {n} positions")
+    out = np.empty(size, dtype=np.uint8)
+    out[: head.size] = head
+    parts = (_JSON_ID, _JSON_VALUE, _JSON_REMOTENESS, _JSON_NULL)
+    used = head.size + _format_entries(
+        solution.value, solution.remoteness, _WORDS, _WORD_LENGTHS, parts, out[head.size :]
+    )
+    out[used : used + tail.size] = tail
+    return str(out[: used + tail.size].data, "ascii")  # one copy, no bytes object between

@@ -137,3 +137,20 @@ def test_undecided_positions_cannot_be_written() -> None:
         format_solution(solution)
     with pytest.raises(InvalidGraphError, match="position 2 has no final value"):
         format_solution_json(solution)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.sampled_from([LOSE, DRAW, TIE, WIN]), st.integers(0, 2**31 - 1))))
+def test_json_output_is_exactly_what_json_dumps_gives(records: list[tuple[int, int]]) -> None:
+    n = len(records)
+    value = np.array([v for v, _ in records], np.uint8)
+    remoteness = np.array([-1 if v == DRAW else r for v, r in records], np.int32)
+    solution = Solution(GameGraph.from_edges([], [], n=n), value, remoteness, solver="test")
+    positions = [
+        {"id": p, "value": Value(int(v)).name, "remoteness": None if r < 0 else int(r)}
+        for p, (v, r) in enumerate(zip(value, remoteness, strict=True))
+    ]
+    summary = {"positions": n, "moves": 0, **solution.summary()}
+    assert format_solution_json(solution) == json.dumps(
+        {"positions": positions, "summary": summary}
+    )
