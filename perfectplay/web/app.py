@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
@@ -190,6 +190,24 @@ def _param_text(game: Game[Any]) -> str:
     )
 
 
+def _game_listing() -> list[dict[str, Any]]:
+    """Every registered game's name, description and parameters, as ``/api/games`` lists them."""
+    listing = []
+    for name in game_names():
+        entry = game_entry(name)
+        params = [
+            {
+                "name": p.name,
+                "kind": p.kind,
+                "default": list(p.default) if isinstance(p.default, tuple) else p.default,
+                "help": p.help,
+            }
+            for p in entry.params
+        ]
+        listing.append({"name": entry.name, "description": entry.summary, "params": params})
+    return listing
+
+
 def _report(solved: Solved, request: Request) -> dict[str, Any]:
     game = solved.game
     start, played = _query_text(request, "position"), _move_labels(request)
@@ -230,29 +248,11 @@ def create_app(
     solutions = cache if cache is not None else SolutionCache(max_positions=max_positions)
     by_id = {db.id: db for db in databases}
 
+    listing = _game_listing()
+
     async def games(request: Request) -> Response:
         from perfectplay.draw import PALETTE
 
-        listing = []
-        for name in game_names():
-            entry = game_entry(name)
-            listing.append(
-                {
-                    "name": entry.name,
-                    "description": entry.summary,
-                    "params": [
-                        {
-                            "name": p.name,
-                            "kind": p.kind,
-                            "default": list(p.default)
-                            if isinstance(p.default, tuple)
-                            else p.default,
-                            "help": p.help,
-                        }
-                        for p in entry.params
-                    ],
-                }
-            )
         stores = [
             {
                 "id": db.id,
@@ -289,7 +289,7 @@ def create_app(
         report["database"] = db.id
         return JSONResponse(report)
 
-    def page(name: str) -> Any:
+    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             return FileResponse(os.path.join(_STATIC, name), media_type="text/html")
 
