@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from web_helpers import Server, running_server
 
@@ -39,14 +41,20 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT_MS = 60_000  # a first solve may compile numba kernels on a cold cache
+TIMEOUT_MS = 30_000
+SOLVE_TIMEOUT_MS = 300_000  # a first solve may compile numba kernels on a cold cache
 TTT = load_game("tic-tac-toe")
 C4 = load_game("connect-four", rows=4, cols=4)
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
+    """A server with tic-tac-toe solved (Connect Four is solved when its page first asks)."""
     with running_server("tic-tac-toe") as server:
+        deadline = time.monotonic() + SOLVE_TIMEOUT_MS / 1000
+        while httpx.get(f"{server.url}api/games/tic-tac-toe/position").status_code == 202:
+            assert time.monotonic() < deadline, "tic-tac-toe was not solved in time"
+            time.sleep(0.05)
         yield server
 
 
@@ -240,7 +248,7 @@ def test_a_connect_four_position(page: Any, server: Server, shots: Path) -> None
     page.goto(f"{server.url}games/connect-four?params=rows%3D4%3Bcols%3D4")
     page.wait_for_selector("#progress:not([hidden])")  # solved on first use, while we wait
     _screenshot(page, shots / "connect-four-solving.png")
-    _wait_turn(page, 0)
+    page.wait_for_selector('#status[data-turn="human"]', timeout=SOLVE_TIMEOUT_MS)
     solved = perfectplay.solve(C4)
     text = ". . . .\n. . . .\n. O . .\nX X . ."
     page.fill("#position-text", text)

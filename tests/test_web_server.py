@@ -81,7 +81,14 @@ def test_another_address_is_served_only_when_given_with_host() -> None:
 def test_loopback_names() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("127.5.6.7") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("::")
-    with bind("::1", 0) as sock:
+
+
+def test_an_ipv6_address_is_bracketed_in_the_url() -> None:
+    try:
+        sock = bind("::1", 0)
+    except OSError as error:  # a machine without IPv6
+        pytest.skip(f"no IPv6 loopback here: {error}")
+    with sock:
         assert url(sock).startswith("http://[::1]:")
 
 
