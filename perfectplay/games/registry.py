@@ -117,7 +117,8 @@ _REGISTRY: dict[str, GameEntry] = {
         GameEntry(
             "tic-tac-toe",
             "perfectplay.games.tictactoe:TicTacToe",
-            "noughts and crosses on 3x3; a tie from the start, 5,478 reachable positions",
+            "noughts and crosses on 3x3; a tie from the start, 5,478 reachable positions in 765 "
+            "symmetry classes",
         ),
         GameEntry(
             "connect-four",
