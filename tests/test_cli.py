@@ -235,3 +235,20 @@ def test_broken_pipe_ends_silently_in_a_real_pipe() -> None:
     err = child.stderr.read()
     assert child.wait(timeout=60) == 141
     assert err == b""
+
+
+def test_solve_game_counts_reachable_positions_and_symmetry_classes() -> None:
+    result = run_cli(["solve", "tic-tac-toe"])
+    assert result.code == 0
+    assert result.out.splitlines()[2] == (
+        "positions: 5,478 reachable, in 765 symmetry classes (symmetric positions, e.g. mirror "
+        "images, solved once); 2,270 moves between them"
+    )
+    assert result.out.splitlines()[3].startswith("symmetry classes by value: WIN 390,")
+    record = json.loads(run_cli(["solve", "tic-tac-toe", "--json"]).out)
+    assert (record["reachable_positions"], record["symmetry_classes"]) == (5478, 765)
+    plain = run_cli(["solve", "dodgem"]).out.splitlines()
+    assert plain[2].startswith("positions: 2,055 reachable (no symmetries merged)")
+    games = run_cli(["games", "tic-tac-toe"]).out
+    assert "5,478 reachable positions in 765 symmetry classes" in games
+    assert "solved once, as one symmetry class" in games

@@ -108,7 +108,10 @@ def test_query_bad_graph_ids(graph_file: Path, position: str) -> None:
 def test_analyze_counts_every_position(nim_file: Path) -> None:
     text = run_cli(["analyze", str(nim_file)])
     assert text.code == 0, text.err
-    assert text.out.splitlines()[0] == "nim heaps=1,2,3: 14 positions, 47 moves"
+    assert text.out.splitlines()[0] == (
+        "nim heaps=1,2,3: 14 symmetry classes (symmetric positions, e.g. mirror images, "
+        "solved once), 47 moves"
+    )
     record = json.loads(run_cli(["analyze", str(nim_file), "--json"]).out)
     with open_store(nim_file) as store:
         expected = Counter(

@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
                 "game": store.game_name,
                 "params": store.params,
                 "positions": store.n,
+                "symmetry_classes": store.n if store.manifest["canonical"] else None,
                 "moves": store.m,
                 "counts": [
                     {"value": value.name, "remoteness": r, "count": c} for value, r, c in counts
@@ -112,7 +113,12 @@ def run(args: argparse.Namespace) -> int:
             }
             sys.stdout.write(json.dumps(record) + "\n")
             return 0
-        header = f"{title}{' ' + params if params else ''}: {store.n} positions, {store.m} moves"
+        what = (
+            f"{store.n:,} symmetry classes (symmetric positions, e.g. mirror images, solved once)"
+            if store.manifest["canonical"]
+            else f"{store.n:,} positions"
+        )
+        header = f"{title}{' ' + params if params else ''}: {what}, {store.m:,} moves"
         sys.stdout.write(header + "\n" + format_table(counts) + "\n")
     return 0
 

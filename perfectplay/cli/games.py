@@ -23,6 +23,17 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def _has_symmetries(target: str) -> bool:
+    """Whether the game class at ``module:Class`` merges symmetric positions (``canonical``)."""
+    import importlib
+
+    from perfectplay.games.base import Game
+
+    module, _, name = target.partition(":")
+    game_class = getattr(importlib.import_module(module), name)
+    return getattr(game_class, "canonical", None) is not Game.canonical
+
+
 def run(args: argparse.Namespace) -> int:
     """Print each game: name and summary, then one line per parameter."""
     from perfectplay.games.registry import game_entry, game_names
@@ -31,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         entry = game_entry(name)
         print(f"{entry.name:<14} {entry.summary}")
+        if _has_symmetries(entry.target):
+            print(
+                f"{'':<4}symmetric positions (e.g. mirror images) are solved once, as one "
+                "symmetry class"
+            )
         for param in entry.params:
             kind = "integer" if param.kind == "int" else "integers, comma-separated"
             print(f"    --param {param!s:<16} {param.help} ({kind})")

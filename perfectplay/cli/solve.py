@@ -14,10 +14,11 @@ from perfectplay.cli import add_param_option
 if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
     from collections.abc import Sequence
 
+    from perfectplay.api import GameSolution
     from perfectplay.games.base import Game
     from perfectplay.graphfile import ParsedGraph
 
-__all__ = ["add_parser", "resolve_target", "run"]
+__all__ = ["add_parser", "count_words", "reachable_positions", "resolve_target", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -149,6 +150,7 @@ def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
     score = solved.score(initial)
     counts = solved.summary()
     info = game.info
+    reachable = reachable_positions(solved)
     if args.save is not None:
         from perfectplay.store import save
 
@@ -159,6 +161,8 @@ def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
             "game": info.name,
             "params": dict(info.params),
             "positions": len(solved),
+            "symmetry_classes": len(solved) if solved.enumeration.canonical else None,
+            "reachable_positions": reachable,
             "moves": solved.graph.m,
             "solver": solved.solution.solver,
             "start": {"value": value.name, "remoteness": remoteness, "score": score},
@@ -170,14 +174,75 @@ def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
         f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}"
         for k, v in info.params.items()
     )
+    canonical = solved.enumeration.canonical
     lines = [
-        f"{info.name}{' ' + params if params else ''}: {len(solved)} positions, "
-        f"{solved.graph.m} moves, solved in {seconds:.2f} s ({solved.solution.solver})",
+        f"{info.name}{' ' + params if params else ''}: solved in {seconds:.2f} s "
+        f"({solved.solution.solver})",
         f"start: {describe(value, remoteness, score)} for the player to move",
-        "positions by value: " + ", ".join(f"{k} {v}" for k, v in counts.items()),
+        f"positions: {count_words(len(solved), canonical, reachable)}; "
+        f"{solved.graph.m:,} moves between them",
+        f"{'symmetry classes' if canonical else 'positions'} by value: "
+        + ", ".join(f"{k} {v:,}" for k, v in counts.items()),
     ]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+COUNT_LIMIT = 20_000
+"""Up to this many symmetry classes, ``solve GAME`` also counts every reachable position (one
+more enumeration without merging symmetric positions, on the plain path: under a second)."""
+
+
+def reachable_positions(solved: GameSolution[Any]) -> int | None:
+    """How many positions are reachable, symmetric ones counted apart; None if not counted.
+
+    Without symmetry reduction that is the number solved. With it, the game is enumerated again
+    without merging symmetric positions when it has at most COUNT_LIMIT classes (at most 48
+    positions per class, else not counted); larger games give None.
+    """
+    from perfectplay.errors import TooLargeError
+    from perfectplay.games.enumerate import enumerate_game
+
+    classes = len(solved)
+    if not solved.enumeration.canonical:
+        return classes
+    if classes > COUNT_LIMIT:
+        return None
+    try:
+        full = enumerate_game(
+            solved.game, canonical=False, vectorized=False, max_positions=48 * classes,
+            progress=False,
+        )  # fmt: skip
+    except TooLargeError:
+        return None
+    return full.graph.n
+
+
+def count_words(solved: int, canonical: bool, reachable: int | None) -> str:
+    """The position counts in a newcomer's words: reachable positions and symmetry classes.
+
+    Parameters
+    ----------
+    solved : int
+        How many positions were solved (symmetry classes when `canonical`).
+    canonical : bool
+        Whether symmetric positions were merged into one class.
+    reachable : int or None
+        How many positions are reachable, symmetric ones counted apart (None: not counted).
+
+    Examples
+    --------
+    >>> print(count_words(765, True, 5478))
+    5,478 reachable, in 765 symmetry classes (symmetric positions, e.g. mirror images, solved once)
+    >>> print(count_words(2055, False, 2055))
+    2,055 reachable (no symmetries merged)
+    """
+    if not canonical:
+        return f"{solved:,} reachable (no symmetries merged)"
+    merged = "symmetric positions, e.g. mirror images, solved once"
+    if reachable is None:
+        return f"{solved:,} symmetry classes ({merged}; reachable positions not counted)"
+    return f"{reachable:,} reachable, in {solved:,} symmetry classes ({merged})"
 
 
 def _solve_tiers(args: argparse.Namespace) -> int:
