@@ -5,14 +5,16 @@ A tier file holds named arrays (``records``, and ``scores`` for scored games) ov
 compressed with Zstandard, so one rank is read by decompressing one block (a query) and a
 whole tier by decompressing every block (a child tier while solving). Layout::
 
-    b"PPTIER\\x00\\x01"          magic and format version (8 bytes)
-    uint64 little-endian        length of the header
+    b"PPTIER\\x00\\x02"          magic and format version (8 bytes)
+    uint32 little-endian        length of the header
+    uint32 little-endian        CRC-32 of the header
     header                      JSON, padded with spaces to a multiple of 8 bytes
     per array: uint64[n + 1]    block offsets (from the start of the array's payload)
     per array: payload          the compressed blocks, back to back
 
 The header names the game's tier, the range, the block size and, per array, its dtype, the
-position of its offsets and payload and the CRC-32 of offsets and payload together. Files are
+position of its offsets and payload and the CRC-32 of offsets and payload together; its own
+CRC-32 precedes it (files of version 1 have a uint64 length and no header CRC). Files are
 written to a temporary name, flushed to disk and renamed, so a file with its final name is
 complete; a file that fails its checks raises :class:`~perfectplay.errors.StoreError` naming
 it. The same bytes come out of the same arrays: chunk files of an interrupted run merge into a
@@ -31,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import mmap
@@ -49,7 +52,8 @@ from perfectplay.errors import StoreError
 
 __all__ = ["MAGIC", "TierFile", "atomic_write_bytes", "merge_tier_files", "write_tier_file"]
 
-MAGIC = b"PPTIER\x00\x01"
+MAGIC = b"PPTIER\x00\x02"
+_MAGIC_V1 = b"PPTIER\x00\x01"  # read only: no header CRC
 _LEVEL = 3  # Zstandard level: measured 3 compresses records ~10% better than 1 at ~the same speed
 
 
@@ -130,7 +134,7 @@ def _layout(
         text += b" " * (-len(text) % 8)
         if len(text) == settled:
             break
-    parts: list[Any] = [MAGIC, struct.pack("<Q", len(text)), text]
+    parts: list[Any] = [MAGIC, struct.pack("<II", len(text), zlib.crc32(text)), text]
     for _, offsets, blobs, _ in arrays.values():
         parts.append(offsets.tobytes())
         parts.extend(blobs)
@@ -194,19 +198,26 @@ class TierFile:
         self.stop: int = self.meta["stop"]
         self.block: int = self.meta["block"]
         self._blocks: dict[str, tuple[Any, int]] = {}
+        self._verified: set[str] = set()
 
     def _fail(self, why: str) -> StoreError:
         return StoreError(f"{self.path}: corrupted or truncated tier file ({why})")
 
     def _header(self) -> dict[str, Any]:
         size = len(self._map)
-        if size < 16 or self._map[:8] != MAGIC:
+        if size < 16 or self._map[:8] not in (MAGIC, _MAGIC_V1):
             raise self._fail("not a perfectplay tier file: bad magic")
-        (length,) = struct.unpack("<Q", self._map[8:16])
+        if self._map[:8] == MAGIC:
+            length, crc = struct.unpack("<II", self._map[8:16])
+        else:
+            (length,), crc = struct.unpack("<Q", self._map[8:16]), None
         if 16 + length > size:
             raise self._fail("header past the end")
+        text = bytes(self._map[16 : 16 + length])
+        if crc is not None and zlib.crc32(text) != crc:
+            raise self._fail("checksum mismatch in the header")
         try:
-            meta = json.loads(bytes(self._map[16 : 16 + length]))
+            meta = json.loads(text)
             for entry in meta["arrays"].values():
                 end = entry["payload"] + entry["length"]
                 if end > size or entry["offsets"] + 8 * (entry["blocks"] + 1) != entry["payload"]:
@@ -293,9 +304,16 @@ class TierFile:
         return out
 
     def get(self, name: str, rank: int) -> Any:
-        """Entry `rank` of array `name` (a rank of the whole tier). Cost: one block decompressed."""
+        """Entry `rank` of array `name` (a rank of the whole tier).
+
+        Cost: one block decompressed; the first call per array also checks its CRC-32 (one
+        read of its compressed data), so a damaged block never answers.
+        """
         if not self.start <= rank < self.stop:
             raise IndexError(f"rank {rank} is outside {self.start}..{self.stop - 1}")
+        if name not in self._verified:
+            self.verify(name)
+            self._verified.add(name)
         index = (rank - self.start) // self.block
         cached = self._blocks.get(name)
         if cached is None or cached[1] != index:
@@ -320,7 +338,9 @@ class TierFile:
     def close(self) -> None:
         """Unmap the file."""
         self._blocks.clear()
-        self._map.close()
+        # Views held by the traceback of a failed read keep the map: it is unmapped when freed.
+        with contextlib.suppress(BufferError):
+            self._map.close()
 
     def __enter__(self) -> TierFile:
         return self
@@ -345,7 +365,8 @@ def merge_tier_files(path: str, meta: Mapping[str, Any], parts: list[TierFile]) 
         blobs: list[memoryview] = []
         total = 0
         dtype = parts[0].meta["arrays"][name]["dtype"]
-        for expected, part in zip([p.start for p in parts], parts, strict=True):
+        starts = [parts[0].start] + [p.stop for p in parts[:-1]]  # where each chunk must start
+        for expected, part in zip(starts, parts, strict=True):
             if part.block != block or part.meta["arrays"][name]["dtype"] != dtype:
                 raise StoreError(f"{part.path}: chunk does not match the others ({name})")
             if part is not parts[-1] and (part.stop - part.start) % block:
