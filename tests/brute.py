@@ -6,6 +6,8 @@ hypothesis tests can compare whole arrays on small random instances.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 # ---------------------------------------------------------------- grundy (Sprague–Grundy values)
 def brute_grundy(n: int, edges: list[tuple[int, int]]) -> list[int] | None:
@@ -538,14 +540,86 @@ def brute_dodgem(size: int) -> dict[tuple[Cars, Cars, str], str]:
         graph[pos] = children(pos)
         todo.extend(graph[pos])
     value = {pos: ("WIN" if not kids else "DRAW") for pos, kids in graph.items()}
+    return _fixed_point(graph, value)
+
+
+def _fixed_point(graph: dict[Any, list[Any]], value: dict[Any, str]) -> dict[Any, str]:
+    """Decide DRAW entries of `value` until nothing changes: WIN if a child is LOSE, LOSE if
+    every child is WIN (positions without children keep their value)."""
     changed = True
     while changed:
         changed = False
         for pos, kids in graph.items():
-            if value[pos] != "DRAW":
+            if value[pos] != "DRAW" or not kids:
                 continue
             if any(value[k] == "LOSE" for k in kids):
                 value[pos], changed = "WIN", True
             elif all(value[k] == "WIN" for k in kids):
                 value[pos], changed = "LOSE", True
     return value
+
+
+# ---------------------------------------------------------------- quixo (GamesmanOne's rules)
+# Re-written from GamesmanOne's src/games/quixo/quixo.c on a grid of rows: a move takes an edge
+# cube that is blank or the mover's, and reinserts it at an end of its row or column other than
+# where it stands; the cubes between slide towards the hole. Over when some row, column or main
+# diagonal is one symbol: WIN for the player to move if they own such a line, else LOSE.
+QuixoGrid = tuple[tuple[str, ...], ...]
+
+
+def brute_quixo_outcome(grid: QuixoGrid, turn: str) -> str | None:
+    """WIN or LOSE (for the player to move) where a line decides, else None."""
+    n = len(grid)
+    lines = [list(row) for row in grid] + [[grid[r][c] for r in range(n)] for c in range(n)]
+    lines += [[grid[i][i] for i in range(n)], [grid[i][n - 1 - i] for i in range(n)]]
+    owners = {line[0] for line in lines if line[0] != "-" and len(set(line)) == 1}
+    if turn in owners:
+        return "WIN"
+    return "LOSE" if owners else None
+
+
+def brute_quixo_moves(grid: QuixoGrid, turn: str) -> dict[tuple[int, int, str], QuixoGrid]:
+    """Every move ``(row, col, end) -> grid after it``; end is "left", "right", "top" or
+    "bottom", the end where the cube goes back in. No moves where a line decides."""
+    n = len(grid)
+    if brute_quixo_outcome(grid, turn) is not None:
+        return {}
+    result = {}
+    for r in range(n):
+        for c in range(n):
+            if not (r in (0, n - 1) or c in (0, n - 1)) or grid[r][c] not in ("-", turn):
+                continue
+            for end, (er, ec) in {
+                "left": (r, 0), "right": (r, n - 1), "top": (0, c), "bottom": (n - 1, c)
+            }.items():  # fmt: skip
+                if (er, ec) == (r, c):
+                    continue
+                cells = [list(row) for row in grid]
+                if er == r:  # a row: remove the cube, close the gap, insert at the end
+                    row = cells[r][:c] + cells[r][c + 1 :]
+                    cells[r] = [turn, *row] if ec == 0 else [*row, turn]
+                else:
+                    col = [cells[i][c] for i in range(n) if i != r]
+                    col = [turn, *col] if er == 0 else [*col, turn]
+                    for i in range(n):
+                        cells[i][c] = col[i]
+                result[(r, c, end)] = tuple(tuple(row) for row in cells)
+    return result
+
+
+def brute_quixo(n: int) -> dict[tuple[QuixoGrid, str], str]:
+    """Value name (WIN, LOSE, DRAW) of every position reachable from the empty board (X to move),
+    by fixed-point iteration over the whole graph."""
+    other = {"X": "O", "O": "X"}
+    start = (tuple(tuple("-" * n) for _ in range(n)), "X")
+    graph: dict[tuple[QuixoGrid, str], list[tuple[QuixoGrid, str]]] = {}
+    todo = [start]
+    while todo:
+        pos = todo.pop()
+        if pos in graph:
+            continue
+        graph[pos] = [(g, other[pos[1]]) for g in brute_quixo_moves(*pos).values()]
+        todo.extend(graph[pos])
+    value = {pos: brute_quixo_outcome(*pos) or ("LOSE" if not kids else "DRAW")
+             for pos, kids in graph.items()}  # fmt: skip
+    return _fixed_point(graph, value)

@@ -63,15 +63,15 @@ class Tables(NamedTuple):
     """Bytes of a bitboard: ``ceil(cells / 8)``."""
     binom: NDArray[np.int64]
     """``binom[i, k] = C(i, k)`` for ``0 <= i, k <= cells``."""
-    colex: NDArray[np.int64]
+    colex: NDArray[np.int32]
     """``colex[b, c, v]``: colex contribution of byte ``v`` at byte ``b``, after ``c`` set bits."""
     pop8: NDArray[np.int64]
     """Set bits of each byte."""
-    pext8: NDArray[np.int64]
+    pext8: NDArray[np.uint8]
     """``pext8[m, v]``: the bits of ``v`` where ``m`` is set, gathered to the bottom."""
-    pdep8: NDArray[np.int64]
+    pdep8: NDArray[np.uint8]
     """``pdep8[m, v]``: the low bits of ``v`` scattered to the set bits of ``m``."""
-    sym: NDArray[np.int64]
+    sym: NDArray[np.int32]
     """``sym[s, b, v]``: the image of byte ``v`` at byte ``b`` under symmetry ``s + 1``."""
     src: NDArray[np.int64]
     """Per move: the source cell's bit in both halves of a word."""
@@ -124,8 +124,8 @@ def _ints(values: list[int]) -> NDArray[np.int64]:
     return np.array(values, dtype=np.int64)
 
 
-def _byte_table(fn: Any) -> NDArray[np.int64]:
-    return np.array([[fn(m, v) for v in range(256)] for m in range(256)], dtype=np.int64)
+def _byte_table(fn: Any) -> NDArray[np.uint8]:
+    return np.array([[fn(m, v) for v in range(256)] for m in range(256)], dtype=np.uint8)
 
 
 def _pext(m: int, v: int) -> int:
@@ -157,7 +157,7 @@ def tables(n: int) -> Tables:
         for k in range(1, i + 1):
             binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k]
     pop8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-    colex = np.zeros((nbytes, cells + 1, 256), dtype=np.int64)
+    colex = np.zeros((nbytes, cells + 1, 256), dtype=np.int32)  # below C(25, 12) < 2**31
     for b in range(nbytes):
         for c in range(cells + 1):
             for v in range(256):
@@ -168,7 +168,7 @@ def tables(n: int) -> Tables:
                         total += int(binom[8 * b + bit, k]) if k <= cells else 0
                 colex[b, c, v] = total
     perms = symmetries(n)
-    sym = np.zeros((7, nbytes, 256), dtype=np.int64)
+    sym = np.zeros((7, nbytes, 256), dtype=np.int32)  # images of at most 25 bits
     for s in range(7):
         for b in range(nbytes):
             for v in range(256):
