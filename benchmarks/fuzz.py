@@ -428,6 +428,8 @@ def run_cases(
 ) -> None:
     """Run `cases` inputs of surface `name` (in this process), updating the shared counters."""
     strategy, check = surfaces()[name]()
+    with contextlib.suppress(Exception):  # warm up (imports, compiled kernels) off the clock
+        check(strategy.example())
     saved = [0]
 
     def record(kind: str, data: Any, text: str) -> None:
