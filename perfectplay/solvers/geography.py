@@ -31,6 +31,9 @@ Computer Science 112 (1993) 371-381, doi:10.1016/0304-3975(93)90026-P.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +56,7 @@ from perfectplay.values import LOSE, VALUE_DTYPE, WIN
 
 __all__ = [
     "GeographyResult",
+    "recording",
     "solve_geography",
     "solve_geography_bipartite",
     "solve_geography_general",
@@ -323,7 +327,34 @@ def solve_geography(graph: Any) -> GeographyResult:
     """
     g = _undirected(graph)
     odd, colour = two_colour(g.indptr, g.indices)
-    return _bipartite_result(g, colour) if odd < 0 else _general_result(g)
+    result = _bipartite_result(g, colour) if odd < 0 else _general_result(g)
+    recorded = _RECORDED.get()
+    if recorded is not None:
+        recorded.append(result)
+    return result
+
+
+_RECORDED: ContextVar[list[GeographyResult] | None] = ContextVar("recorded", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[GeographyResult]]:
+    """Collect every result :func:`solve_geography` returns inside the ``with`` block.
+
+    How ``perfectplay problem NAME --certificate FILE`` gets the results a problem computed,
+    to write their certificates (:mod:`perfectplay.solvers.certificate`).
+
+    >>> with recording() as results:
+    ...     _ = solve_geography([(0, 1)])
+    >>> len(results), results[0].matching_size
+    (1, 1)
+    """
+    results: list[GeographyResult] = []
+    token = _RECORDED.set(results)
+    try:
+        yield results
+    finally:
+        _RECORDED.reset(token)
 
 
 def solve_geography_bipartite(graph: Any) -> GeographyResult:
