@@ -92,10 +92,30 @@ def test_captures_are_the_adjacent_pairs_and_moves_flip_parity(board: list[str])
 def test_values_match_exhaustive_search_of_the_rules(board: list[str]) -> None:
     game = TwoTokens(as_array(board))
     wins = solve_geography(game.graph()).mover_wins | game.captures()
+    assert (wins == game.mover_wins() | game.captures()).all()
     expected = brute_two_tokens(board)
     assert len(expected) == game.n
     for p in range(game.n):
         assert wins[p] == expected[frozenset(game.decode(p))], game.draw(p)
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(max_rows=5, max_cols=6, max_free=30))
+def test_implicit_solve_matches_the_stored_graph(board: list[str]) -> None:
+    game = TwoTokens(as_array(board))
+    expected = solve_geography(game.graph()).mover_wins
+    assert (game.mover_wins() == expected).all()
+
+
+@pytest.mark.parametrize("walls", [0.0, 0.1, 0.3])
+def test_implicit_solve_on_larger_boards(walls: float) -> None:
+    # 16 x 16 boards: hundreds of augmenting searches, long alternating paths.
+    free = np.random.default_rng(int(walls * 10)).random((16, 16)) >= walls
+    game = TwoTokens(free)
+    wins = game.mover_wins()
+    expected = solve_geography(game.graph()).mover_wins
+    assert (wins == expected).all()
+    assert wins.any() and not wins.all()
 
 
 def test_from_text_reads_the_start() -> None:

@@ -26,7 +26,6 @@ from perfectplay.errors import InputFormatError
 from perfectplay.games.grid import Grid, marked_cells, parse_board
 from perfectplay.games.two_tokens import TwoTokens
 from perfectplay.problems._reader import TokenReader
-from perfectplay.solvers.geography import solve_geography
 
 __all__ = ["read_board", "solve"]
 
@@ -71,8 +70,7 @@ def _alice_wins(codes: NDArray[np.uint8], line_of: Callable[[int], int], line: i
         return True
     first, second = (int(r1), int(c1)), (int(r2), int(c2))
     game = TwoTokens(Grid(codes != ord("#")).reachable(first, second))
-    result = solve_geography(game.graph())
-    return bool(result.mover_wins[game.encode(first, second)])
+    return bool(game.mover_wins()[game.encode(first, second)])
 
 
 def solve(data: bytes) -> str:
@@ -83,13 +81,15 @@ def solve(data: bytes) -> str:
     InputFormatError
         Bad sizes, rows or characters, or not exactly two ``P`` (the message names the line).
     TooLargeError
-        A board whose position graph would not fit in memory.
+        A board whose work arrays (10 bytes per pair of cells) would not fit in memory.
 
     Notes
     -----
     Cost per instance: O(rows * cols) to read and cut the board down to the ``c`` free cells
-    connected to a token, then O(c^2) positions with at most 4 moves each, solved by the
-    maximum matching of :func:`~perfectplay.solvers.geography.solve_geography`.
+    connected to a token, then O(c^2) positions with at most 8 moves each, solved by a
+    maximum matching on moves generated from the board, never stored
+    (:meth:`~perfectplay.games.two_tokens.TwoTokens.mover_wins`): about 13-15 bytes per
+    position.
     """
     reader = TokenReader(data)
     out: list[str] = []
