@@ -28,6 +28,12 @@ def add_parser(subparsers: Any) -> None:
         "FILE.svg or FILE.png: the board or graph, a maximum matching, D(G), each start "
         "coloured by its winner (see docs/pictures.md)",
     )
+    parser.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="geography problems: also write a certificate of every maximum matching and D(G) "
+        "computed (check it with perfectplay verify FILE)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -54,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         with open(args.input, "rb") as source:
             data = source.read()
-    answer = problem.solve(data)
+    answer = _solve(problem, data, args.certificate)
     if args.draw is not None:  # drawn after solving: the input is known to be well-formed
         from perfectplay.draw import write_picture
         from perfectplay.draw.problems import problem_svg
@@ -62,3 +68,22 @@ def run(args: argparse.Namespace) -> int:
         write_picture(args.draw, problem_svg(problem.name, data))
     sys.stdout.write(answer)
     return 0
+
+
+def _solve(problem: Any, data: bytes, certificate: str | None) -> str:
+    """The judge output; with `certificate`, also write the geography results' certificates."""
+    if certificate is None:
+        answer: str = problem.solve(data)
+        return answer
+    from perfectplay.errors import InputFormatError
+    from perfectplay.solvers.certificate import save_certificates
+    from perfectplay.solvers.geography import recording
+
+    with recording() as results:
+        answer = problem.solve(data)
+    if not results:
+        raise InputFormatError(
+            f"--certificate: problem {problem.name} solves no geography game on this input"
+        )
+    save_certificates(certificate, results)
+    return answer
