@@ -48,7 +48,7 @@ Tails = tuple[
 @nb.njit(cache=True, nogil=True)
 def build_tables(
     rows: int, cols: int
-) -> tuple[NDArray[np.int64], NDArray[np.int16], NDArray[np.int64], NDArray[np.int64]]:
+) -> tuple[NDArray[np.int64], NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
     """``(T, NV, H, X)``: the rank and next-state tables and each state's height and X count.
 
     ``T`` has shape ``(cols, rows * cols + 1, xmax + 1, 2**(rows + 1) + 1)`` with ``xmax =
@@ -78,7 +78,7 @@ def build_tables(
                 for x in range(p, xmax + 1):
                     completions[j, r, x] += completions[j - 1, r - h, x - p]
     table = np.zeros((cols, kmax + 1, xmax + 1, ns + 1), dtype=np.int64)
-    nxt = np.empty((cols, kmax + 1, xmax + 1, ns), dtype=np.int16)
+    nxt = np.empty((cols, kmax + 1, xmax + 1, ns), dtype=np.int32)
     for j in range(cols):
         for r in range(kmax + 1):
             for x in range(xmax + 1):
@@ -209,7 +209,7 @@ def _unrank(
 @nb.njit(cache=True, nogil=True)
 def _advance(
     upto: int,
-    nxt: NDArray[np.int16],
+    nxt: NDArray[np.int32],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
     s: NDArray[np.int64],
@@ -340,7 +340,7 @@ def _seek(
     k: int,
     rows: int,
     table: NDArray[np.int64],
-    nxt: NDArray[np.int16],
+    nxt: NDArray[np.int32],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
     offset: NDArray[np.int64],
@@ -373,7 +373,7 @@ def slots(
     k: int,
     rows: int,
     table: NDArray[np.int64],
-    nxt: NDArray[np.int16],
+    nxt: NDArray[np.int32],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
     tails: Tails,
@@ -455,7 +455,7 @@ def children(
     k: int,
     rows: int,
     table: NDArray[np.int64],
-    nxt: NDArray[np.int16],
+    nxt: NDArray[np.int32],
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
     tails: Tails,

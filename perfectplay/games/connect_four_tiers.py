@@ -57,11 +57,11 @@ from perfectplay.tiers.base import TieredGame, TierMoves
 __all__ = ["TieredConnectFour"]
 
 _MAX_BITS = 63  # (rows + 1) * cols: a board's bitboard in int64
-_MAX_TABLE_BYTES = 1 << 28  # the rank table; 7x6 needs 6.8 MB
+_MAX_TABLE_BYTES = 1 << 28  # the rank and next-state tables; 7x6 needs 10 MB
 
 
 _Tables = tuple[
-    NDArray[np.int64], NDArray[np.int16], NDArray[np.int64], NDArray[np.int64], kernels.Tails
+    NDArray[np.int64], NDArray[np.int32], NDArray[np.int64], NDArray[np.int64], kernels.Tails
 ]
 
 
@@ -84,7 +84,8 @@ class TieredConnectFour(TieredGame):
     ----------
     rows, cols : int
         Board height and width, each at least 1, with ``(rows + 1) * cols <= 63`` (one
-        bitboard in int64) and every tier's ranks below ``2**62`` (7x6 and 6x7 fit).
+        bitboard in int64) and rank tables of at most 256 MiB (7x6 and 6x7: 10 MB; 12x4 is
+        refused).
 
     Raises
     ------
@@ -93,8 +94,8 @@ class TieredConnectFour(TieredGame):
 
     Notes
     -----
-    Building the rank tables takes O(cols * (rows * cols)**2 * 2**rows) steps (milliseconds;
-    7x6: 6.8 MB). Cost of the array methods: :meth:`slots` about 5-10 ns per rank of the
+    Building the rank tables takes O(cols * (rows * cols)**2 * 2**rows) steps (under a second;
+    7x6: 10 MB, once per process). Cost of the array methods: :meth:`slots` about 5-10 ns per rank of the
     range, :meth:`children` a few hundred ns per rank (see ``benchmarks/bench_tiers.py``).
     """
 
@@ -106,15 +107,13 @@ class TieredConnectFour(TieredGame):
             )
         self.game = ConnectFour(rows, cols)
         self.rows, self.cols = rows, cols
+        # Within 63 bits the largest tier has fewer than 2^57 ranks (8x7: 1.2e17): int64 ranks.
         self.sizes = superset_sizes(rows, cols)
-        biggest = max(self.sizes)
-        table_bytes = (
-            8 * cols * (rows * cols + 1) * ((rows * cols + 3) // 2) * (2 ** (rows + 1) + 1)
-        )
-        if biggest >= 2**62 or table_bytes > _MAX_TABLE_BYTES:
+        table_bytes = 12 * cols * (rows * cols + 1) * ((rows * cols + 3) // 2) * 2 ** (rows + 1)
+        if table_bytes > _MAX_TABLE_BYTES:
             raise GameDefinitionError(
-                f"connect-four {rows}x{cols} is too large for 64-bit ranks: its largest tier has "
-                f"{biggest:.3e} ranks (at most 2^62) and its rank table needs {table_bytes:,} bytes"
+                f"connect-four {rows}x{cols}: columns of {rows} cells need rank tables of "
+                f"{table_bytes:,} bytes, more than the {_MAX_TABLE_BYTES:,} allowed"
             )
         self.info = GameInfo(
             "connect-four",
