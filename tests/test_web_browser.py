@@ -273,3 +273,20 @@ def test_an_address_with_an_illegal_move_shows_the_start_and_why(
     _check_controls(page, ttt, TTT.initial())
     error = page.text_content("#error")
     assert "move 2 ('b2') is not legal" in error and "showing the start position" in error
+
+
+def test_the_computer_moves_on_request_or_first(page: Any, server: Server, ttt: Any) -> None:
+    page.goto(f"{server.url}games/tic-tac-toe")
+    _wait_turn(page, 0)
+    page.uncheck("#auto")
+    page.click('#board [data-move="a1"]')
+    page.wait_for_selector('#status[data-ply="1"][data-turn="computer"]')
+    page.wait_for_timeout(500)  # no reply comes by itself
+    assert page.get_attribute("#status", "data-ply") == "1"
+    page.click("#computer")
+    _wait_turn(page, 2)
+    reply = _position(page, TTT)
+    assert reply in {m.position for m in ttt.best_moves("X........")}
+    page.goto(f"{server.url}games/tic-tac-toe?side=second")
+    _wait_turn(page, 1)  # the computer opened
+    assert _position(page, TTT) in {m.position for m in ttt.best_moves(TTT.initial())}
