@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     kind = _kind(args.file)
+    sizes = ""
     if args.solution is not None:
         if kind != "graph":
             return fail(f"verify: {args.file} is a {kind} file; give it alone, without SOLUTION")
@@ -85,15 +86,31 @@ def run(args: argparse.Namespace) -> int:
         report = verify_store(args.file, progress=progress)
         what = f"{args.file} holds"
     elif kind == "certificate":
-        from perfectplay.verify.certificate import check_geography_certificate, load_certificate
+        from perfectplay.verify import Report
+        from perfectplay.verify.certificate import check_geography_certificate, load_certificates
 
-        indptr, indices, cert = load_certificate(args.file)
-        report = check_geography_certificate(indptr, indices, cert)
-        losers = int(cert.losers.sum())
+        cases = load_certificates(args.file)
+        report = Report()
+        losers = edges = 0
+        for k, (indptr, indices, cert) in enumerate(cases):
+            part = check_geography_certificate(indptr, indices, cert)
+            report.positions += part.positions
+            report.moves += part.moves
+            report.bad += part.bad
+            report.problems += [f"case {k + 1}: {p}" for p in part.problems]
+            losers += int(cert.losers.sum())
+            edges += int((cert.mate >= 0).sum()) // 2
+            if not cert.bipartite:
+                report.notes.append(
+                    f"case {k + 1} is not bipartite: its losing starts are proved to be the odd "
+                    "components of G - A (A: the Tutte-Berge barrier); that this is D(G) rests "
+                    "on the Gallai-Edmonds theorem (factor-criticality is not certified)"
+                )
         what = (
-            f"{args.file} proves a maximum matching of {int((cert.mate >= 0).sum()) // 2} edges "
-            f"and the {losers} losing starts D(G)"
+            f"{args.file}: {len(cases)} maximum matching{'s' if len(cases) != 1 else ''} "
+            f"({edges} matched edges) and the {losers} losing starts D(G) are proved"
         )
+        sizes = f"{report.positions} vertices, {report.moves // 2} edges"
     else:
         return fail(
             f"verify: {args.file} is a graph file: give the solution to check too "
@@ -107,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         if report.bad > len(report.problems):
             print(f"... and {report.bad - len(report.problems)} more")
         return EXIT_REFUTED
-    print(f"verified: {what} ({report.positions} positions, {report.moves} moves, {seconds:.2f} s)")
+    sizes = sizes or f"{report.positions} positions, {report.moves} moves"
+    print(f"verified: {what} ({sizes}, {seconds:.2f} s)")
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     return 0

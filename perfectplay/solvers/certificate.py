@@ -27,6 +27,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,9 +39,10 @@ from perfectplay.solvers.geography import GeographyResult
 __all__ = [
     "CERTIFICATE_FORMAT",
     "GeographyCertificate",
+    "certificate_arrays",
     "geography_certificate",
     "neighbours",
-    "save_certificate",
+    "save_certificates",
 ]
 
 IntArray = NDArray[np.int64]
@@ -176,31 +178,52 @@ CERTIFICATE_FORMAT = "perfectplay-geography-certificate"
 _OPTIONAL = ("parent", "depth", "barrier")
 
 
-def save_certificate(path: str, result: GeographyResult, cert: GeographyCertificate) -> None:
-    """Write the graph of `result` and `cert` to `path` (a numpy ``.npz`` archive), atomically.
+def certificate_arrays(results: Sequence[GeographyResult]) -> dict[str, NDArray[np.generic]]:
+    """The arrays of a certificate file for `results` (one case each), by name.
 
-    The file holds ``format``, the graph's ``indptr`` and ``indices``, ``mate``, ``losers``,
-    ``bipartite``, and ``cover0``/``cover1``, ``parent``, ``depth`` (bipartite) or ``barrier``
-    (general). It is written to a temporary file in the same directory and renamed over `path`;
-    its mode follows the user's umask. Cost: O(n + m) bytes written.
+    ``format`` and ``cases``, then per case k: ``k.indptr``, ``k.indices`` (the graph),
+    ``k.mate``, ``k.losers``, ``k.bipartite``, and ``k.cover0``, ``k.cover1``, ``k.parent``,
+    ``k.depth`` (bipartite) or ``k.barrier`` (general). Cost: one certificate per result.
+    """
+    arrays: dict[str, NDArray[np.generic]] = {
+        "format": np.array(CERTIFICATE_FORMAT),
+        "cases": np.array(len(results)),
+    }
+    for k, result in enumerate(results):
+        cert = geography_certificate(result)
+        case = {
+            "indptr": np.asarray(result.graph.indptr),
+            "indices": np.asarray(result.graph.indices),
+            "mate": cert.mate,
+            "losers": cert.losers,
+            "bipartite": np.array(cert.bipartite),
+        }
+        if cert.covers is not None:
+            case["cover0"], case["cover1"] = cert.covers
+        for name in _OPTIONAL:
+            value = getattr(cert, name)
+            if value is not None:
+                case[name] = value
+        arrays.update({f"{k}.{name}": value for name, value in case.items()})
+    return arrays
+
+
+def save_certificates(path: str, results: Sequence[GeographyResult]) -> None:
+    """Write the certificates of `results` (with their graphs) to `path`, atomically.
+
+    The file is a numpy ``.npz`` archive of :func:`certificate_arrays`; ``perfectplay verify
+    FILE`` checks it. It is written to a temporary file in the same directory and renamed
+    over `path`; its mode follows the user's umask. Cost: O(n + m) per result.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be written (nothing is left behind).
     """
     import os
     import tempfile
 
-    arrays: dict[str, NDArray[np.generic]] = {
-        "format": np.array(CERTIFICATE_FORMAT),
-        "indptr": np.asarray(result.graph.indptr),
-        "indices": np.asarray(result.graph.indices),
-        "mate": cert.mate,
-        "losers": cert.losers,
-        "bipartite": np.array(cert.bipartite),
-    }
-    if cert.covers is not None:
-        arrays["cover0"], arrays["cover1"] = cert.covers
-    for name in _OPTIONAL:
-        value = getattr(cert, name)
-        if value is not None:
-            arrays[name] = value
+    arrays = certificate_arrays(results)
     directory = os.path.dirname(os.path.abspath(path))
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".certificate.", suffix=".tmp")
     try:

@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 
 from perfectplay.verify.rules import Report
 
-__all__ = ["check_geography_certificate", "components", "load_certificate"]
+__all__ = ["check_geography_certificate", "components", "load_certificates"]
 
 IntArray = NDArray[np.int64]
 
@@ -262,19 +262,54 @@ def _array(path: str, archive: Any, name: str, kind: str, shape: tuple[int, ...]
     return array
 
 
-def load_certificate(path: str) -> tuple[IntArray, IntArray, Any]:
-    """``(indptr, indices, certificate)`` from a file written by ``save_certificate``.
+def _case(path: str, archive: Any, k: int) -> tuple[IntArray, IntArray, Any]:
+    from types import SimpleNamespace
+
+    from perfectplay.errors import InputFormatError
+
+    indptr = _array(path, archive, f"{k}.indptr", "iu", ()).astype(np.int64)
+    indices = _array(path, archive, f"{k}.indices", "iu", ()).astype(np.int64)
+    n = indptr.shape[0] - 1
+    if (
+        indptr.ndim != 1
+        or indices.ndim != 1
+        or n < 0
+        or indptr[0] != 0
+        or indptr[-1] != indices.shape[0]
+        or (np.diff(indptr) < 0).any()
+        or ((indices < 0) | (indices >= n)).any()
+    ):
+        raise InputFormatError(f"{path}: case {k}: the graph's CSR arrays are malformed")
+    bipartite = _array(path, archive, f"{k}.bipartite", "b", ())
+    if bipartite.shape != ():
+        raise InputFormatError(f"{path}: case {k}: 'bipartite' must be one boolean")
+    fields: dict[str, Any] = {
+        "mate": _array(path, archive, f"{k}.mate", "iu", (n,)).astype(np.int64),
+        "losers": _array(path, archive, f"{k}.losers", "b", (n,)),
+        "bipartite": bool(bipartite),
+    }
+    if fields["bipartite"]:
+        fields["covers"] = tuple(_array(path, archive, f"{k}.cover{c}", "b", (n,)) for c in (0, 1))
+        for name in ("parent", "depth"):
+            fields[name] = _array(path, archive, f"{k}.{name}", "iu", (n,)).astype(np.int64)
+    else:
+        fields["barrier"] = _array(path, archive, f"{k}.barrier", "b", (n,))
+    return indptr, indices, SimpleNamespace(**fields)
+
+
+def load_certificates(path: str) -> list[tuple[IntArray, IntArray, Any]]:
+    """``(indptr, indices, certificate)`` of every case in a file written by
+    ``perfectplay.solvers.certificate.save_certificates``.
 
     Raises
     ------
     InputFormatError
-        If the file is not a certificate or an array is missing, of the wrong type or shape,
-        or the graph's CSR arrays are malformed (ids out of range, pointers decreasing).
+        If the file is not a certificate, or an array is missing, of the wrong type or shape,
+        or a graph's CSR arrays are malformed (ids out of range, pointers decreasing).
     OSError
         If the file cannot be read.
     """
     import zipfile
-    from types import SimpleNamespace
 
     from perfectplay.errors import InputFormatError
 
@@ -282,41 +317,17 @@ def load_certificate(path: str) -> tuple[IntArray, IntArray, Any]:
         archive = np.load(path, allow_pickle=False)
     except (ValueError, zipfile.BadZipFile, EOFError) as error:
         raise InputFormatError(f"{path} is not a geography certificate ({error})") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise InputFormatError(f"{path} is not a geography certificate (not an .npz archive)")
     with archive:
-        if not isinstance(archive, np.lib.npyio.NpzFile):
-            raise InputFormatError(f"{path} is not a geography certificate (not an .npz archive)")
         try:
             if "format" not in archive.files or str(archive["format"]) != _FORMAT:
                 raise InputFormatError(f"{path} is not a geography certificate (no format)")
-            indptr = _array(path, archive, "indptr", "iu", ()).astype(np.int64)
-            indices = _array(path, archive, "indices", "iu", ()).astype(np.int64)
-            n = indptr.shape[0] - 1
-            if (
-                indptr.ndim != 1
-                or indices.ndim != 1
-                or n < 0
-                or indptr[0] != 0
-                or indptr[-1] != indices.shape[0]
-                or (np.diff(indptr) < 0).any()
-                or ((indices < 0) | (indices >= n)).any()
-            ):
-                raise InputFormatError(f"{path}: the graph's CSR arrays are malformed")
-            bipartite = bool(_array(path, archive, "bipartite", "b", ()))
-            fields: dict[str, Any] = {
-                "mate": _array(path, archive, "mate", "iu", (n,)).astype(np.int64),
-                "losers": _array(path, archive, "losers", "b", (n,)),
-                "bipartite": bipartite,
-            }
-            if bipartite:
-                fields["covers"] = tuple(
-                    _array(path, archive, f"cover{k}", "b", (n,)) for k in (0, 1)
-                )
-                for name in ("parent", "depth"):
-                    fields[name] = _array(path, archive, name, "iu", (n,)).astype(np.int64)
-            else:
-                fields["barrier"] = _array(path, archive, "barrier", "b", (n,))
+            cases = _array(path, archive, "cases", "iu", ())
+            if cases.shape != () or int(cases) < 0:
+                raise InputFormatError(f"{path}: 'cases' must be one count")
+            return [_case(path, archive, k) for k in range(int(cases))]
         except (ValueError, zipfile.BadZipFile, EOFError, OSError) as error:
             if isinstance(error, InputFormatError):
                 raise
             raise InputFormatError(f"{path}: damaged certificate ({error})") from None
-    return indptr, indices, SimpleNamespace(**fields)
