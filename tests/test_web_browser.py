@@ -48,9 +48,12 @@ C4 = load_game("connect-four", rows=4, cols=4)
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    """A server with tic-tac-toe solved (Connect Four is solved when its page first asks)."""
-    with running_server("tic-tac-toe") as server:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with tic-tac-toe solved (Connect Four is solved when its page first asks) and
+    a tic-tac-toe database."""
+    database = tmp_path_factory.mktemp("db") / "ttt.ppstore"
+    perfectplay.save(database, perfectplay.solve(TTT))
+    with running_server("tic-tac-toe", str(database)) as server:
         deadline = time.monotonic() + SOLVE_TIMEOUT_MS / 1000
         while httpx.get(f"{server.url}api/games/tic-tac-toe/position").status_code == 202:
             assert time.monotonic() < deadline, "tic-tac-toe was not solved in time"
@@ -140,7 +143,8 @@ def test_the_list_opens_a_game_at_its_start_with_moves_at_once(
 ) -> None:
     page.goto(server.url)
     page.wait_for_selector("#games[aria-busy=false]")
-    assert page.eval_on_selector_all("a.game", "as => as.map(a => a.textContent)") == game_names()
+    names = page.eval_on_selector_all("#games a.game", "as => as.map(a => a.textContent)")
+    assert names == game_names()
     _screenshot(page, shots / "list.png")
     page.click("a.game >> text=tic-tac-toe")
     page.wait_for_selector("#moves button[data-move]")
@@ -290,3 +294,27 @@ def test_the_computer_moves_on_request_or_first(page: Any, server: Server, ttt: 
     page.goto(f"{server.url}games/tic-tac-toe?side=second")
     _wait_turn(page, 1)  # the computer opened
     assert _position(page, TTT) in {m.position for m in ttt.best_moves(TTT.initial())}
+
+
+def test_a_database_page(page: Any, server: Server, ttt: Any) -> None:
+    page.goto(server.url)
+    page.click("#databases a.game >> text=ttt")
+    assert page.url == f"{server.url}databases/ttt"
+    _wait_turn(page, 0)
+    assert "served without solving" in page.text_content("#description")
+    page.click('#board [data-move="b2"]')
+    _wait_turn(page, 2)
+    _check_controls(page, ttt, _position(page, TTT))
+
+
+def test_parameters_are_changed_in_the_form(page: Any, server: Server) -> None:
+    page.goto(f"{server.url}games/nim")
+    _wait_turn(page, 0)
+    assert _position(page, load_game("nim")) == (3, 4, 5)
+    page.fill('#params-form input[name="heaps"]', "1,2")
+    page.click("#params-form button")
+    page.wait_for_function("document.querySelector('#position-text').value === '1 2'")
+    assert page.text_content("#title") == "nim (heaps=1,2)"
+    nim = perfectplay.solve(load_game("nim", heaps=(1, 2)))
+    _check_controls(page, nim, (1, 2))
+    assert "params=heaps%3D1%2C2" in page.url
