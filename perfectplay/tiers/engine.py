@@ -135,8 +135,10 @@ def _check_resources(
     )
     if directory is not None:
         disk = sum(sizes.values()) + max(sizes.values(), default=0)
-        os.makedirs(directory, exist_ok=True)
-        free = shutil.disk_usage(directory).free
+        existing = os.path.abspath(directory)  # the directory is created only once accepted
+        while not os.path.exists(existing):
+            existing = os.path.dirname(existing)
+        free = shutil.disk_usage(existing).free
         if disk > free:
             raise TooLargeError(
                 f"{game.info.name}: its tier files need up to {format_bytes(disk)} of disk "
@@ -247,10 +249,10 @@ def solve_tiers(
     """
     from perfectplay.tiers.database import TierDatabase
 
-    jobs = jobs or os.cpu_count() or 1
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
-    chunk = chunk_size or DEFAULT_CHUNK
+    chunk = DEFAULT_CHUNK if chunk_size is None else chunk_size
     block = min(_BLOCK, chunk)
     if chunk < 1 or chunk % block:
         raise InputFormatError(

@@ -168,6 +168,10 @@ class DirectoryStore:
             for name in files:
                 if ".tmp-" in name:
                     os.unlink(os.path.join(root, name))
+        for tier in self.labels:  # a crash after merging a tier's chunks, before removing them
+            chunks = os.path.dirname(self.chunk_path(tier, 0))
+            if self.complete(tier) and os.path.isdir(chunks):
+                shutil.rmtree(chunks)
 
     def tier_path(self, tier: int) -> str:
         """The tier file of `tier`."""

@@ -1,0 +1,373 @@
+"""The scheduler: tier order, resources refused up front, other games' directories, identical
+files whatever the threads and chunks, and resume after ``kill -9`` of a real solve."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+from tier_dirs import memory_dir, tree
+
+import perfectplay._memory
+from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
+from perfectplay.games.base import GameInfo
+from perfectplay.games.registry import load_tiered_game
+from perfectplay.tiers import TieredGame, TierMoves, solve_tiers
+from perfectplay.tiers.engine import tier_order
+from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
+
+Ids = NDArray[np.int64]
+
+
+class Tiers(TieredGame):
+    """Only the tier structure: tiers and their child tiers (enough for ``tier_order``)."""
+
+    def __init__(self, children: dict[int, list[int]], listed: Sequence[int] | None = None):
+        self.info = GameInfo("tier-structure")
+        self.children_of = children
+        self.listed = list(children) if listed is None else list(listed)
+
+    def tiers(self) -> list[int]:
+        return self.listed
+
+    def child_tiers(self, tier: int) -> list[int]:
+        return self.children_of[tier]
+
+
+@st.composite
+def tier_dags(draw: st.DrawFn) -> dict[int, list[int]]:
+    """Random tier ids, each reaching random tiers earlier in a random hidden order."""
+    n = draw(st.integers(1, 12))
+    ids = draw(st.lists(st.integers(-50, 50), min_size=n, max_size=n, unique=True))
+    return {
+        t: draw(st.lists(st.sampled_from(ids[:i]), unique=True) if i else st.just([]))
+        for i, t in enumerate(ids)
+    }
+
+
+@given(tier_dags(), st.randoms())
+def test_tier_order_puts_every_tier_after_the_tiers_it_reaches(
+    dag: dict[int, list[int]], rnd: random.Random
+) -> None:
+    listed = list(dag)
+    rnd.shuffle(listed)
+    order = tier_order(Tiers(dag, listed))
+    assert sorted(order) == sorted(dag)
+    where = {t: i for i, t in enumerate(order)}
+    assert all(where[c] < where[t] for t, cs in dag.items() for c in cs)
+
+
+@given(tier_dags(), st.data())
+def test_tier_order_refuses_a_tier_cycle(dag: dict[int, list[int]], data: st.DataObject) -> None:
+    reaching = [t for t, cs in dag.items() if cs]
+    if not reaching:
+        dag = {**dag, 1000: [], 1001: [1000]}
+        reaching = [1001]
+    top = data.draw(st.sampled_from(reaching))
+    # Walk down to a tier `top` reaches, then close the cycle from it back to `top`.
+    bottom = top
+    while dag[bottom]:
+        bottom = data.draw(st.sampled_from(dag[bottom]))
+    dag[bottom] = [*dag[bottom], top]
+    with pytest.raises(GameDefinitionError, match="tier cycle"):
+        tier_order(Tiers(dag))
+
+
+@pytest.mark.parametrize(
+    ("children", "listed", "why"),
+    [
+        ({1: [7]}, None, "7, not a tier"),
+        ({1: [1]}, None, "the tier itself"),
+        ({1: [], 2: [1]}, [1, 2, 1], "lists a tier twice"),
+    ],
+)
+def test_tier_order_refuses_broken_structures(
+    children: dict[int, list[int]], listed: list[int] | None, why: str
+) -> None:
+    with pytest.raises(GameDefinitionError, match=why):
+        tier_order(Tiers(children, listed))
+
+
+class Ladder(TieredGame):
+    """A cheap game with tiers larger than a block: tiers 0..3 of `size` ranks; a slot is a
+    rank ``r`` with ``r % 7 != 3``; tier 0 is over (LOSE, WIN, TIE by ``r % 3``), a slot of
+    tier ``t > 0`` moves to three slots of tier ``t - 1``; optionally scored."""
+
+    def __init__(self, size: int, scored: bool = False) -> None:
+        self.size = size
+        self.info = GameInfo("ladder", params={"size": size}, scored=scored)
+
+    def tiers(self) -> list[int]:
+        return [0, 1, 2, 3]
+
+    def child_tiers(self, tier: int) -> list[int]:
+        return [tier - 1] if tier else []
+
+    def tier_size(self, tier: int) -> int:
+        return self.size
+
+    def slots(self, tier: int, start: int, stop: int) -> NDArray[np.bool_]:
+        return np.arange(start, stop) % 7 != 3
+
+    def children(self, tier: int, ranks: Ids) -> TierMoves:
+        k = len(ranks)
+        if tier == 0:
+            codes = np.array([LOSE, WIN, TIE], dtype=np.uint8)
+            return TierMoves(
+                primitive=codes[ranks % 3],
+                indptr=np.zeros(k + 1, dtype=np.int64),
+                which=np.zeros(0, dtype=np.int8),
+                rank=np.zeros(0, dtype=np.int64),
+                gain=np.zeros(0, dtype=np.int64) if self.info.scored else None,
+                score=ranks % 4 if self.info.scored else None,
+            )
+        child = np.stack([ranks, (ranks * 5 + 1) % self.size, ranks // 2], axis=1).ravel()
+        child -= child % 7 == 3
+        return TierMoves(
+            primitive=np.full(k, UNDECIDED, dtype=np.uint8),
+            indptr=np.arange(k + 1, dtype=np.int64) * 3,
+            which=np.ones(3 * k, dtype=np.int8),
+            rank=child,
+            gain=child % 5 - 2 if self.info.scored else None,
+            score=np.zeros(k, dtype=np.int64) if self.info.scored else None,
+        )
+
+    def initial(self) -> tuple[int, int]:
+        return (3, 0)
+
+
+BLOCK = 1 << 18
+
+
+@pytest.fixture
+def fast_dir(tmp_path: Path) -> Iterator[Path]:
+    yield from memory_dir(tmp_path)
+
+
+@pytest.mark.parametrize("scored", [False, True])
+def test_threads_and_chunks_give_identical_tier_files(fast_dir: Path, scored: bool) -> None:
+    tmp_path = fast_dir
+    game = Ladder(BLOCK + BLOCK // 2 + 5, scored)
+    runs = {}
+    for jobs, chunk in ((1, BLOCK), (2, BLOCK), (2, 2 * BLOCK), (1, None)):
+        directory = tmp_path / f"{jobs}-{chunk}"
+        with solve_tiers(game, directory, jobs=jobs, chunk_size=chunk, progress=False) as db:
+            assert db.stats is not None
+            chunks = -(-game.size // (chunk or 1 << 22))
+            assert (db.stats.tiers_solved, db.stats.chunks_solved) == (4, 4 * chunks)
+        runs[jobs, chunk] = tree(directory)
+    reference = runs[1, BLOCK]
+    assert reference.keys() == {"manifest.json", *(f"tier-{t}.tier" for t in range(4))}
+    for files in runs.values():
+        assert files.keys() == reference.keys()
+        assert all(files[k] == reference[k] for k in files if k != "manifest.json")
+    assert runs[2, BLOCK] == reference  # the manifest too, for the same chunk size
+    manifests = [json.loads(files["manifest.json"]) for files in runs.values()]
+    assert all({**m, "chunk": 0} == {**manifests[0], "chunk": 0} for m in manifests)
+
+
+def test_threads_give_identical_files_for_small_chunks_of_connect_four(fast_dir: Path) -> None:
+    tmp_path = fast_dir
+    game = load_tiered_game("connect-four", rows=3, cols=4)
+    for jobs in (1, 2):
+        solve_tiers(game, tmp_path / str(jobs), jobs=jobs, chunk_size=512, progress=False).close()
+    one, two = tree(tmp_path / "1"), tree(tmp_path / "2")
+    assert one == two
+    memory = solve_tiers(game, jobs=2, chunk_size=512, progress=False)
+    with solve_tiers(game, tmp_path / "1", progress=False) as again:
+        assert again.stats is not None and again.stats.tiers_kept == len(again.order)
+        for tier in again.order:
+            assert again.records(tier).tolist() == memory.records(tier).tolist()
+    assert tree(tmp_path / "1") == one  # a finished directory is left as it was
+
+
+def test_memory_too_small_is_refused_before_anything_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 1000)
+    directory = tmp_path / "new"
+    with pytest.raises(TooLargeError, match=r"ladder: tier \d+ .* needs about .* of memory"):
+        solve_tiers(Ladder(5000), directory, progress=False)
+    assert not directory.exists()
+    with pytest.raises(TooLargeError, match="of memory"):
+        solve_tiers(Ladder(5000), progress=False)
+
+
+def test_disk_too_small_is_refused_before_anything_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = shutil.disk_usage
+
+    def tiny(path: Any) -> Any:
+        return real(path)._replace(free=100)
+
+    monkeypatch.setattr(shutil, "disk_usage", tiny)
+    for directory in (tmp_path / "new" / "dir", tmp_path):
+        before = sorted(tmp_path.rglob("*"))
+        with pytest.raises(TooLargeError, match=r"ladder: .* of disk .* 100 B free"):
+            solve_tiers(Ladder(5000), directory, progress=False)
+        assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_a_directory_of_another_game_is_refused_and_left_alone(tmp_path: Path) -> None:
+    solve_tiers(Ladder(40), tmp_path, progress=False).close()
+    before = tree(tmp_path)
+    for other in (Ladder(41), load_tiered_game("connect-four", rows=2, cols=2)):
+        with pytest.raises(StoreError) as error:
+            solve_tiers(other, tmp_path, progress=False)
+        message = str(error.value)
+        assert "\n" not in message and str(tmp_path) in message
+        assert "ladder (size=40)" in message
+    assert tree(tmp_path) == before
+
+
+def test_a_directory_of_other_files_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(StoreError, match="not empty and not a tier directory"):
+        solve_tiers(Ladder(40), tmp_path, progress=False)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    ("jobs", "chunk", "why"),
+    [(0, None, "jobs"), (-1, None, "jobs"), (1, 0, "chunk"), (1, BLOCK + 1, "multiple")],
+)
+def test_bad_jobs_and_chunk_sizes_are_refused(
+    tmp_path: Path, jobs: int, chunk: int | None, why: str
+) -> None:
+    with pytest.raises(InputFormatError, match=why):
+        solve_tiers(Ladder(40), tmp_path / "d", jobs=jobs, chunk_size=chunk, progress=False)
+    assert not (tmp_path / "d").exists()
+
+
+def test_regression_a_crash_between_merge_and_cleanup_left_the_chunks(tmp_path: Path) -> None:
+    game = Ladder(40)
+    solve_tiers(game, tmp_path, chunk_size=16, progress=False).close()
+    before = tree(tmp_path)
+    # What a kill after writing tier 2's file but before removing its chunk files leaves.
+    (tmp_path / "tier-2.chunks").mkdir()
+    (tmp_path / "tier-2.chunks" / "00000000000000.tier").write_bytes(b"complete chunk")
+    (tmp_path / "tier-3.tier.tmp-1").write_bytes(b"half a file")
+    with solve_tiers(game, tmp_path, chunk_size=16, progress=False) as db:
+        assert db.stats is not None and db.stats.tiers_kept == 4
+    assert tree(tmp_path) == before
+
+
+# ---------------------------------------------------------------------- kill -9, then resume
+
+RESUME_GAME = ["connect-four", "--param", "rows=4", "--param", "cols=4"]
+RESUME_CHUNK = 4096  # 61 chunks in 17 tiers
+
+
+def cli(directory: Path) -> list[str]:
+    """The real command line of a solve into `directory` (a fresh interpreter)."""
+    code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+    return [
+        sys.executable, "-c", code, "solve", *RESUME_GAME, "--tiers", str(directory),
+        "--chunk-size", str(RESUME_CHUNK), "--json",
+    ]  # fmt: skip
+
+
+def files_in(directory: Path) -> tuple[dict[str, tuple[int, int]], list[str]]:
+    """Complete tier files (name -> inode, mtime_ns) and complete chunk files."""
+    if not directory.exists():
+        return {}, []
+    tiers = {}
+    for p in directory.glob("tier-*.tier"):
+        stat = p.stat()
+        tiers[p.name] = (stat.st_ino, stat.st_mtime_ns)
+    chunks = sorted(str(p.relative_to(directory)) for p in directory.glob("tier-*.chunks/*.tier"))
+    return tiers, chunks
+
+
+def kill_when(directory: Path, ready: Callable[[], bool], delay: float) -> bool:
+    """Start the solve, wait until `ready()` (or the end), sleep `delay`, then ``kill -9``.
+
+    Returns whether the process was killed (rather than finished first).
+    """
+    process = subprocess.Popen(cli(directory), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not ready() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(delay)
+        if process.poll() is not None:
+            assert process.returncode == 0, process.stderr.read() if process.stderr else ""
+            return False
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        return True
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_files(
+    fast_dir: Path,
+) -> None:
+    tmp_path = fast_dir
+    rnd = random.Random(int(os.environ.get("RESUME_SEED", "9")))
+    reference = tmp_path / "reference"
+    game = load_tiered_game("connect-four", rows=4, cols=4)
+    solve_tiers(game, reference, chunk_size=RESUME_CHUNK, progress=False).close()
+    expected = tree(reference)
+    total = len(json.loads(expected["manifest.json"])["tiers"])
+
+    directory = tmp_path / "resumed"
+
+    def new_chunk(before: tuple[dict[str, Any], list[str]]) -> bool:
+        return bool(set(files_in(directory)[1]) - set(before[1]))
+
+    def more_tiers(k: int) -> Callable[[tuple[dict[str, Any], list[str]]], bool]:
+        return lambda before: len(files_in(directory)[0]) >= len(before[0]) + k
+
+    # Kill points, each measured from what the run found: during start-up (imports, numba's
+    # cache), at its first new chunk file, once a few more tiers are complete, and right
+    # after another new chunk (mid-tier: most tiers have many chunks).
+    points: list[tuple[str, Callable[[tuple[dict[str, Any], list[str]]], bool], float]] = [
+        ("start-up", lambda before: True, rnd.uniform(0.05, 0.5)),
+        ("first chunk", new_chunk, rnd.uniform(0.0, 0.05)),
+        ("more tiers", more_tiers(rnd.randint(1, 4)), rnd.uniform(0.0, 0.05)),
+        ("mid-tier", new_chunk, rnd.uniform(0.0, 0.02)),
+    ]
+    kept: dict[str, tuple[int, int]] = {}
+    chunks: list[str] = []
+    killed = 0
+    for what, ready, delay in points:
+        before = files_in(directory)
+        killed += kill_when(directory, lambda: ready(before), delay)  # noqa: B023
+        tiers, chunks = files_in(directory)
+        for name, stamp in kept.items():
+            assert tiers.get(name) == stamp, f"{name} was rewritten by the run killed at {what}"
+        kept = tiers
+    assert killed >= 3
+    pending = [c for c in chunks if c.replace(".chunks/", ".tier/").split("/")[0] not in kept]
+    done = subprocess.run(cli(directory), capture_output=True, text=True, check=True)
+    run = json.loads(done.stdout)["run"]
+    assert run == {
+        "tiers_kept": len(kept),
+        "tiers_solved": total - len(kept),
+        "chunks_kept": len(pending),
+        "chunks_solved": run["chunks_solved"],
+    }
+    for name, stamp in kept.items():  # no complete tier was solved again
+        path = directory / name
+        assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp, name
+    assert tree(directory) == expected
