@@ -37,7 +37,8 @@ async function main() {
   const databases = document.getElementById("databases");
   for (const db of body.databases) {
     const params = Object.entries(db.params).map(([k, v]) => `${k}=${paramValue(v)}`).join(", ");
-    const text = `${db.file}: ${db.game}${params ? ` (${params})` : ""}, ${db.positions} positions`;
+    const text = `${db.file}: ${db.game}${params ? ` (${params})` : ""}, `
+      + `${db.positions.toLocaleString("en")} positions stored`;
     databases.append(item(`/databases/${encodeURIComponent(db.id)}`, db.id, text));
   }
   document.getElementById("databases-section").hidden = body.databases.length === 0;
