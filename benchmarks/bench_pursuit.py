@@ -99,10 +99,14 @@ def solve_alone(path: str, method: str, jobs: int | None) -> dict[str, float]:
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
     base = _status("VmRSS")
-    wall = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     value = run(board, (x, y))
-    wall = time.perf_counter() - wall
-    return {"wall": wall, "peak": _status("VmHWM") - base, "value": value}
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {"wall": wall, "cpu": cpu, "peak": _status("VmHWM") - base, "value": value}
+
+
+def _times(run: dict[str, float]) -> str:
+    return f"{run['wall']:.2f}/{run['cpu']:.2f}"
 
 
 def _status(key: str) -> int:
@@ -124,10 +128,11 @@ def main() -> None:
     base = perfectplay_command()
     jobs = [] if args.jobs is None else ["--jobs", str(args.jobs)]
     print("whole command: perfectplay problem make-you-happy < input (best of 3 wall);")
-    print("solve alone: the reachable board solved once in a warm child, peak RSS above base")
+    print("solve alone: the reachable board solved once in a warm child: wall s / CPU s,")
+    print("peak RSS above the child's base; mat = materialised graph, impl = implicit (engine)")
     print(
         f"{'input':<7} {'n':>5} {'m':>5} {'C++ (issue)':>13} {'cmd s':>6} {'cpu s':>6} "
-        f"{'cmd MiB':>7} {'mat s':>6} {'mat MiB':>7} {'impl s':>6} {'impl MiB':>8}  answer"
+        f"{'cmd MiB':>7} {'mat s':>11} {'mat MiB':>7} {'impl s':>11} {'impl MiB':>8}  answer"
     )
     with tempfile.TemporaryDirectory() as tmp:
         warm = os.path.join(tmp, "warm.txt")
@@ -156,8 +161,8 @@ def main() -> None:
             mat, imp = alone["materialised"], alone["implicit"]
             print(
                 f"{name:<7} {n:>5} {m:>5} {CPP[name]:>13} {wall:>6.2f} {cpu:>6.2f} "
-                f"{rss / 2**20:>7.0f} {mat['wall']:>6.2f} {mat['peak'] / 2**20:>7.0f} "
-                f"{imp['wall']:>6.2f} {imp['peak'] / 2**20:>8.0f}  {out.strip()}",
+                f"{rss / 2**20:>7.0f} {_times(mat):>11} {mat['peak'] / 2**20:>7.0f} "
+                f"{_times(imp):>11} {imp['peak'] / 2**20:>8.0f}  {out.strip()}",
                 flush=True,
             )
 

