@@ -27,14 +27,20 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
-function apiUrl({ params, start, moves }) {
-  const base = kind === "databases" ? "/api/databases" : "/api/games";
+/** The query string naming a position: "params=...&position=...&moves=..." (and side=). */
+function queryText({ params, start, moves }, side = "first") {
   const search = new URLSearchParams();
   if (params) search.set("params", params);
   if (start !== null) search.set("position", start);
   if (moves.length) search.set("moves", moves.join(","));
+  if (side !== "first") search.set("side", side);
   const text = search.toString();
-  return `${base}/${encodeURIComponent(name)}/position${text ? `?${text}` : ""}`;
+  return text ? `?${text}` : "";
+}
+
+function apiUrl(wanted) {
+  const base = kind === "databases" ? "/api/databases" : "/api/games";
+  return `${base}/${encodeURIComponent(name)}/position${queryText(wanted)}`;
 }
 
 function humanToMove(ply) {
@@ -53,18 +59,13 @@ function setStatus(turn, text) {
 }
 
 function syncAddress() {
-  const search = new URLSearchParams();
-  if (state.params) search.set("params", state.params);
-  if (state.start !== null) search.set("position", state.start);
-  if (state.moves.length) search.set("moves", state.moves.join(","));
-  if (state.mode !== "first") search.set("side", state.mode);
-  const text = search.toString();
-  history.replaceState(null, "", `${location.pathname}${text ? `?${text}` : ""}`);
+  history.replaceState(null, "", `${location.pathname}${queryText(state, state.mode)}`);
 }
 
 /** Ask for the position `moves` reach from `start`; on success it becomes the state. */
 async function show(changes) {
-  const wanted = { params: state.params, start: state.start, redo: state.redo, ...changes };
+  const { params, start, moves, redo } = state;
+  const wanted = { params, start, moves, redo, ...changes };
   const request = ++state.request;
   clearTimeout(state.computerTimer);
   let answer;
