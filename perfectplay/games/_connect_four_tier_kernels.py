@@ -233,7 +233,7 @@ def _advance(
     return False
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _four(stones: int, height: int) -> bool:
     """Whether `stones` hold four in a row (the guard row stops wrap-around)."""
     pairs = stones & (stones >> 1)
@@ -244,7 +244,7 @@ def _four(stones: int, height: int) -> bool:
     return bool(lines != 0)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _is_slot(s: NDArray[np.int64], k: int, xs: int, os: int, height: int, bottom: int) -> bool:
     """Whether the board ``s`` of tier `k` is canonical (its column tuple is not above the
     reversed tuple) and could have been reached: the player to move has no four, and unless the
@@ -334,7 +334,7 @@ def _refresh(
     cursor[_TAIL_CHILD] = before
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _seek(
     target: int,
     k: int,
@@ -413,7 +413,7 @@ def slots(
         e += 1
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _mirror_first(s: NDArray[np.int64], c: int, state: int) -> bool:
     """Whether board ``s`` with column ``c`` set to `state` is above its mirror image (its
     column tuple is lexicographically larger than the reversed tuple)."""
@@ -501,12 +501,23 @@ def children(
         else:
             primitive[n] = UNDECIDED
             index = e - cursor[_FIRST]
+            split = 0  # the first column pair that differs, and whether s is above its mirror
+            while split < cols // 2 and s[split] == s[cols - 1 - split]:
+                split += 1
+            above = split < cols // 2 and s[split] > s[cols - 1 - split]
             for c in range(cols):
                 h = h_of[s[c]]
                 if h == rows:
                     continue
                 state = s[c] + ((1 + x_moves) << h)
-                if _mirror_first(s, c, state):
+                pair = min(c, cols - 1 - c)  # a stone raises its column's state
+                if 2 * c + 1 == cols or pair > split:
+                    flipped = above  # the first differing pair is unchanged
+                elif pair < split:
+                    flipped = c == pair  # the pair differs now, the left one higher
+                else:
+                    flipped = _mirror_first(s, c, state)
+                if flipped:
                     child[m] = _mirror_rank(s, c, state, k + 1, table, h_of, x_of)
                 elif c < upto:
                     child[m] = prefix_child[c] + index
