@@ -16,14 +16,16 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 from tiered_random import RandomTieredGame, explicit_graph, random_tiered_games
 
 from perfectplay.errors import StoreError
 from perfectplay.solution import Solution
 from perfectplay.tiers import TierDatabase, open_tiers, solve_tiers
+from perfectplay.tiers.analyze import analyze_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.tiers.files import TierFile
-from perfectplay.values import NO_REMOTENESS, UNDECIDED
+from perfectplay.values import NO_REMOTENESS, UNDECIDED, Value
 
 settings_jobs = st.sampled_from([1, 2])
 chunk_sizes = st.integers(1, 5)
@@ -100,6 +102,47 @@ def test_a_tier_directory_equals_the_generic_solvers(
         assert {k: v for k, v in after.items() if k.endswith(".tier")} == {
             k: v for k, v in before.items() if k.endswith(".tier")
         }
+
+
+def reachable(game: RandomTieredGame) -> NDArray[np.bool_]:
+    """The positions play reaches from the start (breadth first on the explicit graph)."""
+    seen = np.zeros(game.graph.n, dtype=np.bool_)
+    seen[game.start] = True
+    frontier = [game.start]
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for c in game.graph.indices[game.graph.indptr[p] : game.graph.indptr[p + 1]]:
+                if not seen[c]:
+                    seen[c] = True
+                    nxt.append(int(c))
+        frontier = nxt
+    return seen
+
+
+@given(random_tiered_games(), settings_jobs)
+def test_analyze_counts_the_classes_and_positions_reachable_from_the_start(
+    game: RandomTieredGame, jobs: int
+) -> None:
+    db = solve_tiers(game, jobs=jobs, progress=False, chunk_size=3)
+    analysis = analyze_tiers(db, jobs=jobs, progress=False)
+    expected = game.reference()
+    seen = reachable(game)
+    tier_index = np.array(game.order)[game.tier_of]
+    rows: dict[tuple[Value, int], list[int]] = {}
+    for counts in analysis.tiers:
+        here = seen & (tier_index == counts.tier)
+        for value in Value:
+            if value is Value.UNDECIDED:
+                continue
+            mine = here & (expected.value == value)
+            assert counts.classes[value.name] == mine.sum(), (counts, value)
+            assert counts.positions[value.name] == game.orbit[mine].sum(), (counts, value)
+    for p in np.flatnonzero(seen):
+        row = rows.setdefault((Value(int(expected.value[p])), int(expected.remoteness[p])), [0, 0])
+        row[0] += 1
+        row[1] += int(game.orbit[p])
+    assert analysis.remoteness == sorted((v, r, c, n) for (v, r), (c, n) in rows.items())
 
 
 @pytest.mark.parametrize("seed", range(16))

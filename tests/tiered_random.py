@@ -4,10 +4,11 @@
 positions ranked by random permutations inside tiers with unused ranks between them, moves
 inside cyclic tiers and to tiers earlier in a random order, primitives (WIN, LOSE, TIE),
 positions without moves, duplicate children, parents lists with repeats and non-slot ranks,
-and optionally gains and terminal scores (then no tier has inner moves, so the whole game is
-acyclic). Its moves are kept as an explicit :class:`~perfectplay.GameGraph` over position ids
-(:meth:`RandomTieredGame.reference`), from which the tiered methods are derived: the engine's
-answer on the tiered form must equal ``solve_retrograde``/``solve_dag`` on that graph.
+random orbit sizes, and optionally gains and terminal scores (then no tier has inner moves,
+so the whole game is acyclic). Its moves are kept as an explicit :class:`~perfectplay.GameGraph`
+over position ids (:meth:`RandomTieredGame.reference`), from which the tiered methods are
+derived: the engine's answer on the tiered form must equal ``solve_retrograde``/``solve_dag``
+on that graph.
 
 :func:`explicit_graph` goes the other way for any tiered game: it asks ``children()`` for every
 slot of every tier and builds the whole graph (small games only), the brute-force twin of the
@@ -207,6 +208,7 @@ class RandomTieredGame(TieredGame):
         self.terminal_score = terminal if scored else None
         self.start = int(rng.integers(total))
         self._parents = self._parent_lists(rng)
+        self.orbit = rng.integers(1, 9, size=total)  # symmetric images each position stands for
         self.info = GameInfo(
             "random-tiered",
             {"seed": seed, "tiers": tiers, "positions": positions, "unused": unused,
@@ -267,6 +269,9 @@ class RandomTieredGame(TieredGame):
 
     def slots(self, tier: int, start: int, stop: int) -> NDArray[np.bool_]:
         return self.position_at[tier][start:stop] >= 0
+
+    def orbit_sizes(self, tier: int, ranks: NDArray[np.int64]) -> Ids:
+        return self.by_rank(tier, self.orbit, 1)[ranks]
 
     def children(self, tier: int, ranks: NDArray[np.int64]) -> TierMoves:
         positions = self.position_at[tier][ranks]
