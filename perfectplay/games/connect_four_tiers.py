@@ -12,17 +12,20 @@ reachable ones); :meth:`TieredConnectFour.slots` keeps the boards to solve:
 * unless the board is empty, the last mover owns a top stone whose removal leaves them without
   a four (the stone they just dropped; without it the board cannot be reached).
 
-Tier sizes (ranks) and slots per board, with the reachable positions (both mirror images)
-from :func:`~perfectplay.games.enumerate.enumerate_game` and the figures of the issue:
+Ranks (all tiers), slots, and the classes reachable from the start (a board and its mirror
+image count once; :func:`~perfectplay.games.enumerate.enumerate_game`, and the issue's figure
+for 5x5): the slots are within 3 % of the reachable classes, the ranks 2.5 to 5 times more.
 
-==========  =============  ==============  ================
-board       ranks          slots           positions
-==========  =============  ==============  ================
-4 x 4       1,006,013      ...             ...
-5 x 5       1.72e8         ...             69.8 M
-5 x 6       9.9e9          ...             2.82e9
-6 x 7       ...            ...             4.5e12
-==========  =============  ==============  ================
+==========  ===============  ==============  ================
+board       ranks            slots           reachable
+==========  ===============  ==============  ================
+4 x 4       201,755          82,408          80,541
+4 x 5       5,621,939        1,990,762       1,974,174
+5 x 4       3,039,959        877,842         853,185
+5 x 5       171,976,899      35,239,151      34.9 M
+5 x 6       9,918,556,649
+6 x 7       7.07e13
+==========  ===============  ==============  ================
 
 Values are for the player to move, exactly as :class:`~perfectplay.games.connect_four.ConnectFour`
 (its positions, tuples of column strings, are what :meth:`TieredConnectFour.position` gives and
@@ -95,8 +98,9 @@ class TieredConnectFour(TieredGame):
     Notes
     -----
     Building the rank tables takes O(cols * (rows * cols)**2 * 2**rows) steps (under a second;
-    7x6: 10 MB, once per process). Cost of the array methods: :meth:`slots` about 5-10 ns per rank of the
-    range, :meth:`children` a few hundred ns per rank (see ``benchmarks/bench_tiers.py``).
+    7x6: 10 MB, once per process). On the biggest tiers of 5x6, one core: :meth:`slots` 8-10
+    ns per rank of the range, :meth:`children` 60-80 ns per slot when the ranks come sorted
+    and close together as the engine asks for them (``benchmarks/bench_connect_four_tiers.py``).
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
@@ -143,7 +147,8 @@ class TieredConnectFour(TieredGame):
 
         LOSE (for the player to move) where the last mover has four in a row, TIE on a full
         board, else one move per open column, left to right, into tier ``tier + 1``.
-        Cost: a few hundred ns per rank, less when the ranks are sorted and close together.
+        Cost: 60-80 ns per rank when the ranks are sorted and close together, a few hundred
+        ns for scattered ones (a binary search per column).
         """
         ranks = self._ranks(tier, ranks)
         table, nxt, h_of, x_of, tails = self._kernel_tables
@@ -203,7 +208,7 @@ class TieredConnectFour(TieredGame):
 
     def slots(self, tier: int, start: int, stop: int) -> NDArray[np.bool_]:
         """Which ranks ``start..stop-1`` of `tier` to solve (canonical and reachable-looking,
-        see the module docstring). Cost: about 5-10 ns per rank."""
+        see the module docstring). Cost: about 10 ns per rank."""
         size = self.tier_size(tier)
         if not 0 <= start <= stop <= size:
             raise InputFormatError(
