@@ -58,25 +58,33 @@ def main() -> None:
     print(f"{'tier':>16} {'slots M/s':>10} {'children M/s':>13} {'parents M/s':>12} "
           f"{'per slot':>9}")  # fmt: skip
     for nx, no in shapes:
-        tier = nx * (cells + 1) + no
-        size = game.tier_size(tier)
-        span = min(size, 64 * _BATCH)
-        game.slots(tier, 0, 16)  # compile or load the kernels
-        slot_time, _ = _best(lambda t=tier, s=span: len(game.slots(t, 0, s)), args.repeat)
-        ranks = _batch(game, tier)
-        game.children(tier, ranks[:16])
-        game.parents(tier, ranks[:16])
-        child_time, children = _best(
-            lambda t=tier, r=ranks: len(game.children(t, r).rank), args.repeat
-        )
-        parent_time, parents = _best(
-            lambda t=tier, r=ranks: len(game.parents(t, r)[1]), args.repeat
-        )
-        print(
-            f"{game.tier_label(tier):>16} {span / slot_time / 1e6:>10.1f} "
-            f"{children / child_time / 1e6:>13.1f} {parents / parent_time / 1e6:>12.1f} "
-            f"{children / len(ranks):>6.1f} ch {parents / len(ranks):>4.1f} pa"
-        )
+        _row(game, nx * (cells + 1) + no, args.repeat)
+
+
+def _row(game: TieredQuixo, tier: int, repeat: int) -> None:
+    """Time the three kernels on `tier` and print one row."""
+    span = min(game.tier_size(tier), 64 * _BATCH)
+    ranks = _batch(game, tier)  # also compiles or loads the slots kernel
+    game.children(tier, ranks[:16])
+    game.parents(tier, ranks[:16])
+
+    def slots() -> int:
+        return len(game.slots(tier, 0, span))
+
+    def children() -> int:
+        return len(game.children(tier, ranks).rank)
+
+    def parents() -> int:
+        return len(game.parents(tier, ranks)[1])
+
+    slot_time, _ = _best(slots, repeat)
+    child_time, child_count = _best(children, repeat)
+    parent_time, parent_count = _best(parents, repeat)
+    print(
+        f"{game.tier_label(tier):>16} {span / slot_time / 1e6:>10.1f} "
+        f"{child_count / child_time / 1e6:>13.1f} {parent_count / parent_time / 1e6:>12.1f} "
+        f"{child_count / len(ranks):>6.1f} ch {parent_count / len(ranks):>4.1f} pa"
+    )
 
 
 if __name__ == "__main__":
