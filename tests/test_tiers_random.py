@@ -20,8 +20,9 @@ from numpy.typing import NDArray
 from tiered_random import RandomTieredGame, explicit_graph, random_tiered_games
 
 from perfectplay.errors import StoreError
+from perfectplay.games.base import GameInfo
 from perfectplay.solution import Solution
-from perfectplay.tiers import TierDatabase, open_tiers, solve_tiers
+from perfectplay.tiers import TierDatabase, TieredGame, TierMoves, open_tiers, solve_tiers
 from perfectplay.tiers.analyze import analyze_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.tiers.files import TierFile
@@ -199,3 +200,57 @@ def test_regression_a_corrupted_tier_file_raises_store_error_not_buffer_error(
         open_tiers(directory, game=game) as db,
     ):
         db.arrays(tier)
+
+
+class LongPath(TieredGame):
+    """Positions ``0..n-1`` on a path, each moving to the one before: remoteness ``p``.
+
+    Tier 0 holds ``0..split-1``, tier 1 the rest; moves inside both tiers and from tier 1 to 0.
+    """
+
+    def __init__(self, n: int, split: int) -> None:
+        self.n, self.split = n, split
+        self.info = GameInfo("long-path", {"n": n, "split": split}, cyclic=True)
+
+    def tiers(self) -> list[int]:
+        return [1, 0]
+
+    def child_tiers(self, tier: int) -> list[int]:
+        return [0] if tier == 1 else []
+
+    def tier_size(self, tier: int) -> int:
+        return self.split if tier == 0 else self.n - self.split
+
+    def children(self, tier: int, ranks: NDArray[np.int64]) -> TierMoves:
+        first = 0 if tier == 0 else self.split
+        moving = ranks + first > 0
+        indptr = np.zeros(len(ranks) + 1, dtype=np.int64)
+        np.cumsum(moving, out=indptr[1:])
+        child = ranks[moving] + first - 1
+        leaves = child < first  # from tier 1's first rank to tier 0's last
+        return TierMoves(
+            np.full(len(ranks), UNDECIDED, dtype=np.uint8),
+            indptr,
+            leaves.astype(np.int8),
+            np.where(leaves, child, child - first),
+        )
+
+    def parents(
+        self, tier: int, ranks: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        moved = ranks + 1 < self.tier_size(tier)
+        indptr = np.zeros(len(ranks) + 1, dtype=np.int64)
+        np.cumsum(moved, out=indptr[1:])
+        return indptr, ranks[moved] + 1
+
+    def initial(self) -> tuple[int, int]:
+        return (1, self.n - self.split - 1)
+
+
+@pytest.mark.parametrize(("n", "split"), [(300, 100), (70_000, 5), (70_000, 69_990)])
+def test_remoteness_beyond_16_bits_on_a_long_path(n: int, split: int) -> None:
+    db = solve_tiers(LongPath(n, split), jobs=2, progress=False, chunk_size=1000)
+    value = np.concatenate([db.arrays(0)[0], db.arrays(1)[0]])
+    remoteness = np.concatenate([db.arrays(0)[1], db.arrays(1)[1]])
+    assert (remoteness == np.arange(n)).all()
+    assert (value == np.where(np.arange(n) % 2, Value.WIN, Value.LOSE)).all()
