@@ -1,0 +1,141 @@
+"""The forward pass of ``analyze``: counts of the positions reachable from the start, against
+the in-memory enumeration, with symmetry orbits counted; the analysis.json cache."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tier_dirs import memory_dir
+
+import perfectplay.tiers.analyze as analyze_module
+from perfectplay.api import solve
+from perfectplay.games.registry import load_game, load_tiered_game
+from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.analyze import Analysis, analyze_tiers
+from perfectplay.values import Value
+
+
+def mirror_orbit(board: tuple[str, ...]) -> int:
+    """Connect Four: 1 for a board equal to its mirror image, else 2."""
+    return 1 if board == board[::-1] else 2
+
+
+def square_orbit(position: tuple[str, str]) -> int:
+    """Quixo: the number of distinct images of the board under the square's 8 symmetries."""
+    board, _ = position
+    n = round(len(board) ** 0.5)
+    grid = [board[i * n : (i + 1) * n] for i in range(n)]
+    images = set()
+    for _ in range(4):
+        grid = ["".join(grid[n - 1 - r][c] for r in range(n)) for c in range(n)]  # a quarter turn
+        images.add("".join(grid))
+        images.add("".join(row[::-1] for row in grid))
+    return len(images)
+
+
+def expected_counts(
+    name: str, params: dict[str, Any], orbit: Callable[[Any], int], tier_of: Callable[[Any], int]
+) -> tuple[dict[int, Counter[str]], dict[int, Counter[str]], Counter[tuple[Value, int]]]:
+    """Per tier: classes and positions per value name; per (value, remoteness): classes,
+    from the in-memory solver's enumeration (reachable classes only)."""
+    memory = solve(load_game(name, **params))
+    classes: dict[int, Counter[str]] = {}
+    positions: dict[int, Counter[str]] = {}
+    rows: Counter[tuple[Value, int]] = Counter()
+    values = memory.solution.value.tolist()
+    remoteness = memory.solution.remoteness.tolist()
+    for i, position in enumerate(memory.enumeration.positions):  # position i has id i
+        value = Value(values[i])
+        tier = tier_of(position)
+        classes.setdefault(tier, Counter())[value.name] += 1
+        positions.setdefault(tier, Counter())[value.name] += orbit(position)
+        rows[value, remoteness[i]] += 1
+    return classes, positions, rows
+
+
+def nonzero(counts: dict[str, int]) -> dict[str, int]:
+    return {k: v for k, v in counts.items() if v}
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "orbit", "tier_of"),
+    [
+        ("connect-four", {"rows": 4, "cols": 4}, mirror_orbit, lambda b: sum(map(len, b))),
+        ("quixo", {"size": 3}, square_orbit, None),  # loopy tiers, 8 symmetries
+        ("dodgem", {"size": 3}, lambda p: 1, None),  # loopy tiers, no symmetry
+    ],
+)
+def test_reachable_counts_equal_the_in_memory_enumeration(
+    name: str,
+    params: dict[str, Any],
+    orbit: Callable[[Any], int],
+    tier_of: Callable[[Any], int] | None,
+) -> None:
+    game = load_tiered_game(name, **params)
+    db = solve_tiers(game, progress=False)
+    analysis = analyze_tiers(db, progress=False, jobs=2)
+    tiered_tier = (lambda p: game.locate(p)[0]) if tier_of is None else tier_of
+    classes, positions, rows = expected_counts(name, params, orbit, tiered_tier)
+    assert [t.tier for t in analysis.tiers] == db.order
+    for counts in analysis.tiers:
+        assert nonzero(counts.classes) == dict(classes.get(counts.tier, {})), counts.tier
+        assert nonzero(counts.positions) == dict(positions.get(counts.tier, {})), counts.tier
+        assert counts.label == game.tier_label(counts.tier)
+    assert sum(analysis.classes.values()) == sum(sum(c.values()) for c in classes.values())
+    assert {(v, r): c for v, r, c, _ in analysis.remoteness} == dict(rows)
+    assert sum(p for *_, p in analysis.remoteness) == sum(analysis.positions.values())
+
+
+def test_connect_four_4x4_positions_by_value_and_start() -> None:
+    db = solve_tiers(load_tiered_game("connect-four", rows=4, cols=4), progress=False)
+    analysis = analyze_tiers(db, progress=False, jobs=1)
+    assert analysis.tiers[-1].tier == 0
+    assert analysis.tiers[-1].positions == {"WIN": 0, "LOSE": 0, "TIE": 1, "DRAW": 0}
+    assert analysis.to_json()["tiers"][0]["positions"] == analysis.tiers[0].positions
+    assert Analysis.from_json(json.loads(json.dumps(analysis.to_json()))) == analysis
+
+
+@pytest.fixture
+def solved_dir(tmp_path: Path) -> Iterator[Path]:
+    for directory in memory_dir(tmp_path):
+        game = load_tiered_game("connect-four", rows=3, cols=4)
+        solve_tiers(game, directory / "c4", progress=False).close()
+        yield directory / "c4"
+
+
+def test_the_cache_is_reused_and_a_damaged_one_recomputed(
+    solved_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from perfectplay.tiers import open_tiers
+
+    cache = solved_dir / "analysis.json"
+    with open_tiers(solved_dir) as db:
+        first = analyze_tiers(db, progress=False)
+    assert cache.exists()
+    written = cache.read_bytes()
+
+    class NoWalk:
+        def __init__(self, *args: object) -> None:
+            raise AssertionError("the forward pass ran again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(analyze_module, "_Walk", NoWalk)
+        with open_tiers(solved_dir) as db:
+            assert analyze_tiers(db, progress=False) == first
+    for damaged in (b"", b"{not json", b'{"tiers": 5}', b'{"tiers": [], "remoteness": [{}]}'):
+        cache.write_bytes(damaged)
+        with open_tiers(solved_dir) as db:
+            assert analyze_tiers(db, progress=False) == first
+        assert cache.read_bytes() == written
+
+
+def test_tiers_in_memory_write_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    db = solve_tiers(load_tiered_game("connect-four", rows=2, cols=2), progress=False)
+    assert analyze_tiers(db, progress=False) == analyze_tiers(db, progress=False)
+    assert list(tmp_path.iterdir()) == []
