@@ -171,11 +171,17 @@ def two_tokens_svg(
         result = solve_geography(game.graph())
         start = game.encode(first, second)
         wins = bool(result.mover_wins[start])
-        targets = [result.winning_move(start)] if wins else result.graph.moves(start).tolist()
-        for target in targets:
-            after = game.decode(int(target))
+        if wins:
+            after = game.decode(result.winning_move(start))
             moved = first if first not in after else second
             moves.append((moved, after[0] if after[0] not in (first, second) else after[1]))
+        else:  # every step by the rules, also next to the other token (which then captures)
+            for token in (first, second):
+                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    target = (token[0] + dr, token[1] + dc)
+                    inside = 0 <= target[0] < rows and 0 <= target[1] < cols
+                    if inside and free[target] and target not in (first, second):
+                        moves.append((token, target))
         how = (
             "arrow: Alice's winning move, along the maximum matching of the pair graph"
             if wins

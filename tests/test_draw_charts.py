@@ -1,0 +1,81 @@
+"""Charts: the value history places each point on the first player's side, counts add up."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from perfectplay.api import solve
+from perfectplay.draw import counts_svg, value_history_svg
+from perfectplay.draw.charts import nice_ticks, value_counts
+from perfectplay.games.registry import load_game
+from perfectplay.values import Value
+
+
+def points(svg: str) -> list[ET.Element]:
+    return [e for e in ET.fromstring(svg).iter() if e.get("class") == "ply"]
+
+
+def centre_y(group: ET.Element) -> float:
+    circles = [e for e in group if e.tag.endswith("circle") and e.get("r") == "7"]
+    return float(circles[0].get("cy", ""))
+
+
+def test_a_perfect_game_stays_on_one_side_and_shrinks_to_the_line() -> None:
+    game = load_game("nim", heaps=(1, 2))
+    solution = solve(game)
+    position, history = game.initial(), []
+    while True:
+        history.append((solution.value(position), solution.remoteness(position)))
+        best = solution.best_moves(position)
+        if not best:
+            break
+        position = best[0].position
+    drawn = points(value_history_svg(history))
+    assert [e.get("data-value") for e in drawn] == [v.name for v, _ in history]
+    heights = [centre_y(e) for e in drawn]
+    # The first player wins: every point above the line, each closer to it, the last on it.
+    assert heights == sorted(heights)
+    assert len(set(heights)) == len(heights)
+    assert not any(e.tag.endswith("circle") and e.get("r") == "11" for p in drawn for e in p)
+
+
+def test_a_mistake_is_ringed_and_crosses_the_line() -> None:
+    history = [(Value.WIN, 3), (Value.WIN, 4), (Value.LOSE, 3)]  # move 1 threw the win away
+    drawn = points(value_history_svg(history))
+    rings = [any(e.get("r") == "11" for e in p) for p in drawn]
+    assert rings == [False, True, False]
+    y0, y1, y2 = (centre_y(p) for p in drawn)
+    line = (y0 + y1) / 2  # WIN 3 above and LOSE-for-the-first-player 4 below, about the line
+    assert y0 < line < y1 and y2 > line
+
+
+def test_ties_and_draws_sit_on_the_line_and_empty_history_draws() -> None:
+    drawn = points(value_history_svg([(Value.TIE, 4), (Value.DRAW, -1)]))
+    assert centre_y(drawn[0]) == centre_y(drawn[1])
+    assert points(value_history_svg([])) == []
+
+
+@given(st.lists(st.tuples(st.sampled_from([0, 1, 2, 3]), st.integers(-1, 40)), max_size=60))
+def test_counts_chart_has_one_segment_per_value_and_remoteness(
+    rows: list[tuple[int, int]],
+) -> None:
+    value = np.array([v for v, _ in rows], dtype=np.uint8)
+    remoteness = np.array([r for _, r in rows], dtype=np.int32)
+    counts = value_counts(value, remoteness)
+    assert sum(c for _, _, c in counts) == len(rows)
+    assert dict(((v, r), c) for v, r, c in counts) == Counter((Value(v), r) for v, r in rows)
+    segments = [e for e in ET.fromstring(counts_svg(counts, "t")).iter() if e.get("data-count")]
+    assert sorted(int(e.get("data-count", "")) for e in segments) == sorted(c for _, _, c in counts)
+
+
+def test_nice_ticks_cover_the_top_in_round_steps() -> None:
+    for top in (1, 7, 99, 1234, 10**6 + 1):
+        ticks = nice_ticks(top)
+        assert ticks[0] == 0 and ticks[-1] >= top
+        step = ticks[1] - ticks[0]
+        assert str(int(step)).rstrip("0") in ("1", "2", "5")
