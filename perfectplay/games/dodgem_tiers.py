@@ -34,7 +34,6 @@ from numpy.typing import ArrayLike, NDArray
 from perfectplay.errors import InputFormatError, PositionNotFoundError
 from perfectplay.games import _dodgem_tier_kernels as kernels
 from perfectplay.games._staircase_levels import binomials
-from perfectplay.games.base import GameInfo
 from perfectplay.games.dodgem import Dodgem, DodgemPosition
 from perfectplay.tiers.base import TieredGame, TierMoves
 from perfectplay.values import UNDECIDED, VALUE_DTYPE
@@ -68,12 +67,7 @@ class DodgemTiers(TieredGame):
     def __init__(self, size: int = 3) -> None:
         self.game = Dodgem(size)
         self.size = size
-        self.info = GameInfo(
-            "dodgem",
-            {"size": size},
-            cyclic=True,
-            description=f"Dodgem on {size}x{size} (Vout; Winning Ways)",
-        )
+        self.info = self.game.info
         cells = size * size
         self._binom = binomials(cells, size - 1)
         # Car steps per player (0 Blue, 1 Red) and cell, from the rules' own table.
@@ -83,7 +77,7 @@ class DodgemTiers(TieredGame):
         for player, name in enumerate("BR"):
             for cell in range(cells):
                 for k, (_, target) in enumerate(self.game._steps[name][cell]):
-                    self._steps[player, cell, k] = max(target, kernels.OFF)
+                    self._steps[player, cell, k] = kernels.OFF if target < 0 else target
                     if target >= 0:
                         self._sources[player, target, found[player, target]] = cell
                         found[player, target] += 1
