@@ -8,6 +8,7 @@ working for callers who do not know this package. The command-line front end tur
 from __future__ import annotations
 
 __all__ = [
+    "ClusterError",
     "CyclicGraphError",
     "GameDefinitionError",
     "InputFormatError",
@@ -107,3 +108,8 @@ class GameDefinitionError(PerfectPlayError, TypeError):
 
 class StoreError(PerfectPlayError, OSError):
     """A saved solution file is missing, truncated, corrupted, of another version or game."""
+
+
+class ClusterError(PerfectPlayError, ConnectionError):
+    """A Dask cluster cannot be reached, has no workers, cannot see the tier directory, or
+    lost a task to failing workers; the message names the scheduler or the task."""
