@@ -400,17 +400,28 @@ def slots(
     rest = _unrank(start, k, upto, table, h_of, x_of, s, r_at, x_at)
     _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, none)
     e = cursor[_FIRST] + rest
-    for n in range(out.shape[0]):
+    n = 0
+    while n < out.shape[0]:
         if e == cursor[_FIRST] + cursor[_COUNT]:
             _advance(upto, nxt, h_of, x_of, s, r_at, x_at)
             _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, none)
             e = cursor[_FIRST]
-        for t in range(width):
-            s[upto + t] = tail_states[e, t]
-        xs = cursor[_XS] | tail_xs[e]
-        os = cursor[_OS] | tail_os[e]
-        out[n] = _is_slot(s, k, xs, os, height, bottom)
-        e += 1
+        end = cursor[_FIRST] + cursor[_COUNT]
+        if _four(cursor[_XS] if k % 2 == 0 else cursor[_OS], height):
+            # the player to move has four in a row among the prefix's columns: no slots
+            stop = min(out.shape[0], n + end - e)
+            out[n:stop] = False
+            e += stop - n
+            n = stop
+            continue
+        while e < end and n < out.shape[0]:
+            for t in range(width):
+                s[upto + t] = tail_states[e, t]
+            xs = cursor[_XS] | tail_xs[e]
+            os = cursor[_OS] | tail_os[e]
+            out[n] = _is_slot(s, k, xs, os, height, bottom)
+            e += 1
+            n += 1
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
