@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -94,13 +95,17 @@ def test_every_position_matches_the_in_memory_solver(size: int, start: Value) ->
         assert tiered.value[explicit.start[tier] + rank] == solved.value(position)
 
 
-@pytest.mark.parametrize(("size", "jobs", "chunk_size"), [(3, 1, 100), (3, 2, 7), (4, 2, None)])
+@pytest.mark.parametrize(
+    ("size", "jobs", "chunk_size", "on_disk"),
+    [(2, 1, 1, False), (3, 1, 100, False), (3, 2, 7, True), (4, 2, None, False)],
+)
 def test_the_tier_engine_matches_the_in_memory_solver(
-    size: int, jobs: int, chunk_size: int | None
+    size: int, jobs: int, chunk_size: int | None, on_disk: bool, tmp_path: Path
 ) -> None:
     game = load_tiered_game("dodgem", size=size)
     check_tiered_game(game)
-    db = solve_tiers(game, jobs=jobs, progress=False, chunk_size=chunk_size)
+    directory = tmp_path / "tiers" if on_disk else None
+    db = solve_tiers(game, directory, jobs=jobs, progress=False, chunk_size=chunk_size)
     solved = solve(load_game("dodgem", size=size))
     tiers, ranks = game.rank_codes(solved.codes)
     for tier in game.tiers():
