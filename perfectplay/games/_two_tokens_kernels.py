@@ -63,21 +63,30 @@ def _grow(stack, top):  # type: ignore[no-untyped-def]
     return grown
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _playable(row, col, i, j, side):  # type: ignore[no-untyped-def]
+    """Is pair ``(i, j)`` playable (distance >= 2) with parity `side`?"""
+    return (row[i] + col[i] + row[j] + col[j]) & 1 == side and _far(row, col, i, j)
+
+
 @nb.njit(cache=True, nogil=True)
 def _maximum_matching(table, row, col, mate):  # type: ignore[no-untyped-def]
     """Fill `mate` (all -1 on entry) with a maximum matching of the pair graph.
 
-    A greedy pass, then phases of Pothen–Fan searches: depth first from every exposed left
-    pair, a right pair visited at most once per phase (``seen`` holds the phase), and each left
+    A greedy pass over the left pairs, then phases of Pothen–Fan searches from the exposed
+    pairs of the side with fewer of them (every augmenting path joins an exposed pair of each
+    side, so either side's searches find them all; 64 x 64 board: 896 exposed right pairs
+    against 5555 left ones after the greedy pass). Each search goes depth first, a pair of the
+    other side visited at most once per phase (``seen`` holds the phase), and each searching
     pair's lookahead (``look``: the next move to try for an exposed partner) never moves back,
     since a matched pair stays matched. Phases run until one finds no augmenting path.
-    Cost: O(phases * P) time with at most 8 moves per pair; 5 bytes per pair plus the stacks.
+    Cost: O(P) for the greedy pass, then O(P) per phase at most, with at most 8 moves per
+    pair; 5 bytes per pair plus the list of exposed pairs and the search stacks.
     """
     pairs = mate.shape[0]
-    cells = table.shape[0]
     for r in range(pairs):  # greedy start, left pairs in rank order
         i, j = _unrank(r)
-        if (row[i] + col[i] + row[j] + col[j]) & 1 or not _far(row, col, i, j):
+        if not _playable(row, col, i, j, 0):
             continue
         for k in range(_MOVES):
             w = _move(table, row, col, i, j, k)
@@ -85,23 +94,33 @@ def _maximum_matching(table, row, col, mate):  # type: ignore[no-untyped-def]
                 mate[r] = w
                 mate[w] = r
                 break
+    exposed = np.zeros(2, dtype=np.int64)
+    for r in range(pairs):
+        if mate[r] < 0:
+            i, j = _unrank(r)
+            if _far(row, col, i, j):
+                exposed[(row[i] + col[i] + row[j] + col[j]) & 1] += 1
+    side = 0 if exposed[0] <= exposed[1] else 1
+    roots = np.empty(exposed[side], dtype=np.int32)
+    count = 0
+    for r in range(pairs):
+        if mate[r] < 0:
+            i, j = _unrank(r)
+            if _playable(row, col, i, j, side):
+                roots[count] = r
+                count += 1
     seen = np.zeros(pairs, dtype=np.int32)
     look = np.zeros(pairs, dtype=np.uint8)
-    path = np.empty(64, dtype=np.int32)  # left pairs on the search path
-    via = np.empty(64, dtype=np.int32)  # the right pair each left pair on the path leaves by
+    path = np.empty(64, dtype=np.int32)  # searching-side pairs on the search path
+    via = np.empty(64, dtype=np.int32)  # the other-side pair each one leaves by
     nxt = np.empty(64, dtype=np.uint8)  # the next move to scan at each depth
     phase = 0
     found = 1
-    while found > 0 and cells > 1:
+    while found > 0 and count > 0:
         phase += 1
         found = 0
-        for root in range(pairs):
-            if mate[root] >= 0:
-                continue
-            i, j = _unrank(root)
-            if (row[i] + col[i] + row[j] + col[j]) & 1 or not _far(row, col, i, j):
-                continue
-            path[0] = root
+        for index in range(count):
+            path[0] = roots[index]
             nxt[0] = 0
             top = 1
             while top > 0:
@@ -117,10 +136,10 @@ def _maximum_matching(table, row, col, mate):  # type: ignore[no-untyped-def]
                 if free >= 0:
                     via[top - 1] = free
                     for d in range(top - 1, -1, -1):  # flip the augmenting path
-                        left = path[d]
-                        right = via[d]
-                        mate[left] = right
-                        mate[right] = left
+                        mine = path[d]
+                        other = via[d]
+                        mate[mine] = other
+                        mate[other] = mine
                     found += 1
                     break
                 advanced = False
@@ -141,6 +160,12 @@ def _maximum_matching(table, row, col, mate):  # type: ignore[no-untyped-def]
                     break
                 if not advanced:
                     top -= 1
+        kept = 0
+        for index in range(count):  # matched roots stay matched: drop them
+            if mate[roots[index]] < 0:
+                roots[kept] = roots[index]
+                kept += 1
+        count = kept
 
 
 @nb.njit(cache=True, nogil=True)
