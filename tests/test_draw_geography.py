@@ -244,3 +244,13 @@ def test_a_graph_too_large_to_read_is_refused() -> None:
         grid_svg(big, title="big")
     with pytest.raises(PictureTooLargeError, match="61 vertices"):
         pursuit_svg(61, [], 0, 1, title="p")
+
+
+def test_circles_cover_the_matching_and_board_cells_lie_under_it() -> None:
+    # Regression: vertex circles were drawn before the matching lines, which crossed them.
+    result = solve_geography([(0, 1), (1, 2), (2, 3)])
+    kinds = [e.get("class") for e in parsed(geography_svg(result)).iter() if e.get("class")]
+    assert kinds.index("vertex") > max(i for i, k in enumerate(kinds) if k == "matching")
+    cells = [e.get("class") for e in parsed(grid_svg(np.ones((1, 4), bool), title="t")).iter()]
+    kinds = [k for k in cells if k]
+    assert kinds.index("matching") > max(i for i, k in enumerate(kinds) if k == "vertex")

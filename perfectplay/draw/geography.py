@@ -187,7 +187,7 @@ def geography_drawing(
                     text_anchor="middle",
                 )
             )
-        parts.append(
+        spots.append(
             group(
                 shapes,
                 class_="vertex",

@@ -38,8 +38,8 @@ def spring_layout(
 
     Notes
     -----
-    Cost: O(iterations * n^2) time and O(n^2) memory, vectorized: meant for the few hundred
-    vertices a picture can show.
+    Cost: O(iterations * (n^2 + m)) time in a numba kernel (1000 vertices: about 1 s), O(n)
+    memory.
     """
     if n == 0:
         return np.zeros((0, 2))
@@ -49,21 +49,11 @@ def spring_layout(
     angle = 2 * np.pi * np.arange(n) / n
     pos = 0.5 + 0.4 * np.column_stack([np.cos(angle), np.sin(angle)])
     pos += 0.01 * rng.standard_normal((n, 2))
-    k = 1.0 / np.sqrt(n)
-    step = 0.1
-    for _ in range(iterations):
-        delta = pos[:, None, :] - pos[None, :, :]
-        dist = np.maximum(np.hypot(delta[..., 0], delta[..., 1]), 1e-3)
-        push = (delta * (k * k / dist**2)[..., None]).sum(axis=1)
-        edge = pos[u] - pos[v]
-        length = np.maximum(np.hypot(edge[:, 0], edge[:, 1]), 1e-3)
-        pull = edge * (length / k)[:, None]
-        np.add.at(push, u, -pull)
-        np.add.at(push, v, pull)
-        push -= (pos - pos.mean(axis=0)) * (2.0 * k)  # gravity keeps components together
-        size = np.maximum(np.hypot(push[:, 0], push[:, 1]), 1e-9)
-        pos += push / size[:, None] * np.minimum(size, step)[:, None]
-        step *= 0.985
+    from perfectplay.draw._layout_kernels import spring_rounds
+
+    spring_rounds(
+        pos, u.astype(np.int64), v.astype(np.int64), 1.0 / np.sqrt(n), 0.1, 0.985, iterations
+    )
     pos -= pos.min(axis=0)
     result: NDArray[np.float64] = pos / max(float(pos.max()), 1e-9)
     return result
