@@ -88,7 +88,7 @@ def solve(data: bytes) -> str:
     Cost per instance: O(rows * cols) to read and cut the board down to the ``c`` free cells
     connected to a token, then O(c^2) positions with at most 8 moves each, solved by a
     maximum matching on moves generated from the board, never stored
-    (:meth:`~perfectplay.games.two_tokens.TwoTokens.mover_wins`): about 13-15 bytes per
+    (:meth:`~perfectplay.games.two_tokens.TwoTokens.mover_wins`): about 10 bytes per
     position.
     """
     reader = TokenReader(data)
