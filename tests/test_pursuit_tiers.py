@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from brute import pursuit_bob_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.errors import InvalidGraphError
+from perfectplay.errors import InvalidGraphError, StoreError
 from perfectplay.games.pursuit import EVADER, Pursuit
 from perfectplay.games.pursuit_tiers import PursuitTiers
 from perfectplay.graph import GameGraph
@@ -144,3 +146,24 @@ def test_tier_engine_on_a_board_larger_than_one_batch() -> None:
     assert (value == materialised.value).all()
     assert (remoteness == materialised.remoteness).all()
     assert (value == DRAW).any() and (remoteness > 10).any()
+
+
+def test_boards_of_the_same_size_are_different_games() -> None:
+    cycle = PursuitTiers([(0, 1), (1, 2), (2, 0)])
+    reverse = PursuitTiers([(1, 0), (2, 1), (0, 2)])
+    assert cycle.info.params["n"] == reverse.info.params["n"] == 3
+    assert cycle.info != reverse.info
+    assert PursuitTiers([(0, 1), (0, 1), (1, 2), (2, 0)]).info == cycle.info  # repeats merged
+    assert cycle.as_game().info == cycle.info
+
+
+def test_tier_directory_of_another_board_is_refused(tmp_path: Path) -> None:
+    cycle = PursuitTiers([(0, 1), (1, 2), (2, 0)])
+    solved = solve_tiers(cycle, tmp_path / "db", jobs=1, progress=False)
+    value, remoteness = solved.arrays(0)
+    materialised = Pursuit([(0, 1), (1, 2), (2, 0)]).solve()
+    assert (value == materialised.value).all()
+    assert (remoteness == materialised.remoteness).all()
+    solved.close()
+    with pytest.raises(StoreError):
+        solve_tiers(PursuitTiers([(1, 0), (2, 1), (0, 2)]), tmp_path / "db", progress=False)

@@ -6,8 +6,8 @@ contact, a player who cannot move loses) as one loopy tier of ``2 n^2`` ranks, n
 ``turn * n * n + evader * n + pursuer``, ``turn`` 0 when the evader is to move. Moves are read
 off the board's CSR and un-moves off its reverse, an array of ranks at a time
 (:mod:`perfectplay.games._pursuit_tier_kernels`), so memory is the board plus what the tier
-engine keeps per position, instead of the position graph and its reverse (about 8 bytes per
-move each).
+engine keeps per position, instead of the position graph and its reverse (4 bytes per move
+each, int32).
 
 Values are for the player to move, endless play a DRAW: who wins an endless game (the evader
 in make-you-happy) is decided above this layer, as :meth:`Pursuit.outcome` does.
@@ -31,6 +31,7 @@ The directed triangle ``0 -> 1 -> 2 -> 0`` with the evader one step ahead of the
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -59,6 +60,15 @@ def _simple_board(board: Any) -> GameGraph:
     return GameGraph.from_edges(keys // graph.n, keys % graph.n, n=graph.n, labels=graph.labels)
 
 
+def _params(board: GameGraph) -> dict[str, Any]:
+    """The game's parameters: the board's size and a digest of its edges, so that a tier
+    directory of another board with as many vertices and edges is told apart. O(n + m)."""
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update(board.indptr.astype(np.int64).tobytes())
+    digest.update(board.indices.astype(np.int64).tobytes())
+    return {"n": board.n, "m": board.m, "board": digest.hexdigest()}
+
+
 class PursuitGame(Game[int]):
     """Pursuit as an ordinary :class:`~perfectplay.games.base.Game` over position ids.
 
@@ -70,7 +80,7 @@ class PursuitGame(Game[int]):
     def __init__(self, pursuit: Pursuit, start: int) -> None:
         self.pursuit = pursuit
         self.start = start
-        self.info = GameInfo("pursuit", {"n": pursuit.n, "m": pursuit.board.m}, cyclic=True)
+        self.info = GameInfo("pursuit", _params(pursuit.board), cyclic=True)
 
     def initial(self) -> int:
         return self.start
@@ -134,7 +144,7 @@ class PursuitTiers(TieredGame):
         self._pursuit = Pursuit(self.board, endless="draw")
         self.start = self._pursuit.encode(evader, pursuer, EVADER)
         self._rindptr, self._rindices = self.board.reverse()
-        self.info = GameInfo("pursuit", {"n": self.n, "m": self.board.m}, cyclic=True)
+        self.info = GameInfo("pursuit", _params(self.board), cyclic=True)
 
     def tiers(self) -> list[int]:
         return [0]
@@ -180,7 +190,3 @@ class PursuitTiers(TieredGame):
 
     def as_game(self) -> PursuitGame:
         return PursuitGame(self._pursuit, self.start)
-
-    def primitive(self) -> NDArray[np.uint8]:
-        """Per rank, the value the rules fix (:meth:`Pursuit.primitive`), O(n^2)."""
-        return self._pursuit.primitive()
