@@ -61,14 +61,9 @@ def _solved(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     if os.path.exists(args.game):
         if args.param:
             raise InputFormatError("--param applies to a game name, not to a saved FILE")
-        if os.path.isdir(args.game):  # a tier directory (perfectplay.tiers)
-            from perfectplay.tiers import open_tiers
+        from perfectplay.solved import open_solved
 
-            store: Any = open_tiers(args.game)
-        else:
-            from perfectplay.store import open_store
-
-            store = open_store(args.game)
+        store: Any = open_solved(args.game)  # a store file or a tier directory
         return (None if store.game_name is None else store.game), store, store
     from perfectplay.api import solve
     from perfectplay.games.registry import load_game, parse_params
