@@ -14,16 +14,17 @@ so for one turn the rank order is the order of ``(x, o)``, the order of words.
 
 Every kernel reads tables (:class:`Tables`) built once per board size: binomials, per-byte colex
 contributions, per-byte bit gather/scatter (``pext``/``pdep``), per-byte images under the seven
-non-trivial symmetries, the moves' masks and the winning lines. A move is one edge cell ``src``
+non-trivial symmetries, the moves' masks and the winning lines; boards of at most 16 cells
+(3x3, 4x4) also rank and unrank a pattern by one look-up (every pattern's colex rank, and the
+patterns in colex order: 2^16 entries each). A move is one edge cell ``src``
 pushed back in at ``dest``, the far end of its row or column: the cubes on ``seg`` (from
 ``dest`` up to, not including, ``src``) move one cell towards ``src`` (a shift of ``shift`` bits,
 both bitboards at once) and the mover's cube lands on ``dest``. Lines are found for both
 players at once by shifts of the word (a row is full where ``w & w >> 1 & ... & w >> n-1`` keeps
 its first cell).
 
-Speed (4x4, largest tiers, one core): ~35 M canonical children per second (about 10 ns for the
-canonical form, 10 ns for the rank, 6 ns for the rest), ~25 M parents per second, ~150 M ranks
-per second for :func:`slots`; ``benchmarks/bench_quixo.py`` prints the figures.
+Speed (4x4, largest tiers, one core): ~45 M canonical children per second, ~30 M parents per
+second, ~190 M ranks per second for :func:`slots`; ``benchmarks/bench_quixo.py`` prints them.
 
 Kernels run array-at-a-time without the GIL (``nogil``): the tier engine calls them from threads.
 """
@@ -95,6 +96,13 @@ class Tables(NamedTuple):
     """First cells of the rows (column 0) and of the columns (row 0), in both halves."""
     diagonals: NDArray[np.int64]
     """The two main diagonals, in both halves of a word."""
+    patterns: NDArray[np.int32]
+    """Boards of at most 16 cells: every pattern, by number of cells then value (so pattern
+    ``patterns[offsets[k] + r]`` has colex rank ``r`` among those of ``k`` cells); else empty."""
+    offsets: NDArray[np.int64]
+    """Where the patterns of ``k`` cells start in `patterns`."""
+    order: NDArray[np.int32]
+    """Boards of at most 16 cells: the colex rank of every pattern; else empty."""
 
 
 def symmetries(n: int) -> list[list[int]]:
@@ -205,6 +213,14 @@ def tables(n: int) -> Tables:
     edge = sum(1 << d for d in range(cells) if d // n in (0, n - 1) or d % n in (0, n - 1))
     starts = [sum(1 << (r * n) for r in range(n)) * both, ((1 << n) - 1) * both]
     diagonals = [lines[2 * n] * both, lines[2 * n + 1] * both]
+    small = cells <= 16
+    every = np.arange(1 << cells if small else 0, dtype=np.int32)
+    counts = np.array([bin(p).count("1") for p in range(len(every))], dtype=np.int64)
+    patterns = every[np.lexsort((every, counts))]
+    offsets = np.zeros(cells + 2, dtype=np.int64)
+    offsets[1:] = np.cumsum(binom[cells, : cells + 1])
+    order = np.empty(len(every), dtype=np.int32)
+    order[patterns] = np.arange(len(every)) - offsets[counts[patterns]]
     return Tables(
         n,
         cells,
@@ -223,6 +239,9 @@ def tables(n: int) -> Tables:
         edge,
         _ints(starts),
         _ints(diagonals),
+        patterns,
+        offsets,
+        order,
     )
 
 
@@ -230,6 +249,8 @@ def tables(n: int) -> Tables:
 @nb.njit(cache=True, nogil=True, inline="always")
 def _colex(p: int, t: Tables) -> int:
     """Colex rank of pattern `p` among the patterns with as many set bits."""
+    if t.order.shape[0]:
+        return t.order[p]
     rank, count = 0, 0
     for b in range(t.nbytes):
         v = (p >> (8 * b)) & 255
@@ -336,6 +357,9 @@ def _rank(x: int, o: int, turn: int, nx: int, no: int, t: Tables) -> int:
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _colex_unrank(rank: int, k: int, width: int, t: Tables) -> int:
+    """The pattern of `k` cells among `width` with colex rank `rank`."""
+    if t.patterns.shape[0]:
+        return t.patterns[t.offsets[k] + rank]
     p = 0
     for cell in range(width - 1, -1, -1):
         if k > 0 and t.binom[cell, k] <= rank:
