@@ -129,6 +129,7 @@ def test_problem_draw_too_large_is_refused_after_the_answer(tmp_path: os.PathLik
     maze = b"60 60\n" + b"".join(b"." * 60 + b"\n" for _ in range(60))
     result = run_cli(["problem", "jsoi-game", "--draw", path], maze)
     assert result.code == 2
+    assert result.out == "LOSE\n"  # a perfect matching: B wins from every cell
     assert "3600 cells are too many to draw" in result.err
     assert not os.path.exists(path)
 

@@ -167,3 +167,20 @@ def test_over_positions_show_no_moves_and_say_who_won() -> None:
     svg = position_svg(game, over, solution.move_values(over))
     assert marks(svg) == {}
     assert "X has three in a row" in svg
+
+
+def test_notebook_views_draw_the_position_with_its_moves() -> None:
+    game, solution = solved("nim")
+    view = solution.view((1, 2, 2))
+    here = (solution.value((1, 2, 2)), solution.remoteness((1, 2, 2)))
+    assert (view.value, view.remoteness) == here
+    assert set(marks(view._repr_svg_())) == {m.label for m in view.moves}
+    assert set(marks(solution._repr_svg_())) == {label for label, _ in game.moves(game.initial())}
+
+
+def test_a_geography_result_too_large_to_draw_shows_as_text() -> None:
+    from perfectplay.solvers.geography import solve_geography
+
+    path = [(i, i + 1) for i in range(3000)]
+    assert solve_geography(path)._repr_svg_() is None
+    assert solve_geography(path[:3])._repr_svg_() is not None

@@ -61,12 +61,13 @@ def run(args: argparse.Namespace) -> int:
         with open(args.input, "rb") as source:
             data = source.read()
     answer = _solve(problem, data, args.certificate)
+    sys.stdout.write(answer)
     if args.draw is not None:  # drawn after solving: the input is known to be well-formed
         from perfectplay.draw import write_picture
         from perfectplay.draw.problems import problem_svg
 
+        sys.stdout.flush()  # the answer stands even if the picture is then refused
         write_picture(args.draw, problem_svg(problem.name, data))
-    sys.stdout.write(answer)
     return 0
 
 
