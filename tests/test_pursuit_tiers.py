@@ -135,6 +135,8 @@ def test_initial_and_bad_positions() -> None:
         game.locate("a")
     with pytest.raises(InvalidGraphError, match="evader vertex 3 is not on the board"):
         PursuitTiers([(0, 1)], start=(3, 0))
+    with pytest.raises(InvalidGraphError, match="at least one vertex"):
+        PursuitTiers(GameGraph.from_edges([], [], n=0))
 
 
 def test_tier_engine_on_a_board_larger_than_one_batch() -> None:

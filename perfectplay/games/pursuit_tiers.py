@@ -129,7 +129,7 @@ class PursuitTiers(TieredGame):
     Raises
     ------
     InvalidGraphError
-        If `board` is not a valid graph or a start vertex is not on it.
+        If `board` is not a valid graph, has no vertex, or a start vertex is not on it.
 
     Notes
     -----
@@ -140,6 +140,8 @@ class PursuitTiers(TieredGame):
     def __init__(self, board: Any, start: tuple[int, int] | None = None) -> None:
         self.board = _simple_board(board)
         self.n = self.board.n
+        if self.n == 0:
+            raise InvalidGraphError("a pursuit board needs at least one vertex, got none")
         evader, pursuer = start if start is not None else (0, min(1, self.n - 1))
         self._pursuit = Pursuit(self.board, endless="draw")
         self.start = self._pursuit.encode(evader, pursuer, EVADER)
