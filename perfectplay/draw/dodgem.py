@@ -28,7 +28,7 @@ _EDGE = 44.0  # room around the board for the arrows that leave it
 _STEPS = {"r": (0, 1), "l": (0, -1), "u": (-1, 0), "d": (1, 0)}
 
 
-def _centre(size: int, row: int, col: int) -> tuple[float, float]:
+def _centre(row: int, col: int) -> tuple[float, float]:
     return _EDGE + (col + 0.5) * _CELL, _EDGE + (row + 0.5) * _CELL
 
 
@@ -97,7 +97,7 @@ def drawing(game: Game[Any], position: tuple[str, str], moves: Mapping[str, Any]
     for index, car in enumerate(board):
         if car == ".":
             continue
-        cx, cy = _centre(n, *divmod(index, n))
+        cx, cy = _centre(*divmod(index, n))
         dark = car == "B"
         parts += [
             el(
@@ -126,7 +126,7 @@ def drawing(game: Game[Any], position: tuple[str, str], moves: Mapping[str, Any]
         cell, direction = label[:-1], label[-1]
         row, col = n - int(cell[1:]), "abcdefghijklmnopqrstuvwxyz".index(cell[0])
         dr, dc = _STEPS[direction]
-        x1, y1 = _centre(n, row, col)
+        x1, y1 = _centre(row, col)
         colour = value_colour(move.value)
         # From the car's edge to a badge in the target cell (or just past the board's edge).
         reach = 0.85 * _CELL

@@ -111,6 +111,7 @@ def geography_drawing(
             )
         )
     lines: list[str] = []
+    thick = 4.0 if cell is None else max(1.5, min(4.0, cell / 10))  # matching line width
     for a, b in zip(u[matched].tolist(), v[matched].tolist(), strict=True):
         (xa, ya), (xb, yb) = xy[a], xy[b]
         # On board cells the line runs centre to centre, black with a white halo; between
@@ -126,7 +127,7 @@ def geography_drawing(
                     x2=xb,
                     y2=yb,
                     stroke="#FFFFFF",
-                    stroke_width=8,
+                    stroke_width=2 * thick,
                     stroke_linecap="round",
                 )
             ]
@@ -140,7 +141,7 @@ def geography_drawing(
                 x2=xb,
                 y2=yb,
                 stroke=INK,
-                stroke_width=4,
+                stroke_width=thick,
                 stroke_linecap="round",
             ),
         ]
@@ -154,7 +155,7 @@ def geography_drawing(
             ux, uy = (xt - xs) / length, (yt - ys) / length
             tip_x, tip_y = xt - ux * stop, yt - uy * stop
             back = min(18.0, 0.4 * length)
-            shapes += arrow(tip_x - ux * back, tip_y - uy * back, tip_x, tip_y, head_colour, 4)
+            shapes += arrow(tip_x - ux * back, tip_y - uy * back, tip_x, tip_y, head_colour, thick)
         lines.append(group(shapes, class_="matching", data_u=a, data_v=b))
     spots: list[str] = []
     for i in range(n):
