@@ -245,16 +245,11 @@ def _four(stones: int, height: int) -> bool:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _is_slot(s: NDArray[np.int64], k: int, xs: int, os: int, height: int, bottom: int) -> bool:
-    """Whether the board ``s`` of tier `k` is canonical (its column tuple is not above the
-    reversed tuple) and could have been reached: the player to move has no four, and unless the
-    board is empty the last mover owns a top stone whose removal leaves them without a four."""
-    cols = s.shape[0]
-    for i in range(cols // 2):
-        if s[i] != s[cols - 1 - i]:
-            if s[i] > s[cols - 1 - i]:
-                return False
-            break
+def _reachable(k: int, xs: int, os: int, height: int, bottom: int) -> bool:
+    """Whether a board of tier `k` with X stones `xs` and O stones `os` could have been
+    reached: the player to move has no four, and unless the board is empty the last mover owns
+    a top stone whose removal leaves them without a four. (Scalars only: a call passing arrays
+    costs their reference counts, more than this test.)"""
     mover, last = (xs, os) if k % 2 == 0 else (os, xs)
     if _four(mover, height):
         return False
@@ -275,8 +270,9 @@ def _is_slot(s: NDArray[np.int64], k: int, xs: int, os: int, height: int, bottom
 # The cursor: a prefix (all columns but the tail), its block of ranks and derived sums.
 _BASE, _FIRST, _COUNT, _XS, _OS, _TAIL_CHILD = range(6)
 _CURSOR = 6
-_STEPS = 3
-"""Blocks stepped over at most to reach a later rank; farther ranks are unranked afresh."""
+_STEPS = 32
+"""Blocks stepped over at most to reach a later rank (a few table reads each); farther ranks
+are unranked afresh (a binary search per column)."""
 
 
 @nb.njit(cache=True, nogil=True)
@@ -334,7 +330,7 @@ def _refresh(
     cursor[_TAIL_CHILD] = before
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@nb.njit(cache=True, nogil=True)
 def _seek(
     target: int,
     k: int,
@@ -352,16 +348,21 @@ def _seek(
 ) -> int:
     """Move the cursor to rank `target` of tier `k` (stepping over a few blocks when it lies
     just ahead, else by binary search); return its tail's index."""
-    upto = table.shape[0] - min(2, table.shape[0])
+    width = min(2, table.shape[0])
+    upto = table.shape[0] - width
+    ns = table.shape[3] - 1
     distance = target - cursor[_BASE]
-    for _ in range(_STEPS if cursor[_COUNT] > 0 else 0):  # no block yet: unrank
-        if 0 <= distance < cursor[_COUNT]:
-            return int(cursor[_FIRST] + distance)
-        if distance < 0:
-            break
-        _advance(upto, nxt, h_of, x_of, s, r_at, x_at)
-        _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, prefix_child)
-        distance = target - cursor[_BASE]
+    if 0 <= distance < cursor[_COUNT]:
+        return int(cursor[_FIRST] + distance)
+    if cursor[_COUNT] > 0 and distance > 0:  # step over blocks: only their sizes are needed
+        count = cursor[_COUNT]
+        for _ in range(_STEPS):
+            _advance(upto, nxt, h_of, x_of, s, r_at, x_at)
+            distance -= count
+            count = table[width - 1, r_at[upto], x_at[upto], ns]
+            if distance < count:
+                _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, prefix_child)
+                return int(cursor[_FIRST] + distance)
     rest = _unrank(target, k, upto, table, h_of, x_of, s, r_at, x_at)
     _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, prefix_child)
     return int(cursor[_FIRST] + rest)
@@ -379,7 +380,8 @@ def slots(
     tails: Tails,
     out: NDArray[np.bool_],
 ) -> None:
-    """``out[n]``: whether rank ``start + n`` of tier `k` is a slot (see :func:`_is_slot`).
+    """``out[n]``: whether rank ``start + n`` of tier `k` is a slot: canonical (its column
+    tuple is not above the reversed tuple) and :func:`_reachable`.
 
     One binary search for `start`'s prefix, then the tails of each block in turn, a table
     read per rank (the prefix's bitboards are kept per block).
@@ -419,7 +421,12 @@ def slots(
                 s[upto + t] = tail_states[e, t]
             xs = cursor[_XS] | tail_xs[e]
             os = cursor[_OS] | tail_os[e]
-            out[n] = _is_slot(s, k, xs, os, height, bottom)
+            canonical = True  # the column tuple is not above the reversed tuple
+            for i in range(cols // 2):
+                if s[i] != s[cols - 1 - i]:
+                    canonical = s[i] < s[cols - 1 - i]
+                    break
+            out[n] = canonical and _reachable(k, xs, os, height, bottom)
             e += 1
             n += 1
 
@@ -435,29 +442,6 @@ def _mirror_first(s: NDArray[np.int64], c: int, state: int) -> bool:
         if a != b:
             return a > b
     return False
-
-
-@nb.njit(cache=True, nogil=True)
-def _mirror_rank(
-    s: NDArray[np.int64],
-    c: int,
-    state: int,
-    k: int,
-    table: NDArray[np.int64],
-    h_of: NDArray[np.int64],
-    x_of: NDArray[np.int64],
-) -> int:
-    """The rank in tier `k` of the mirror image of board ``s`` with column ``c`` set to
-    `state`."""
-    cols = s.shape[0]
-    r, x = k, (k + 1) // 2
-    rank = 0
-    for i in range(cols):
-        column = state if cols - 1 - i == c else s[cols - 1 - i]
-        rank += table[cols - 1 - i, r, x, column]
-        r -= h_of[column]
-        x -= x_of[column]
-    return rank
 
 
 @nb.njit(cache=True, nogil=True)
@@ -498,9 +482,25 @@ def children(
     m = 0
     indptr[0] = 0
     for n in range(ranks.shape[0]):
-        e = _seek(
-            ranks[n], k, rows, table, nxt, h_of, x_of, offset, s, r_at, x_at, cursor, prefix_child
-        )
+        distance = ranks[n] - cursor[_BASE]  # in the current block: no call (nor its refcounts)
+        if 0 <= distance < cursor[_COUNT]:
+            e = cursor[_FIRST] + distance
+        else:
+            e = _seek(
+                ranks[n],
+                k,
+                rows,
+                table,
+                nxt,
+                h_of,
+                x_of,
+                offset,
+                s,
+                r_at,
+                x_at,
+                cursor,
+                prefix_child,
+            )
         for t in range(width):
             s[upto + t] = tail_states[e, t]
         xs = cursor[_XS] | tail_xs[e]
@@ -528,8 +528,15 @@ def children(
                     flipped = c == pair  # the pair differs now, the left one higher
                 else:
                     flipped = _mirror_first(s, c, state)
-                if flipped:
-                    child[m] = _mirror_rank(s, c, state, k + 1, table, h_of, x_of)
+                if flipped:  # the mirror image's rank, written out here (no array call)
+                    r, x = k + 1, (k + 2) // 2
+                    rank = 0
+                    for i in range(cols):
+                        column = state if cols - 1 - i == c else s[cols - 1 - i]
+                        rank += table[cols - 1 - i, r, x, column]
+                        r -= h_of[column]
+                        x -= x_of[column]
+                    child[m] = rank
                 elif c < upto:
                     child[m] = prefix_child[c] + index
                 else:

@@ -98,8 +98,8 @@ class TieredConnectFour(TieredGame):
     Notes
     -----
     Building the rank tables takes O(cols * (rows * cols)**2 * 2**rows) steps (under a second;
-    7x6: 10 MB, once per process). On the biggest tiers of 5x6, one core: :meth:`slots` 8-10
-    ns per rank of the range, :meth:`children` 60-80 ns per slot when the ranks come sorted
+    7x6: 10 MB, once per process). On the biggest tiers of 5x6, one core: :meth:`slots` 4-7
+    ns per rank of the range, :meth:`children` 20-40 ns per slot when the ranks come sorted
     and close together as the engine asks for them (``benchmarks/bench_connect_four_tiers.py``).
     """
 
@@ -147,7 +147,7 @@ class TieredConnectFour(TieredGame):
 
         LOSE (for the player to move) where the last mover has four in a row, TIE on a full
         board, else one move per open column, left to right, into tier ``tier + 1``.
-        Cost: 60-80 ns per rank when the ranks are sorted and close together, a few hundred
+        Cost: 20-40 ns per rank when the ranks are sorted and close together, a few hundred
         ns for scattered ones (a binary search per column).
         """
         ranks = self._ranks(tier, ranks)
@@ -208,7 +208,7 @@ class TieredConnectFour(TieredGame):
 
     def slots(self, tier: int, start: int, stop: int) -> NDArray[np.bool_]:
         """Which ranks ``start..stop-1`` of `tier` to solve (canonical and reachable-looking,
-        see the module docstring). Cost: about 10 ns per rank."""
+        see the module docstring). Cost: 4-7 ns per rank."""
         size = self.tier_size(tier)
         if not 0 <= start <= stop <= size:
             raise InputFormatError(
