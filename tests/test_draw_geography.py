@@ -204,10 +204,13 @@ def test_staircase_perfect_game_scores_the_brute_force_value() -> None:
 
 
 def test_board_only_picture_for_two_knights() -> None:
-    svg = problem_svg("knights", b"3 2 1\n2 2\n")
+    from perfectplay.problems.knights import solve
+
+    data = b"4 2 2\n1 1\n3 2\n"
+    svg = problem_svg("knights", data)
     root = parsed(svg)
     assert not [e for e in root.iter() if e.get("class") == "vertex"]
-    assert "pairs of cells" in svg
+    assert f"the mover wins from {int(solve(data))} of the 91 pairs" in svg  # C(14, 2) pairs
     assert board_svg(np.ones((2, 2), dtype=bool), title="b", caption="c").startswith("<svg")
 
 

@@ -111,11 +111,17 @@ def _knights(data: bytes, size: float | None) -> str:
             size=size,
             caption="the mover wins from the cells in the WIN colour",
         )
+    from perfectplay.games.knights import Knights
+    from perfectplay.solvers.geography import solve_geography
+
+    game = Knights(free, 2)
+    wins = int(np.count_nonzero(solve_geography(game.graph()).mover_wins))
     return board_svg(
         free,
         title="knights: two knights",
         size=size,
-        caption="positions are pairs of cells: only the board is drawn",
+        caption=f"the mover wins from {wins} of the {game.n} pairs of free cells; positions are "
+        "pairs of cells, so only the board is drawn",
     )
 
 
