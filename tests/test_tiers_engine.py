@@ -371,3 +371,55 @@ def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_files(
         path = directory / name
         assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp, name
     assert tree(directory) == expected
+
+
+def test_resuming_keeps_the_directorys_chunk_size(fast_dir: Path) -> None:
+    game = Ladder(3000)
+    solve_tiers(game, fast_dir, chunk_size=512, progress=False).close()
+    expected = tree(fast_dir)
+    for tier in (2, 3):
+        (fast_dir / f"tier-{tier}.tier").unlink()
+    with solve_tiers(game, fast_dir, chunk_size=BLOCK, progress=False) as db:
+        assert db.stats is not None
+        assert (db.stats.tiers_kept, db.stats.chunks_solved) == (2, 2 * 6)
+    assert tree(fast_dir) == expected
+
+
+class Crash(BaseException):
+    """Stands for the process dying at a file's rename."""
+
+
+def crashing_replace(crash_at: int) -> Callable[[Any, Any], None]:
+    """``os.replace`` that raises :class:`Crash` instead of its call number `crash_at`."""
+    real = os.replace
+    calls = 0
+
+    def replace(src: Any, dst: Any) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == crash_at + 1:
+            raise Crash
+        real(src, dst)
+
+    return replace
+
+
+@pytest.mark.parametrize(("name", "params"), [("dodgem", {"size": 3}), ("quixo", {"size": 3})])
+def test_a_crash_at_any_rename_resumes_to_the_same_files_loopy_tiers(
+    fast_dir: Path, monkeypatch: pytest.MonkeyPatch, name: str, params: dict[str, Any]
+) -> None:
+    game = load_tiered_game(name, **params)
+    solve_tiers(game, fast_dir / "reference", chunk_size=64, progress=False).close()
+    expected = tree(fast_dir / "reference")
+    renames = len(expected)  # the manifest, each tier file; loopy tiers have no chunk files
+    for crash_at in range(0, renames, max(1, renames // 10)):
+        directory = fast_dir / f"crash-{crash_at}"
+        with monkeypatch.context() as patch:
+            patch.setattr(os, "replace", crashing_replace(crash_at))
+            with pytest.raises(Crash):
+                solve_tiers(game, directory, chunk_size=64, progress=False)
+        kept = len(list(directory.glob("tier-*.tier")))
+        with solve_tiers(game, directory, chunk_size=64, progress=False) as db:
+            assert db.stats is not None
+            assert db.stats.tiers_kept == kept and db.stats.tiers_solved == len(db.order) - kept
+        assert tree(directory) == expected, crash_at
