@@ -68,6 +68,13 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="with --tiers: ranks per chunk of a tier (default 4194304; a new DIR only)",
     )
+    parser.add_argument(
+        "--dask",
+        metavar="local:N|tcp://HOST:PORT",
+        help="with --tiers: run the chunks as tasks on a Dask cluster: N worker processes on "
+        "this machine, or a running scheduler whose workers all see DIR at the same path "
+        "(docs/distributed.md; needs perfectplay[dask])",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -115,10 +122,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.tiers is not None:
         return _solve_tiers(args)
-    if args.jobs is not None or args.chunk_size is not None:
+    if args.jobs is not None or args.chunk_size is not None or args.dask is not None:
         from perfectplay.errors import InputFormatError
 
-        raise InputFormatError("--jobs and --chunk-size apply with --tiers DIR")
+        raise InputFormatError("--jobs, --chunk-size and --dask apply with --tiers DIR")
     target = resolve_target(args.target, args.param)
     if isinstance(target, Game):
         return _solve_game(target, args)
@@ -263,10 +270,16 @@ def _solve_tiers(args: argparse.Namespace) -> int:
     for name, value in (("--jobs", args.jobs), ("--chunk-size", args.chunk_size)):
         if value is not None and value < 1:
             raise InputFormatError(f"{name} must be at least 1, got {value}")
+    if args.dask is not None and args.jobs is not None:
+        raise InputFormatError(
+            "--jobs sets threads in this process; with --dask the cluster's workers do the work"
+        )
     name = game_entry(args.target).name
     game = load_tiered_game(name, **parse_params(name, args.param))
     start = time.perf_counter()
-    with solve_tiers(game, args.tiers, jobs=args.jobs, chunk_size=args.chunk_size) as db:
+    with solve_tiers(
+        game, args.tiers, jobs=args.jobs, chunk_size=args.chunk_size, dask=args.dask
+    ) as db:
         seconds = time.perf_counter() - start
         here = db.probe(db.initial)
         stored, size = db.footprint()

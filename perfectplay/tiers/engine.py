@@ -204,6 +204,7 @@ def solve_tiers(
     jobs: int | None = None,
     progress: bool | None = None,
     chunk_size: int | None = None,
+    dask: str | None = None,
 ) -> Any:
     """Solve every tier of `game`, in memory or into a tier directory; returns the database.
 
@@ -220,6 +221,10 @@ def solve_tiers(
         A progress bar per tier (positions/s, ETA); default: when standard error is a terminal.
     chunk_size : int, optional
         Ranks per chunk (default 2^22; a new directory only, an existing one keeps its own).
+    dask : str, optional
+        Run the chunks as tasks on a Dask cluster instead of threads here: ``local:N`` (N
+        worker processes on this machine) or a scheduler address ``tcp://HOST:PORT``
+        (:mod:`perfectplay.tiers.cluster`; needs `directory`, seen by every worker).
 
     Returns
     -------
@@ -236,7 +241,9 @@ def solve_tiers(
         If `directory` holds another game's tiers or damaged files.
     InputFormatError
         If `jobs` or `chunk_size` is not a positive number (a chunk size above 2^18 must be a
-        multiple of 2^18, the block size).
+        multiple of 2^18, the block size), or `dask` is given without `directory`.
+    ClusterError
+        If the Dask cluster cannot be reached or fails (see `dask`).
     GameDefinitionError
         If the game breaks the protocol.
 
@@ -260,6 +267,13 @@ def solve_tiers(
         )
     order = tier_order(game)
     path = None if directory is None else os.fspath(directory)
+    if dask is not None:  # Dask itself is imported only once the cluster starts
+        from perfectplay.tiers.cluster import parse_dask, registered_game, solve_on_cluster
+
+        if path is None:
+            raise InputFormatError("a Dask cluster solves into a tier directory: give one")
+        parse_dask(dask)
+        registered_game(game)
     _check_resources(game, order, path, jobs, chunk)
     store: DirectoryStore | MemoryStore
     if path is None:
@@ -271,7 +285,9 @@ def solve_tiers(
     loaded: dict[int, SolvedTier] = {}
     most: dict[int, int] = {}
     stats = SolveStats()
-    for index, tier in enumerate(order):
+    if dask is not None and isinstance(store, DirectoryStore):
+        solve_on_cluster(dask, game, order, store, stats, progress=progress)
+    for index, tier in enumerate(order if dask is None else []):
         if store.complete(tier):
             stats.tiers_kept += 1
             continue

@@ -1,0 +1,269 @@
+"""The tier engine on a Dask cluster: each chunk of a tier is a task run by the workers.
+
+``solve_tiers(game, DIR, dask="local:N")`` (``perfectplay solve GAME --tiers DIR --dask
+local:N``) starts a :class:`distributed.LocalCluster` of N worker processes on this machine
+and prints its dashboard's address; ``dask="tcp://HOST:PORT"`` connects to a running
+scheduler. This process, the *driver*, schedules tier after tier: it submits one task
+(:func:`~perfectplay.tiers.tasks.chunk_task`) per chunk whose file is missing, under a
+deterministic key (the directory, tier and chunk), shows a progress bar per tier fed by the
+finished tasks, and merges the chunk files into the tier file itself. A tier with inner moves
+is one task (:func:`~perfectplay.tiers.tasks.loopy_task`). Workers read the child tiers from
+DIR and write their chunk files into it: DIR must be the same path on every machine.
+
+Faults are Dask's and the files': a worker lost mid-task has its tasks run again elsewhere,
+and a task finding its chunk file done does nothing; a driver killed and run again keeps every
+complete chunk and tier (:class:`~perfectplay.tiers.engine.SolveStats` counts them). This is
+the only module that imports Dask.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from perfectplay.errors import ClusterError, InputFormatError
+from perfectplay.tiers.base import TieredGame
+from perfectplay.tiers.engine import SolveStats, _progress_bar, chunk_starts
+from perfectplay.tiers.records import record_dtype
+from perfectplay.tiers.storage import DirectoryStore
+from perfectplay.tiers.tasks import TaskResult, chunk_task, loopy_task
+
+__all__ = ["parse_dask", "registered_game", "solve_on_cluster"]
+
+_LOCAL = re.compile(r"local:([0-9]+)")
+_SCHEMES = ("tcp://", "tls://")
+CONNECT_SECONDS = 30
+"""How long to wait for the scheduler to answer, and then for a first worker to join."""
+
+
+def parse_dask(spec: str) -> int | str:
+    """The number of local workers of ``local:N``, or the scheduler address of ``tcp://...``.
+
+    Raises
+    ------
+    InputFormatError
+        If `spec` is neither (or asks for no worker).
+
+    Examples
+    --------
+    >>> parse_dask("local:2"), parse_dask("tcp://10.0.0.5:8786")
+    (2, 'tcp://10.0.0.5:8786')
+    """
+    local = _LOCAL.fullmatch(spec)
+    if local is not None and int(local.group(1)) >= 1:
+        return int(local.group(1))
+    if spec.startswith(_SCHEMES) and len(spec) > len("tcp://"):
+        return spec
+    raise InputFormatError(
+        f"--dask takes local:N (N >= 1 worker processes on this machine) or a scheduler "
+        f"address tcp://HOST:PORT, got {spec!r}"
+    )
+
+
+def registered_game(game: TieredGame) -> tuple[str, dict[str, Any]]:
+    """The registry name and parameters that rebuild `game` on a worker.
+
+    Raises
+    ------
+    InputFormatError
+        If `game` is not the tiered form of a registered game.
+    """
+    from perfectplay.errors import UnknownNameError
+    from perfectplay.games.registry import game_entry
+
+    name = game.info.name
+    here = f"{type(game).__module__}:{type(game).__qualname__}"
+    try:
+        entry = game_entry(name)
+    except UnknownNameError:
+        entry = None
+    if entry is None or entry.tiered != here:
+        raise InputFormatError(
+            f"{name}: only registered games run on a Dask cluster (each worker rebuilds the "
+            "game from its name and parameters)"
+        )
+    return entry.name, dict(game.info.params)
+
+
+@contextmanager
+def _client(spec: str) -> Iterator[Any]:
+    """A connected :class:`distributed.Client` with at least one worker; closed afterwards."""
+    from distributed import Client, LocalCluster
+
+    target = parse_dask(spec)
+    if isinstance(target, int):
+        with (
+            LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=target,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",
+                silence_logs=logging.ERROR,
+            ) as cluster,
+            Client(cluster) as client,  # type: ignore[no-untyped-call]
+        ):
+            print(
+                f"Dask: local cluster of {target} worker processes, dashboard "
+                f"{client.dashboard_link}",
+                file=sys.stderr,
+            )
+            yield client
+        return
+    try:
+        client = Client(target, timeout=f"{CONNECT_SECONDS}s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {target}: {error}") from None
+    with client:
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except TimeoutError:
+            raise ClusterError(
+                f"the Dask scheduler at {target} has no worker (waited {CONNECT_SECONDS} s)"
+            ) from None
+        workers = len(client.scheduler_info(n_workers=-1)["workers"])
+        print(f"Dask: scheduler {target}, {workers} workers", file=sys.stderr)
+        yield client
+
+
+class _Tiers:
+    """The driver's side of one solve: the client, the game's name and the worker's store."""
+
+    def __init__(self, client: Any, game: TieredGame, store: DirectoryStore) -> None:
+        self.client = client
+        self.game = game
+        self.name, self.params = registered_game(game)
+        self.store = store
+        # What the workers get: the same store with an absolute path (their working folders
+        # differ from the driver's).
+        self.remote = copy.copy(store)
+        self.remote.directory = os.path.abspath(store.directory)
+        self.token = hashlib.sha1(self.remote.directory.encode()).hexdigest()[:12]
+
+    def key(self, tier: int, start: int) -> str:
+        """The task key of a chunk (the same in every run on the same directory)."""
+        return f"perfectplay-{self.token}-tier-{self.store.labels[tier]}-{start:014d}"
+
+    def result(self, future: Any, what: str) -> TaskResult:
+        from distributed import KilledWorker
+
+        try:
+            result: TaskResult = future.result()
+        except KilledWorker as error:
+            raise ClusterError(
+                f"{what}: every worker that ran it died ({error}); out of memory?"
+            ) from None
+        return result
+
+    def chunks(self, tier: int, advance: Callable[[int], None], stats: SolveStats) -> None:
+        """Solve the chunks of a tier without inner moves on the workers, then merge them."""
+        from distributed import as_completed
+
+        game, store = self.game, self.store
+        size = game.tier_size(tier)
+        starts = chunk_starts(size, store.chunk)
+        todo = []
+        for start in starts:
+            if store.chunk_done(tier, start):
+                stats.chunks_kept += 1
+                advance(min(start + store.chunk, size) - start)
+            else:
+                todo.append(start)
+        bound = 1 + max((store.max_remoteness(c) for c in game.child_tiers(tier)), default=-1)
+        dtype = np.dtype(record_dtype(bound)).name
+        job = (self.name, self.params, self.remote, tier)
+        submit = self.client.submit
+        futures = [submit(chunk_task, *job, s, dtype, key=self.key(tier, s)) for s in todo]
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            done = self.result(future, f"tier {store.labels[tier]}, chunk {future.key}")
+            if done.solved:
+                stats.chunks_solved += 1
+            else:
+                stats.chunks_kept += 1
+            advance(done.ranks)
+        missing = [s for s in starts if not store.chunk_done(tier, s)]
+        if missing:
+            raise ClusterError(
+                f"{store.chunk_path(tier, missing[0])} is missing although its task ended: "
+                "the workers do not write to the directory this driver reads (give every "
+                "machine the same shared path)"
+            )
+        store.merge(tier, starts)
+
+    def loopy(self, tier: int, advance: Callable[[int], None]) -> None:
+        """Solve a tier with inner moves as one task."""
+        future = self.client.submit(
+            loopy_task, self.name, self.params, self.remote, tier,
+            key=self.key(tier, 0) + "-loopy",
+        )  # fmt: skip
+        done = self.result(future, f"tier {self.store.labels[tier]}")
+        if not self.store.complete(tier):
+            raise ClusterError(
+                f"{self.store.tier_path(tier)} is missing although its task ended: the workers "
+                "do not write to the directory this driver reads"
+            )
+        advance(done.ranks)
+
+
+def solve_on_cluster(
+    spec: str,
+    game: TieredGame,
+    order: list[int],
+    store: DirectoryStore,
+    stats: SolveStats,
+    *,
+    progress: bool | None = None,
+) -> None:
+    """Solve every tier of `game` not complete in `store`, in `order`, on a Dask cluster.
+
+    Parameters
+    ----------
+    spec : str
+        ``local:N`` (a LocalCluster of N worker processes, one thread each) or a scheduler
+        address ``tcp://HOST:PORT``.
+    game : TieredGame
+        A registered game's tiered form (workers rebuild it by name).
+    order : list of int
+        The tiers, children first (:func:`~perfectplay.tiers.engine.tier_order`).
+    store : DirectoryStore
+        The tier directory; workers must see it at the same (absolute) path.
+    stats : SolveStats
+        Counts of tiers and chunks solved here and kept from earlier runs (updated).
+    progress : bool, optional
+        A progress bar per tier; default: when standard error is a terminal.
+
+    Raises
+    ------
+    InputFormatError
+        A bad `spec`, or a game that is not registered.
+    ClusterError
+        The scheduler cannot be reached or has no worker; a worker does not see the
+        directory; a task's workers kept dying.
+
+    Notes
+    -----
+    Cost: the tasks' (:mod:`perfectplay.tiers.tasks`) plus, on the driver, one merge per tier
+    (a read and a write of the compressed chunk files). Each worker process holds the child
+    tiers of the tier being solved (1 byte per rank) and one chunk (18 bytes per rank).
+    """
+    registered_game(game)
+    with _client(spec) as client:
+        tiers = _Tiers(client, game, store)
+        for tier in order:
+            if store.complete(tier):
+                stats.tiers_kept += 1
+                continue
+            stats.tiers_solved += 1
+            with _progress_bar(game.tier_size(tier), game.tier_label(tier), progress) as bar:
+                if game.inner_moves(tier):
+                    tiers.loopy(tier, bar.update)
+                else:
+                    tiers.chunks(tier, bar.update, stats)

@@ -1,0 +1,192 @@
+"""What a Dask worker runs: one chunk of a tier, or one tier with inner moves, into the files.
+
+Module-level functions of plain, picklable arguments (:mod:`perfectplay.tiers.cluster` submits
+them; nothing here imports Dask). A task names its game by registry name and parameters and
+rebuilds it once per worker process; it reads the child tiers it needs from the tier directory,
+which every worker must see at the same path, and keeps them for the next task of the same tier
+(tiers no longer needed are dropped). It writes its result as a file, atomically, through the
+driver's :class:`~perfectplay.tiers.storage.DirectoryStore` (sent pickled: a worker never opens
+the directory anew, since opening removes the temporary files of chunks other workers are
+writing). A task whose file exists does nothing, so a task run twice (a worker lost, a driver
+restarted) cannot change a tier.
+
+Examples
+--------
+>>> import tempfile
+>>> from perfectplay.games.registry import load_tiered_game
+>>> from perfectplay.tiers.engine import tier_order
+>>> from perfectplay.tiers.storage import DirectoryStore, game_manifest
+>>> game = load_tiered_game("connect-four", rows=3, cols=3)
+>>> order = tier_order(game)
+>>> store = DirectoryStore(tempfile.mkdtemp(), game_manifest(game, order, 1 << 18, 1 << 18))
+>>> params = dict(game.info.params)
+>>> first = chunk_task("connect-four", params, store, order[0], 0, "uint8")
+>>> first.solved, first.ranks == game.tier_size(order[0])
+(True, True)
+>>> chunk_task("connect-four", params, store, order[0], 0, "uint8").solved  # done already
+False
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from perfectplay.errors import ClusterError
+from perfectplay.tiers.acyclic import solve_range
+from perfectplay.tiers.base import TieredGame
+from perfectplay.tiers.expand import SolvedTier
+from perfectplay.tiers.loopy import solve_loopy
+from perfectplay.tiers.records import pack, record_dtype
+from perfectplay.tiers.storage import MANIFEST, DirectoryStore
+
+__all__ = ["TaskResult", "cached_tiers", "chunk_task", "loopy_task"]
+
+_lock = threading.Lock()  # a worker with several threads runs several tasks at once
+_games: dict[tuple[str, tuple[tuple[str, Any], ...]], TieredGame] = {}
+_tiers: dict[tuple[str, int, int, int], SolvedTier] = {}
+"""Child tiers read by this process, by (directory, tier, inode, mtime) of the tier file: a
+directory solved again (another game, or removed and re-solved) is never answered from here."""
+
+
+class TaskResult(NamedTuple):
+    """What one task did, for the driver's progress bar and counts."""
+
+    tier: int
+    start: int
+    """The first rank of the chunk (0 for a whole tier)."""
+    ranks: int
+    """Ranks of the chunk or tier."""
+    solved: bool
+    """False if the file existed already (an earlier run, or a retried task, wrote it)."""
+    seconds: float
+    """Time spent solving and writing (0 if not solved)."""
+    worker: str
+    """The host and process that ran the task."""
+
+
+def _game(name: str, params: Mapping[str, Any]) -> TieredGame:
+    from perfectplay.games.registry import load_tiered_game
+
+    key = (name, tuple(sorted(params.items())))
+    with _lock:
+        game = _games.get(key)
+        if game is None:
+            game = _games[key] = load_tiered_game(name, **params)
+    return game
+
+
+def _worker() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _check_directory(store: DirectoryStore) -> None:
+    if not os.path.isfile(os.path.join(store.directory, MANIFEST)):
+        raise ClusterError(
+            f"the worker {_worker()} does not see the tier directory {store.directory}: "
+            "every worker needs it at the same path (a shared filesystem)"
+        )
+
+
+def _children(game: TieredGame, store: DirectoryStore, tier: int) -> list[SolvedTier]:
+    """The solved child tiers of `tier`, read once per process; other cached tiers dropped."""
+    keys = []
+    for child in game.child_tiers(tier):
+        stat = os.stat(store.tier_path(child))
+        keys.append((store.directory, child, stat.st_ino, stat.st_mtime_ns))
+    with _lock:
+        for key in [k for k in _tiers if k not in keys]:
+            del _tiers[key]
+        for key in keys:
+            if key not in _tiers:
+                _tiers[key] = store.load(key[1])
+        return [_tiers[key] for key in keys]
+
+
+def cached_tiers() -> list[tuple[str, int]]:
+    """The (directory, tier) pairs of the child tiers this process holds in memory."""
+    with _lock:
+        return sorted((k[0], k[1]) for k in _tiers)
+
+
+def chunk_task(
+    game_name: str,
+    params: Mapping[str, Any],
+    store: DirectoryStore,
+    tier: int,
+    start: int,
+    dtype_name: str,
+) -> TaskResult:
+    """Solve the chunk of `tier` at rank `start` (a tier without inner moves) into its file.
+
+    Parameters
+    ----------
+    game_name, params : the registered game and its parameters.
+    store : DirectoryStore
+        The driver's store of the tier directory (its chunk size and file names).
+    tier, start : the tier and the chunk's first rank.
+    dtype_name : str
+        The record dtype (``"uint8"``, ...): wide enough for 1 + the child tiers' largest
+        remoteness, the same for every chunk of the tier.
+
+    Returns
+    -------
+    TaskResult
+
+    Raises
+    ------
+    ClusterError
+        If this worker does not see the tier directory.
+
+    Notes
+    -----
+    Cost: :func:`~perfectplay.tiers.acyclic.solve_range` over the chunk, plus reading the
+    child tiers the first time this process meets the tier (1 byte per rank each, kept).
+    """
+    game = _game(game_name, params)
+    stop = min(start + store.chunk, game.tier_size(tier))
+    _check_directory(store)
+    if store.chunk_done(tier, start):
+        return TaskResult(tier, start, stop - start, False, 0.0, _worker())
+    children = _children(game, store, tier)
+    began = time.perf_counter()
+    records, most, score = solve_range(
+        game, tier, start, stop, children, dtype=np.dtype(dtype_name).type,
+        scored=game.info.scored,
+    )  # fmt: skip
+    arrays = {"records": records} if score is None else {"records": records, "scores": score}
+    store.put_chunk(tier, start, stop, arrays, most)
+    return TaskResult(tier, start, stop - start, True, time.perf_counter() - began, _worker())
+
+
+def loopy_task(
+    game_name: str, params: Mapping[str, Any], store: DirectoryStore, tier: int
+) -> TaskResult:
+    """Solve a whole tier with inner moves by retrograde analysis into its tier file.
+
+    The tier is solved with every core of the worker's machine (the driver runs one tier at
+    a time). Cost and memory: :func:`~perfectplay.tiers.loopy.solve_loopy` (22 bytes per rank)
+    plus the child tiers.
+
+    Raises
+    ------
+    ClusterError
+        If this worker does not see the tier directory.
+    """
+    game = _game(game_name, params)
+    size = game.tier_size(tier)
+    _check_directory(store)
+    if store.complete(tier):
+        return TaskResult(tier, 0, size, False, 0.0, _worker())
+    children = _children(game, store, tier)
+    began = time.perf_counter()
+    value, rem = solve_loopy(game, tier, children, jobs=os.cpu_count() or 1)
+    top = int(rem.max(initial=0))
+    store.put(tier, pack(value, rem, record_dtype(top)), None, top)
+    return TaskResult(tier, 0, size, True, time.perf_counter() - began, _worker())

@@ -1,0 +1,303 @@
+"""The tier engine on a real Dask cluster: a ``dask scheduler`` and ``dask worker`` processes
+started from the project's environment, talking TCP on 127.0.0.1, against in-process solves.
+
+Every tier file and the analysis equal the in-process run's; a worker killed with SIGKILL in
+the middle of a tier changes nothing; a driver killed with SIGKILL and run again keeps the
+chunks and tiers it had completed (counted in the run's stats). Bad ``--dask`` input is one
+line and exit code 2, with nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
+from tier_dirs import memory_dir, tree
+
+from perfectplay.errors import InputFormatError
+from perfectplay.games.connect_four_tiers import TieredConnectFour
+from perfectplay.games.registry import load_tiered_game
+from perfectplay.tiers import cluster, solve_tiers
+from perfectplay.tiers.engine import chunk_starts
+
+pytest.importorskip("distributed")
+
+BIN = Path(sys.executable).parent
+CHUNK = 262144  # 5x5: 672 chunks in 26 tiers, 95 in the largest
+DRIVER = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    """Start a process in its own process group (killed whole at the end), output to `log`."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _wait(ready: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+class Cluster:
+    """A scheduler and its workers, each a real process of the venv's ``dask`` command."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.workers: list[subprocess.Popen[bytes]] = []
+        info = root / "scheduler.json"
+        command = [
+            str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+            "--no-dashboard", "--scheduler-file", str(info),
+        ]  # fmt: skip
+        self.processes.append(_start(command, root / "scheduler.log"))
+        _wait(lambda: info.exists() and info.stat().st_size > 0, "the scheduler file")
+        self.address: str = json.loads(info.read_text())["address"]
+
+    def add_worker(self) -> subprocess.Popen[bytes]:
+        """Start one more worker process (one thread, no nanny) and wait until it joined."""
+        from distributed import Client
+
+        name = f"w{len(self.processes)}"
+        command = [
+            str(BIN / "dask"), "worker", self.address, "--nworkers", "1", "--nthreads", "1",
+            "--no-nanny", "--no-dashboard", "--name", name,
+            "--local-directory", str(self.root / name),
+        ]  # fmt: skip
+        worker = _start(command, self.root / f"{name}.log")
+        self.processes.append(worker)
+        self.workers.append(worker)
+        with Client(self.address, timeout="30s") as client:  # type: ignore[no-untyped-call]
+            _wait(
+                lambda: name in {w["name"] for w in client.scheduler_info()["workers"].values()},
+                f"worker {name}",
+            )
+        return worker
+
+    def close(self) -> None:
+        for process in self.processes:
+            _stop(process)
+
+
+@pytest.fixture(scope="module")
+def scratch() -> Iterator[Path]:
+    yield from memory_dir(Path(tempfile.mkdtemp(prefix="perfectplay-cluster-")))
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(scratch: Path) -> Iterator[Cluster]:
+    root = scratch / "cluster"
+    root.mkdir()
+    running = Cluster(root)
+    try:
+        running.add_worker()
+        running.add_worker()
+        yield running
+    finally:
+        running.close()
+
+
+def _reference(scratch: Path, rows: int, cols: int) -> Path:
+    """The in-process solve of Connect Four rows x cols (made once per test run)."""
+    directory = scratch / f"reference-{rows}x{cols}"
+    if not directory.exists():
+        game = load_tiered_game("connect-four", rows=rows, cols=cols)
+        solve_tiers(game, directory, chunk_size=CHUNK, progress=False).close()
+    return directory
+
+
+def _command(directory: Path, address: str, rows: int, cols: int, chunk: int) -> list[str]:
+    return [
+        sys.executable, "-c", DRIVER, "solve", "connect-four", "--param", f"rows={rows}",
+        "--param", f"cols={cols}", "--tiers", str(directory), "--chunk-size", str(chunk),
+        "--dask", address, "--json",
+    ]  # fmt: skip
+
+
+def _analysis(directory: Path) -> object:
+    result = run_cli(["analyze", str(directory), "--json"])
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def _same_as_reference(directory: Path, reference: Path) -> None:
+    assert tree(directory) == tree(reference)
+    assert _analysis(directory) == _analysis(reference)
+
+
+def test_connect_four_4x5_on_the_cluster_equals_the_in_process_files(
+    scratch: Path, dask_cluster: Cluster
+) -> None:
+    directory = scratch / "dask-4x5"
+    done = subprocess.run(
+        _command(directory, dask_cluster.address, 4, 5, CHUNK), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)["run"]
+    game = load_tiered_game("connect-four", rows=4, cols=5)
+    chunks = sum(len(chunk_starts(game.tier_size(t), CHUNK)) for t in game.tiers())
+    assert run == {"tiers_solved": 21, "tiers_kept": 0, "chunks_solved": chunks, "chunks_kept": 0}
+    assert f"scheduler {dask_cluster.address}, 2 workers" in done.stderr
+    _same_as_reference(directory, _reference(scratch, 4, 5))
+
+
+def _chunk_files(directory: Path) -> list[Path]:
+    return sorted(directory.glob("tier-*.chunks/*.tier"))
+
+
+def _tier_files(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.glob("tier-*.tier"))
+
+
+def test_a_worker_killed_mid_tier_changes_nothing_on_5x5(
+    scratch: Path, dask_cluster: Cluster
+) -> None:
+    directory = scratch / "dask-5x5"
+    game = load_tiered_game("connect-four", rows=5, cols=5)
+    largest = max(game.tiers(), key=game.tier_size)
+    chunks = directory / f"tier-{game.tier_label(largest)}.chunks"
+    driver = _start(_command(directory, dask_cluster.address, 5, 5, CHUNK), scratch / "5x5.log")
+    try:
+        # Mid-tier: some chunks of the largest tier written, most still to come.
+        _wait(lambda: len(list(chunks.glob("*.tier"))) >= 5 or driver.poll() is not None, "")
+        assert driver.poll() is None, (scratch / "5x5.log").read_text()
+        victim = dask_cluster.workers.pop(0)
+        os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait()
+        written = len(list(chunks.glob("*.tier")))
+        assert written < len(chunk_starts(game.tier_size(largest), CHUNK))
+        dask_cluster.add_worker()
+        assert driver.wait(timeout=240) == 0, (scratch / "5x5.log").read_text()
+    finally:
+        _stop(driver)
+    _same_as_reference(directory, _reference(scratch, 5, 5))
+
+
+def test_a_driver_killed_mid_tier_then_run_again_keeps_what_was_complete(
+    scratch: Path, dask_cluster: Cluster
+) -> None:
+    chunk = 65536  # 4x5 in 98 chunks
+    directory = scratch / "driver-4x5"
+    command = _command(directory, dask_cluster.address, 4, 5, chunk)
+    driver = _start(command, scratch / "driver.log")
+    try:
+        _wait(
+            lambda: (
+                (len(_tier_files(directory)) >= 2 and len(_chunk_files(directory)) >= 2)
+                or driver.poll() is not None
+            ),
+            "two tiers and two chunks of a third",
+        )
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.wait()
+    finally:
+        _stop(driver)
+    tiers = _tier_files(directory)
+    chunks = [c for c in _chunk_files(directory) if c.parent.stem + ".tier" not in tiers]
+    assert len(tiers) >= 2 and chunks, "the driver finished before it could be killed"
+    again = subprocess.run(command, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    run = json.loads(again.stdout)["run"]
+    game = load_tiered_game("connect-four", rows=4, cols=5)
+    assert run["tiers_kept"] == len(tiers)
+    assert run["tiers_solved"] == 21 - len(tiers)
+    # Chunks found complete are not solved again (tasks of the killed driver still running on
+    # the workers may add a few more before the new driver looks).
+    assert run["chunks_kept"] >= len(chunks)
+    labels = {f"tier-{game.tier_label(t)}.tier": t for t in game.tiers()}
+    pending = sum(
+        len(chunk_starts(game.tier_size(t), chunk)) for n, t in labels.items() if n not in tiers
+    )
+    assert run["chunks_kept"] + run["chunks_solved"] == pending
+    reference = scratch / "reference-4x5-small-chunks"
+    solve_tiers(game, reference, chunk_size=chunk, progress=False).close()
+    assert tree(directory) == tree(reference)
+
+
+def test_tiers_with_inner_moves_run_as_tasks_too(scratch: Path, dask_cluster: Cluster) -> None:
+    game = load_tiered_game("dodgem", size=3)
+    reference = scratch / "dodgem-reference"
+    solve_tiers(game, reference, progress=False).close()
+    directory = scratch / "dodgem-dask"
+    with solve_tiers(game, directory, dask=dask_cluster.address, progress=False) as db:
+        assert db.stats.tiers_solved == len(game.tiers())
+    assert tree(directory) == tree(reference)
+
+
+def test_the_in_process_engine_never_imports_dask() -> None:
+    code = (
+        "import sys; from perfectplay.games.registry import load_tiered_game; "
+        "from perfectplay.tiers import solve_tiers; "
+        "solve_tiers(load_tiered_game('connect-four', rows=3, cols=3), progress=False); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--dask", "local:0"], "--dask takes local:N"),
+        (["--dask", "127.0.0.1:8786"], "--dask takes local:N"),
+        (["--dask", "local:2", "--jobs", "2"], "with --dask the cluster's workers"),
+    ],
+)
+def test_bad_dask_options_are_one_line_and_write_nothing(
+    tmp_path: Path, extra: list[str], message: str
+) -> None:
+    directory = tmp_path / "new"
+    result = run_cli(
+        ["solve", "connect-four", "--param", "rows=3", "--param", "cols=3", "--tiers",
+         str(directory), *extra],
+    )  # fmt: skip
+    assert result.code == 2
+    assert message in result.err and len(result.err.strip().splitlines()) == 1
+    assert not directory.exists()
+
+
+def test_dask_without_tiers_is_refused() -> None:
+    result = run_cli(["solve", "connect-four", "--dask", "local:1"])
+    assert result.code == 2 and "apply with --tiers DIR" in result.err
+
+
+def test_an_unreachable_scheduler_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    result = run_cli(
+        ["solve", "connect-four", "--param", "rows=3", "--param", "cols=3", "--tiers",
+         str(tmp_path / "d"), "--dask", "tcp://127.0.0.1:1"],
+    )  # fmt: skip
+    assert result.code == 2
+    assert "error: cannot reach the Dask scheduler at tcp://127.0.0.1:1" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+def test_a_game_that_is_not_registered_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    class Mine(TieredConnectFour):
+        pass
+
+    with pytest.raises(InputFormatError, match="only registered games run on a Dask cluster"):
+        solve_tiers(Mine(rows=3, cols=3), tmp_path / "d", dask="local:1")
+    assert not (tmp_path / "d").exists()
