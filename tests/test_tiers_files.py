@@ -269,3 +269,17 @@ def test_regression_closing_after_a_failed_read_raised_buffer_error(tmp_path: Pa
     path.write_bytes(bytes(data))
     with pytest.raises(StoreError, match="checksum"), TierFile(str(path)) as f:
         f.read("records")
+
+
+def test_files_of_format_version_1_are_still_read(tmp_path: Path) -> None:
+    # Version 1 had a uint64 header length where version 2 has the length and the header's
+    # CRC-32: the same 16 bytes before the header, so the rest of the file is unchanged.
+    path = tmp_path / "t.tier"
+    arrays = {"records": np.arange(20, dtype=np.uint16), "scores": -np.arange(20)}
+    write_tier_file(str(path), META, 0, 20, 8, arrays)
+    data = path.read_bytes()
+    (length,) = struct.unpack("<I", data[8:12])
+    path.write_bytes(b"PPTIER\x00\x01" + struct.pack("<Q", length) + data[16:])
+    meta, whole, one_by_one = read_all(str(path))
+    assert whole == one_by_one == {name: a.tolist() for name, a in arrays.items()}
+    assert {k: meta[k] for k in META} == META
