@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from cli_helpers import run_cli
+from png_helpers import needs_cairo
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -33,6 +34,7 @@ def test_draw_a_typed_position_and_moves_from_it() -> None:
     assert "X has three in a row" in result.out
 
 
+@needs_cairo
 def test_draw_png_and_history(tmp_path: os.PathLike[str]) -> None:
     board, history = os.path.join(tmp_path, "b.png"), os.path.join(tmp_path, "h.svg")
     result = run_cli(
@@ -134,6 +136,7 @@ def test_problem_draw_too_large_is_refused_after_the_answer(tmp_path: os.PathLik
     assert not os.path.exists(path)
 
 
+@needs_cairo
 def test_analyze_plot(tmp_path: os.PathLike[str]) -> None:
     store, plot = os.path.join(tmp_path, "t.ppstore"), os.path.join(tmp_path, "t.png")
     assert run_cli(["solve", "tic-tac-toe", "--save", store]).code == 0

@@ -6,6 +6,7 @@ import os
 import sys
 
 import pytest
+from png_helpers import needs_cairo
 
 from perfectplay.draw import write_picture
 from perfectplay.draw.errors import MissingDependencyError
@@ -25,6 +26,7 @@ def test_svg_is_written_as_is(tmp_path: os.PathLike[str]) -> None:
     assert os.listdir(tmp_path) == ["a.SVG"]
 
 
+@needs_cairo
 def test_png_has_the_png_signature(tmp_path: os.PathLike[str]) -> None:
     path = os.path.join(tmp_path, "a.png")
     write_picture(path, SVG)
