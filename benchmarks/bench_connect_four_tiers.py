@@ -1,10 +1,11 @@
 """Benchmark of Connect Four's tiered kernels: slots and children per tier, per core.
 
-For each tier asked (default: the biggest tiers of 5 rows x 6 cols), a window of ranks from the
-middle of the tier: ``slots`` over the window (ns per rank), then ``children`` over its slots in
-chunks of 65,536 as the engine asks for them (ns per slot, and slots per second). Times are the
+For each tier asked (default: the 5 biggest tiers of 5 rows x 6 cols), windows of ranks at 8
+places spread over the tier: ``slots`` over the windows (ns per rank), then ``children`` over
+their slots in chunks of 65,536 as the engine asks for them (ns per slot, slots per second). Times are the
 CPU time of the calling thread (the kernels run in it), so other work on the machine inflates
-them less than wall time; the last line projects one core's kernel time for the whole board.
+them less than wall time. The last line projects one core's kernel time (not the engine's) for
+the whole board from the tiers measured.
 
 Usage: ``python benchmarks/bench_connect_four_tiers.py [--rows 5] [--cols 6] [--tiers 20,24]
 [--span 4000000]``.
@@ -20,22 +21,30 @@ import numpy as np
 from perfectplay.games.connect_four_tiers import TieredConnectFour
 
 CHUNK = 65536
+WINDOWS = 8
 
 
-def measure(game: TieredConnectFour, tier: int, span: int) -> tuple[int, float, float, float]:
-    """``(ranks, slot density, ns per rank of slots, ns per slot of children)``."""
+def measure(game: TieredConnectFour, tier: int, span: int) -> tuple[float, float, float]:
+    """``(slot density, ns per rank of slots, ns per slot of children)`` over 8 windows of
+    ``span / 8`` ranks spread evenly over the tier."""
     size = game.tier_size(tier)
-    start = max(0, size // 2 - span // 2)
-    stop = min(size, start + span)
-    began = time.thread_time()
-    slots = game.slots(tier, start, stop)
-    slot_ns = (time.thread_time() - began) / (stop - start) * 1e9
-    ranks = start + np.flatnonzero(slots)
-    began = time.thread_time()
-    for i in range(0, ranks.size, CHUNK):
-        game.children(tier, ranks[i : i + CHUNK])
-    child_ns = (time.thread_time() - began) / max(ranks.size, 1) * 1e9
-    return stop - start, float(slots.mean()), slot_ns, child_ns
+    width = max(1, min(size, span) // WINDOWS)
+    slot_time = child_time = 0.0
+    ranks_seen = slots_seen = 0
+    for w in range(WINDOWS):
+        start = min(size - width, (2 * w + 1) * size // (2 * WINDOWS))
+        began = time.thread_time()
+        slots = game.slots(tier, start, start + width)
+        slot_time += time.thread_time() - began
+        ranks = start + np.flatnonzero(slots)
+        began = time.thread_time()
+        for i in range(0, ranks.size, CHUNK):
+            game.children(tier, ranks[i : i + CHUNK])
+        child_time += time.thread_time() - began
+        ranks_seen += width
+        slots_seen += ranks.size
+    per_slot = child_time / slots_seen * 1e9 if slots_seen else float("nan")
+    return slots_seen / ranks_seen, slot_time / ranks_seen * 1e9, per_slot
 
 
 def main() -> None:
@@ -55,22 +64,19 @@ def main() -> None:
     print(f"Connect Four {args.rows} rows x {args.cols} cols, {args.span:,} ranks per tier")
     print("| tier | ranks in tier | slots | slots ns/rank | children ns/slot | slots/s/core |")
     print("|---|---|---|---|---|---|")
-    totals = []
+    kernel_seconds = 0.0
     for tier in tiers:
-        _, density, slot_ns, child_ns = measure(game, tier, args.span)
-        totals.append((sizes[tier], density, slot_ns, child_ns))
+        density, slot_ns, child_ns = measure(game, tier, args.span)
+        kernel_seconds += sizes[tier] * (slot_ns + density * child_ns) * 1e-9
         print(
             f"| {tier} | {sizes[tier]:,} | {density:.3f} | {slot_ns:.1f} | {child_ns:.0f} | "
             f"{1e9 / child_ns / 1e6:.2f} M |"
         )
-    ranks = sum(sizes)
-    slot_ns = sum(ns for _, _, ns, _ in totals) / len(totals)
-    per_slot = sum(ns for *_, ns in totals) / len(totals)
-    density = sum(n * d for n, d, *_ in totals) / sum(n for n, *_ in totals)
-    seconds = ranks * slot_ns * 1e-9 + ranks * density * per_slot * 1e-9
+    share = sum(sizes[t] for t in tiers) / sum(sizes)
     print(
-        f"whole board: {ranks:.3e} ranks; at these tiers' mean rates (slot density {density:.2f}) "
-        f"the kernels need about {seconds:,.0f} s of one core"
+        f"these tiers hold {share:.0%} of the {sum(sizes):.3e} ranks; their kernels take about "
+        f"{kernel_seconds:,.0f} s of one core, so the whole board about "
+        f"{kernel_seconds / share:,.0f} s"
     )
 
 

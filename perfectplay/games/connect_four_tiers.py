@@ -13,8 +13,10 @@ reachable ones); :meth:`TieredConnectFour.slots` keeps the boards to solve:
   a four (the stone they just dropped; without it the board cannot be reached).
 
 Ranks (all tiers), slots, and the classes reachable from the start (a board and its mirror
-image count once; :func:`~perfectplay.games.enumerate.enumerate_game`, and the issue's figure
-for 5x5): the slots are within 3 % of the reachable classes, the ranks 2.5 to 5 times more.
+image count once; :func:`~perfectplay.games.enumerate.enumerate_game`, and the issue's figures
+for 5x5 and 5x6, there in positions: 69.8 M and 2.82e9): the slots are within 3 % of the
+reachable classes, the ranks 2.5 to 7 times more (16 on 6x6, 6.0e11 ranks for 6.92e10
+positions).
 
 ==========  ===============  ==============  ================
 board       ranks            slots           reachable
@@ -23,7 +25,7 @@ board       ranks            slots           reachable
 4 x 5       5,621,939        1,990,762       1,974,174
 5 x 4       3,039,959        877,842         853,185
 5 x 5       171,976,899      35,239,151      34.9 M
-5 x 6       9,918,556,649
+5 x 6       9,918,556,649    1,414,648,107   about 1.41e9
 6 x 7       7.07e13
 ==========  ===============  ==============  ================
 
