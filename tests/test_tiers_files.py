@@ -275,7 +275,10 @@ def test_files_of_format_version_1_are_still_read(tmp_path: Path) -> None:
     # Version 1 had a uint64 header length where version 2 has the length and the header's
     # CRC-32: the same 16 bytes before the header, so the rest of the file is unchanged.
     path = tmp_path / "t.tier"
-    arrays = {"records": np.arange(20, dtype=np.uint16), "scores": -np.arange(20)}
+    arrays: dict[str, NDArray[Any]] = {
+        "records": np.arange(20, dtype=np.uint16),
+        "scores": -np.arange(20, dtype=np.int64),
+    }
     write_tier_file(str(path), META, 0, 20, 8, arrays)
     data = path.read_bytes()
     (length,) = struct.unpack("<I", data[8:12])
