@@ -223,6 +223,11 @@ def test_an_explicit_graph_of_the_slots_agrees_with_the_engine() -> None:
         assert (remoteness[ranks] == solution.remoteness[ids]).all()
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(1, 4), (3, 1), (5, 6), (6, 7), (7, 6)])
+def test_check_tiered_game_passes_on_big_and_odd_boards(rows: int, cols: int) -> None:
+    check_tiered_game(TieredConnectFour(rows, cols), samples=60)
+
+
 def test_registry_and_bad_input() -> None:
     game = load_tiered_game("connect-four", rows=6, cols=7)
     assert isinstance(game, TieredConnectFour) and game.tier_size(42) > 0

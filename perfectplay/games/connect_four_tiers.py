@@ -15,7 +15,7 @@ reachable ones); :meth:`TieredConnectFour.slots` keeps the boards to solve:
 Ranks (all tiers), slots, and the classes reachable from the start (a board and its mirror
 image count once; :func:`~perfectplay.games.enumerate.enumerate_game`, and the issue's figures
 for 5x5 and 5x6, there in positions: 69.8 M and 2.82e9): the slots are within 3 % of the
-reachable classes, the ranks 2.5 to 7 times more (16 on 6x6, 6.0e11 ranks for 6.92e10
+reachable classes, the ranks 2.5 to 7 times more (17 on 6x6, 6.0e11 ranks for 6.92e10
 positions).
 
 ==========  ===============  ==============  ================
