@@ -1,12 +1,10 @@
 """A game position as SVG: :func:`position_svg`, choosing a board renderer by game name.
 
 Registered games each have a renderer (tic-tac-toe, Connect Four, Nim, subtraction, Dodgem,
-Quixo);
-any other game, or a board too large to draw cell by cell, gets the text picture
+Quixo); any other game, or a board too large to draw cell by cell, gets the text picture
 (:mod:`perfectplay.draw.text`). Every legal move passed in is marked in one element carrying
 ``data-move`` (its label), ``data-value`` (WIN, LOSE, TIE or DRAW **for the player making the
-move**) and ``data-remoteness``; a move a board renderer does not place gets a button under
-the board, so no move is ever left out.
+move**) and ``data-remoteness``.
 
 Examples
 --------
@@ -24,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.draw._svg import Drawing, page
-from perfectplay.draw.text import move_buttons, text_drawing
+from perfectplay.draw.text import text_drawing
 from perfectplay.games.base import Game
 
 __all__ = ["RENDERERS", "graph_position_svg", "position_svg"]
@@ -90,13 +88,6 @@ def position_svg(
     board = _board(game, position, by_label)
     if board is None:
         board = text_drawing(game.render(position), listed)
-    else:
-        placed = "".join(board.parts)
-        missing = [m for m in listed if f'data-move="{_attr(m.label)}"' not in placed]
-        if missing:
-            height, buttons = move_buttons(missing, board.height + 10)
-            board.parts += buttons
-            board.height += 10 + height
     params = " ".join(f"{k}={_param(v)}" for k, v in game.info.params.items())
     title = f"{game.info.name}{' ' + params if params else ''}"
     return page(board, title=title, note=_NOTE, size=size)
@@ -104,12 +95,6 @@ def position_svg(
 
 def _param(value: Any) -> str:
     return ",".join(map(str, value)) if isinstance(value, tuple | list) else str(value)
-
-
-def _attr(text: str) -> str:
-    from html import escape
-
-    return escape(text, quote=True)
 
 
 def graph_position_svg(position: int, moves: Sequence[Any], *, size: float | None = None) -> str:
