@@ -136,10 +136,10 @@ class Drawing:
     """One line under the title (whose turn it is, the outcome...)."""
 
 
-def legend(
-    width: float, entries: Sequence[tuple[str, str, str]], note: str
-) -> tuple[float, list[str]]:
-    """Swatches ``(colour, letter, words)`` in a row with a note under them; returns height."""
+def legend(entries: Sequence[tuple[str, str, str]], note: str) -> tuple[float, float, list[str]]:
+    """Swatches ``(colour, letter, words)`` in a row with a note under them; returns the
+    legend's estimated width (text at about 7.6 and 6.4 pixels a character), its height and
+    its elements."""
     parts: list[str] = []
     x = 0.0
     for colour, letter, words in entries:
@@ -160,7 +160,7 @@ def legend(
         parts.append(el("text", words, x=x + 27, y=14, fill=INK, font_size=13))
         x += 27 + 7.6 * len(words) + 16
     parts.append(el("text", note, x=0, y=36, fill=INK, font_size=11.5))
-    return _LEGEND_HEIGHT, parts
+    return max(x, 6.4 * len(note)), _LEGEND_HEIGHT, parts
 
 
 def page(
@@ -192,8 +192,7 @@ def page(
             for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
         ]
     top = _MARGIN + _TITLE_HEIGHT + (18.0 if drawing.caption else 0.0)
-    legend_height, legend_parts = legend(drawing.width, entries, note)
-    legend_width = max(sum(27 + 7.6 * len(w) + 16 for _, _, w in entries), 6.4 * len(note))
+    legend_width, legend_height, legend_parts = legend(entries, note)
     width = max(drawing.width, legend_width, 8.5 * len(title), 6.8 * len(drawing.caption))
     width += 2 * _MARGIN
     height = top + drawing.height + 14.0 + legend_height + _MARGIN
@@ -222,14 +221,14 @@ def page(
     return f"{head}>{''.join(body)}</svg>\n"
 
 
-def tag(move: Any, x: float, y: float, font_size: float = 14.0, *, ink: str | None = None) -> str:
+def tag(move: Any, x: float, y: float, font_size: float = 14.0) -> str:
     """A move's :func:`value_tag` centred at (x, y), in the ink that reads on its colour."""
     return el(
         "text",
         value_tag(move.value, move.remoteness),
         x=x,
         y=y + 0.36 * font_size,
-        fill=ink or ink_on(move.value),
+        fill=ink_on(move.value),
         font_size=font_size,
         font_weight="bold",
         text_anchor="middle",

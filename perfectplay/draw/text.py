@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.draw._svg import Drawing, el, move_mark, tag
-from perfectplay.draw.palette import INK, value_colour
+from perfectplay.draw.palette import INK, ink_on, value_colour
 
 __all__ = ["BUTTON_HEIGHT", "BUTTON_WIDTH", "move_buttons", "text_drawing"]
 
@@ -57,7 +57,7 @@ def move_buttons(moves: Sequence[Any], top: float) -> tuple[float, list[str]]:
                 y=y + 16,
                 font_size=12,
                 text_anchor="middle",
-                fill="#000000" if move.value.name == "TIE" else "#FFFFFF",
+                fill=ink_on(move.value),
             ),
             tag(move, x + BUTTON_WIDTH / 2, y + 31, 14),
         ]

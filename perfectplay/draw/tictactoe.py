@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from perfectplay.draw._svg import Drawing, el, move_mark, tag
-from perfectplay.draw.palette import INK, value_colour
+from perfectplay.draw.palette import INK, ink_on, value_colour
 from perfectplay.games.base import Game
 from perfectplay.values import Value
 
@@ -118,7 +118,7 @@ def drawing(game: Game[Any], position: str, moves: Mapping[str, Any]) -> Drawing
                             x=x + 12,
                             y=y + _CELL - 12,
                             font_size=11,
-                            fill="#000000" if move.value == Value.TIE else "#FFFFFF",
+                            fill=ink_on(move.value),
                         ),
                     ],
                 )
