@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from perfectplay._memory import check_memory
 from perfectplay.errors import InputFormatError
 from perfectplay.games.pursuit import Pursuit
 from perfectplay.games.pursuit_tiers import PursuitTiers
@@ -122,6 +123,8 @@ def solve(data: bytes) -> str:
         x, y = reader.integers(2, f"`x y` of case {k}", low=1, high=n).tolist()
         if x == y:
             raise InputFormatError(f"x and y of case {k} must differ, both are {x}", line)
+        # The board's CSR arrays take O(n) memory even when few vertices have edges.
+        check_memory(16.0 * (n + 1) + 12.0 * m, f"case {k}: a board of {n} vertices")
         board = GameGraph.from_edges(edges[:, 0], edges[:, 1], n=n)
         answer = bob_wins(board, x - 1, y - 1)
         lines.append(f"Case #{k}: {'Yes' if answer else 'No'}\n")
