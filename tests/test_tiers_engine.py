@@ -343,9 +343,9 @@ def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_files(
     # after another new chunk (mid-tier: most tiers have many chunks).
     points: list[tuple[str, Callable[[tuple[dict[str, Any], list[str]]], bool], float]] = [
         ("start-up", lambda before: True, rnd.uniform(0.05, 0.5)),
-        ("first chunk", new_chunk, rnd.uniform(0.0, 0.05)),
-        ("more tiers", more_tiers(rnd.randint(1, 4)), rnd.uniform(0.0, 0.05)),
-        ("mid-tier", new_chunk, rnd.uniform(0.0, 0.02)),
+        ("first chunk", new_chunk, rnd.uniform(0.0, 0.02)),
+        ("more tiers", more_tiers(rnd.randint(1, 3)), rnd.uniform(0.0, 0.01)),
+        ("mid-tier", new_chunk, rnd.uniform(0.0, 0.01)),
     ]
     kept: dict[str, tuple[int, int]] = {}
     chunks: list[str] = []
