@@ -505,12 +505,14 @@ def campaign(name: str, cases: int, timeout: float, out: str, budget: float) -> 
             target=_child, args=(name, cases - counts[0], seed, counts, beat, current, out)
         )
         process.start()
+        killed = False  # by us, for a hang or the budget (not by the kernel's OOM killer)
         while process.is_alive():
             process.join(0.2)
             now = time.monotonic()
             if beat[0] and now - beat[1] > timeout:
                 process.kill()
                 process.join()
+                killed = True
                 hangs += 1
                 text = bytes(current[0][: current[1].value])
                 saved = os.path.join(out, f"{name.replace(':', '-')}-hang-{hangs}.txt")
@@ -519,10 +521,16 @@ def campaign(name: str, cases: int, timeout: float, out: str, budget: float) -> 
             elif now - start > budget and process.is_alive():
                 process.kill()
                 process.join()
+                killed = True
                 counts[0] -= int(beat[0] > 0)  # the input cut short
                 out_of_time = True
-        if process.exitcode not in (0, -9):
-            crashes += 1  # a crash of the interpreter itself (segfault, abort)
+        if process.exitcode != 0 and not killed:
+            crashes += 1  # the interpreter died: a segfault, an abort, the OOM killer
+            counts[0] -= int(beat[0] > 0)
+            text = bytes(current[0][: current[1].value])
+            saved = os.path.join(out, f"{name.replace(':', '-')}-crash-{crashes}.txt")
+            with open(saved, "wb") as crash:
+                crash.write(text + f"\nexit code {process.exitcode}\n".encode())
         if process.exitcode == 0 and counts[0] < cases:
             break  # hypothesis ran out of distinct inputs
         seed += 1
