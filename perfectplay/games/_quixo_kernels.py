@@ -14,7 +14,7 @@ so for one turn the rank order is the order of ``(x, o)``, the order of words.
 
 Every kernel reads tables (:class:`Tables`) built once per board size: binomials, per-byte colex
 contributions, per-byte bit gather/scatter (``pext``/``pdep``), per-byte images under the seven
-non-trivial symmetries, the moves' masks and the winning lines; boards of at most 16 cells
+non-trivial symmetries, the moves' masks and the lines' first cells; boards of at most 16 cells
 (3x3, 4x4) also rank and unrank a pattern by one look-up (every pattern's colex rank, and the
 patterns in colex order: 2^16 entries each). A move is one edge cell ``src``
 pushed back in at ``dest``, the far end of its row or column: the cubes on ``seg`` (from
@@ -88,8 +88,6 @@ class Tables(NamedTuple):
     """Per move: the cells that shift (``dest`` up to ``src``, exclusive) in both halves."""
     shift: NDArray[np.int64]
     """Per move: how far the shifting cubes move, in bits (negative: to lower cells)."""
-    lines: NDArray[np.int64]
-    """The winning lines (rows, columns, both diagonals) as bitboards."""
     edge: int
     """The edge cells as a bitboard."""
     starts: NDArray[np.int64]
@@ -204,15 +202,11 @@ def tables(n: int) -> Tables:
         src.append((1 << s) * both)
         dest.append(1 << d)
         shift.append(step)
-    lines = [sum(1 << (r * n + c) for c in range(n)) for r in range(n)]
-    lines += [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
-    lines += [
-        sum(1 << (i * n + i) for i in range(n)),
-        sum(1 << (i * n + n - 1 - i) for i in range(n)),
-    ]
+    main = sum(1 << (i * n + i) for i in range(n))
+    anti = sum(1 << (i * n + n - 1 - i) for i in range(n))
+    diagonals = [main * both, anti * both]
     edge = sum(1 << d for d in range(cells) if d // n in (0, n - 1) or d % n in (0, n - 1))
     starts = [sum(1 << (r * n) for r in range(n)) * both, ((1 << n) - 1) * both]
-    diagonals = [lines[2 * n] * both, lines[2 * n + 1] * both]
     small = cells <= 16
     every = np.arange(1 << cells if small else 0, dtype=np.int32)
     counts = np.array([bin(p).count("1") for p in range(len(every))], dtype=np.int64)
@@ -235,7 +229,6 @@ def tables(n: int) -> Tables:
         _ints(dest),
         _ints(seg),
         _ints(shift),
-        _ints(lines),
         edge,
         _ints(starts),
         _ints(diagonals),
