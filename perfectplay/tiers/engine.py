@@ -27,7 +27,7 @@ from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, solve_loopy
-from perfectplay.tiers.records import pack, record_dtype
+from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest
 
 __all__ = ["DEFAULT_CHUNK", "SolveStats", "chunk_starts", "solve_tiers", "tier_order"]
@@ -301,10 +301,9 @@ def solve_tiers(
         size = game.tier_size(tier)
         with _progress_bar(size, game.tier_label(tier), progress) as bar:
             if game.inner_moves(tier):
-                value, rem = solve_loopy(game, tier, children, jobs=jobs, advance=bar.update)
-                top = int(rem.max(initial=0))
-                store.put(tier, pack(value, rem, record_dtype(top)), None, top)
-                del value, rem
+                records, top = solve_loopy(game, tier, children, jobs=jobs, advance=bar.update)
+                store.put(tier, records, None, top)
+                del records
             else:
                 bound = 1 + max((most[c] for c in game.child_tiers(tier)), default=-1)
                 _solve_chunked(

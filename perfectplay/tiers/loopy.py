@@ -31,19 +31,22 @@ from perfectplay.tiers._kernels import (
     NO_POSITION_VALUE,
     apply_tie_level,
     apply_win_lose_level,
+    finish_records,
     gather_level,
     init_loopy,
-    mark_draws,
 )
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
+from perfectplay.tiers.records import record_dtype
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 __all__ = ["LOOPY_BYTES_PER_RANK", "solve_loopy"]
 
-LOOPY_BYTES_PER_RANK = 22
-"""Work memory per rank of a loopy tier: value 1, remoteness 4, counter 4, queue 8, and with
-earlier tiers 5 more for the summary of their children (13, counted in full here)."""
+LOOPY_BYTES_PER_RANK = 27
+"""Work memory per rank of a loopy tier, at most: value 1, remoteness 4, counter 2 or 4, queue
+4 (8 past 2^31 ranks), records 1 to 4, and with earlier tiers 13 more for the summary of their
+children and 8 for the list of LOSEs decided ahead of their level (counted here without
+those: a tier without child tiers needs 11 to 16 bytes per rank)."""
 
 _PARENT_BATCH = 1 << 14
 
@@ -72,7 +75,10 @@ class _Tier:
         self.out_lose = np.zeros(n_out, dtype=np.int32)
         self.out_tie = np.zeros(n_out, dtype=np.int32)
         self.blocked = np.zeros(n_out, dtype=np.bool_)
-        self.queue = np.empty(size, dtype=np.int64)
+        # Each position enters the queue once, when decided: `size` entries are enough.
+        self.queue: NDArray[np.integer] = np.empty(
+            size, dtype=np.int32 if size < 2**31 else np.int64
+        )
 
 
 def _count(
@@ -114,12 +120,12 @@ def _count(
 
 
 def _parents(
-    game: TieredGame, tier: int, frontier: NDArray[np.int64], pool: ThreadPoolExecutor | None
+    game: TieredGame, tier: int, frontier: NDArray[np.integer], pool: ThreadPoolExecutor | None
 ) -> list[tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]]:
     """``(batch, indptr, parent ranks)`` for the frontier, in order, batches in parallel."""
 
     def one(start: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-        batch = frontier[start : start + _PARENT_BATCH]
+        batch = frontier[start : start + _PARENT_BATCH].astype(np.int64)
         indptr, parents = game.parents(tier, batch)
         indptr = np.asarray(indptr, dtype=np.int64)
         if indptr.shape != (len(batch) + 1,) or (len(batch) and indptr[-1] != len(parents)):
@@ -163,7 +169,7 @@ def _propagate(
     win_lose = candidate_value == WIN
     top = max(len(fixed[1]), len(candidates[1]))
     bucket_head = np.full(int(work.out_lose.max(initial=0)) + 2 if win_lose else 1, -1, np.int64)
-    link = np.empty(len(work.value) if win_lose and work.has_out else 1, dtype=np.int64)
+    link = np.empty(len(work.value) if win_lose and work.has_out else 1, dtype=work.queue.dtype)
     buf = np.empty(0, dtype=np.int64)
     head = tail = 0
     level = 0
@@ -203,8 +209,8 @@ def solve_loopy(
     *,
     jobs: int = 1,
     advance: Callable[[int], None] | None = None,
-) -> tuple[NDArray[np.uint8], NDArray[np.int32]]:
-    """Value and remoteness of every rank of a tier with moves inside it.
+) -> tuple[NDArray[np.unsignedinteger], int]:
+    """Records (value and remoteness) of every rank of a tier with moves inside it.
 
     Parameters
     ----------
@@ -218,9 +224,10 @@ def solve_loopy(
 
     Returns
     -------
-    value, remoteness
-        Per rank: the value for the player to move (UNDECIDED where the rank is no position)
-        and the remoteness (-1 for DRAW and no position).
+    records, most
+        Per rank, the packed value for the player to move and remoteness
+        (:mod:`perfectplay.tiers.records`: 0 where the rank is no position), in the narrowest
+        record dtype that holds them; the largest remoteness (0 if none).
 
     Raises
     ------
@@ -272,5 +279,7 @@ def solve_loopy(
     finally:
         if pool is not None:
             pool.shutdown()
-    mark_draws(value, rem)
-    return value, rem
+    most = max(int(rem.max(initial=0)), 0)
+    records = np.empty(size, dtype=record_dtype(most))
+    finish_records(value, rem, records)
+    return records, most
