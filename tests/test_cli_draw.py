@@ -90,6 +90,8 @@ def test_draw_a_saved_game_graph(tmp_path: os.PathLike[str]) -> None:
         (["draw", "nim", "-o", "out.gif"], "expected a file name ending in .svg or .png"),
         (["draw", "nim", "--history", "h.jpeg"], "expected a file name ending in .svg or .png"),
         (["draw", "nim", "-o", "/nonexistent/dir/x.svg"], "/nonexistent/dir/x.svg"),
+        (["draw", "nim", "--width", "0"], "--width must be a positive number of pixels"),
+        (["draw", "nim", "--width", "wide"], "invalid float value: 'wide'"),
     ],
 )
 def test_draw_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:

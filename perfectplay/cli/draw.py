@@ -27,7 +27,9 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "game", metavar="GAME|FILE", help="a registered game's name or a saved file"
+        "game",
+        metavar="GAME|FILE",
+        help="a registered game's name, a saved file or a tier directory",
     )
     parser.add_argument(
         "position",
@@ -108,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.draw.output import check_picture_path
     from perfectplay.draw.position import graph_position_svg
 
+    if args.width is not None and not args.width > 0:
+        from perfectplay.errors import InputFormatError
+
+        raise InputFormatError(f"--width must be a positive number of pixels, got {args.width}")
     for path in (args.output, args.history):
         if path is not None:
             check_picture_path(path)
