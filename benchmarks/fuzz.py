@@ -130,11 +130,16 @@ def _replace_number(data: bytearray, k: int, value: int) -> bytearray:
 
 
 # ---------------------------------------------------------------------------- surfaces
-# Each surface is (strategy, check): check(input) returns "accepted", or "wrong: ..." when an
-# invariant breaks; a PerfectPlayError counts as "rejected".
+# Each surface is (strategy, check, warm): check(input) returns "accepted", or "wrong: ..."
+# when an invariant breaks; a PerfectPlayError counts as "rejected"; `warm` are valid inputs run
+# before the clock starts (imports, compiled kernels).
 
 
-def graph_file_surface() -> tuple[Any, Callable[[Any], str]]:
+Surface = tuple[Any, Callable[[Any], str], list[Any]]
+"""(strategy, check, warm-up inputs) of one input surface."""
+
+
+def graph_file_surface() -> Surface:
     from perfectplay.graphfile import format_solution, parse_graph
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.verify import verify_graph_text
@@ -147,10 +152,10 @@ def graph_file_surface() -> tuple[Any, Callable[[Any], str]]:
         report = verify_graph_text(data, text, workers=1)
         return "accepted" if report.ok else f"wrong: verify refuses the solver: {report.problems}"
 
-    return mutated(GRAPH_SAMPLES, TOKENS), check
+    return mutated(GRAPH_SAMPLES, TOKENS), check, list(GRAPH_SAMPLES)
 
 
-def problem_surface(name: str) -> tuple[Any, Callable[[Any], str]]:
+def problem_surface(name: str) -> Surface:
     from perfectplay.problems import get_problem
 
     problem = get_problem(name)
@@ -164,10 +169,10 @@ def problem_surface(name: str) -> tuple[Any, Callable[[Any], str]]:
         problem.solve(data)
         return "accepted"
 
-    return mutated(seeds, TOKENS), check
+    return mutated(seeds, TOKENS), check, seeds
 
 
-def params_surface() -> tuple[Any, Callable[[Any], str]]:
+def params_surface() -> Surface:
     from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
 
     names = game_names()
@@ -186,10 +191,10 @@ def params_surface() -> tuple[Any, Callable[[Any], str]]:
         game.outcome(position)
         return "accepted"
 
-    return strategy, check
+    return strategy, check, [(name, []) for name in names]
 
 
-def position_surface(name: str) -> tuple[Any, Callable[[Any], str]]:
+def position_surface(name: str) -> Surface:
     from perfectplay.games.registry import load_game
 
     game = load_game(name)
@@ -207,7 +212,7 @@ def position_surface(name: str) -> tuple[Any, Callable[[Any], str]]:
             return f"wrong: {data!r} parses to {position!r}, its render to {again!r}"
         return "accepted"
 
-    return mutated(seeds, [*TOKENS, *letters]), check
+    return mutated(seeds, [*TOKENS, *letters]), check, seeds[:3]
 
 
 # ---------------------------------------------------------------------------- stores
@@ -324,7 +329,7 @@ def _arrays(path: str) -> dict[str, bytes]:
         return {name: store.array(name).tobytes() for name in store.manifest["arrays"]}
 
 
-def store_surface() -> tuple[Any, Callable[[Any], str]]:
+def store_surface() -> Surface:
     from perfectplay.verify import verify_store
 
     directory = tempfile.mkdtemp(prefix="fuzz-store-")
@@ -347,15 +352,15 @@ def store_surface() -> tuple[Any, Callable[[Any], str]]:
             return "rewired"
         return f"wrong: a corrupted {stores[k][0]} store was accepted ({sorted(changed)})"
 
-    return store_edits(stores), check
+    return store_edits(stores), check, [(k, data) for k, (_, data) in enumerate(stores)]
 
 
-def web_surface() -> tuple[Any, Callable[[Any], str]]:
+def web_surface() -> Surface:
     from starlette.testclient import TestClient
 
     from perfectplay.games.registry import game_names, load_game
-    from perfectplay.store import open_store, save
-    from perfectplay.web.app import Database, create_app
+    from perfectplay.store import save
+    from perfectplay.web.app import create_app, open_database
     from perfectplay.web.solutions import SolutionCache
 
     directory = tempfile.mkdtemp(prefix="fuzz-web-")
@@ -363,9 +368,8 @@ def web_surface() -> tuple[Any, Callable[[Any], str]]:
     from perfectplay.api import solve
 
     save(path, solve(load_game("tic-tac-toe")))
-    store = open_store(path)
     client = TestClient(
-        create_app([Database("ttt", store)], cache=SolutionCache(max_positions=20_000))
+        create_app([open_database("ttt", path)], cache=SolutionCache(max_positions=20_000))
     )
     client.__enter__()
     ttt = load_game("tic-tac-toe")
@@ -387,21 +391,19 @@ def web_surface() -> tuple[Any, Callable[[Any], str]]:
             return f"wrong: {response.status_code} {body!r}"
         return "accepted" if response.status_code < 400 else "rejected"
 
-    return strategy, check
+    return strategy, check, [("/api/games", []), ("/api/databases/ttt/position", [])]
 
 
 class _Refuted(PerfectPlayError):
     """verify refused a store (counted as rejected)."""
 
 
-def surfaces() -> dict[str, Callable[[], tuple[Any, Callable[[Any], str]]]]:
+def surfaces() -> dict[str, Callable[[], Surface]]:
     """Every surface by name, each a factory run in the child process."""
     from perfectplay.games.registry import game_names
     from perfectplay.problems import problem_names
 
-    table: dict[str, Callable[[], tuple[Any, Callable[[Any], str]]]] = {
-        "graph-file": graph_file_surface
-    }
+    table: dict[str, Callable[[], Surface]] = {"graph-file": graph_file_surface}
     for name in problem_names():
         table[f"problem:{name}"] = lambda name=name: problem_surface(name)
     table["params"] = params_surface
@@ -427,9 +429,10 @@ def run_cases(
     out: str | None,
 ) -> None:
     """Run `cases` inputs of surface `name` (in this process), updating the shared counters."""
-    strategy, check = surfaces()[name]()
-    with contextlib.suppress(Exception):  # warm up (imports, compiled kernels) off the clock
-        check(strategy.example())
+    strategy, check, warm = surfaces()[name]()
+    for data in warm:  # valid inputs: imports and compiled kernels loaded off the clock
+        with contextlib.suppress(Exception):
+            check(data)
     saved = [0]
 
     def record(kind: str, data: Any, text: str) -> None:
