@@ -90,7 +90,8 @@ def test_draw_a_saved_game_graph(tmp_path: os.PathLike[str]) -> None:
         (["draw", "nim", "-o", "out.gif"], "expected a file name ending in .svg or .png"),
         (["draw", "nim", "--history", "h.jpeg"], "expected a file name ending in .svg or .png"),
         (["draw", "nim", "-o", "/nonexistent/dir/x.svg"], "/nonexistent/dir/x.svg"),
-        (["draw", "nim", "--width", "0"], "--width must be a positive number of pixels"),
+        (["draw", "nim", "--width", "0"], "--width must be a number of pixels in (0, 100000]"),
+        (["draw", "nim", "--width", "inf"], "--width must be a number of pixels"),
         (["draw", "nim", "--width", "wide"], "invalid float value: 'wide'"),
     ],
 )

@@ -110,10 +110,12 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.draw.output import check_picture_path
     from perfectplay.draw.position import graph_position_svg
 
-    if args.width is not None and not args.width > 0:
+    if args.width is not None and not 0 < args.width <= 100_000:
         from perfectplay.errors import InputFormatError
 
-        raise InputFormatError(f"--width must be a positive number of pixels, got {args.width}")
+        raise InputFormatError(
+            f"--width must be a number of pixels in (0, 100000], got {args.width}"
+        )
     for path in (args.output, args.history):
         if path is not None:
             check_picture_path(path)
