@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
 from brute import QuixoGrid, brute_quixo, brute_quixo_moves, brute_quixo_outcome
+from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -288,3 +290,18 @@ def test_3x3_engine_equals_the_in_memory_solver(solved3: GameSolution[QuixoPosit
         entry = db.entry(*game.locate(position))
         assert int(entry.value) == solved.solution.value[pid], position
         assert entry.remoteness == solved.solution.remoteness[pid], position
+
+
+def test_command_line_solves_queries_and_refuses(tmp_path: Path) -> None:
+    directory = tmp_path / "q3"
+    solved = run_cli(["solve", "quixo", "--param", "size=3", "--tiers", str(directory)])
+    assert solved.code == 0, solved.err
+    assert "start: WIN in 7" in solved.out
+    board = "X O -\n- X -\nO - -\nO to move"
+    query = run_cli(["query", str(directory), board])
+    assert query.code == 0 and "value: WIN in 5" in query.out
+    too_big = run_cli(["solve", "quixo", "--param", "size=5", "--tiers", str(tmp_path / "q5")])
+    assert too_big.code == 2 and "TiB of memory" in too_big.err
+    assert len(too_big.err.strip().splitlines()) == 1 and not (tmp_path / "q5").exists()
+    bad = run_cli(["solve", "quixo", "--param", "size=6"])
+    assert bad.code == 2 and bad.err.strip().endswith("got 6")
