@@ -72,25 +72,27 @@ def _rank(game: TieredConnectFour, board: tuple[str, ...]) -> int:
     return int(out[0])
 
 
-@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 3), (3, 2), (3, 4), (4, 4)])
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 3), (3, 2), (3, 4), (4, 4), (4, 5), (5, 4)])
 def test_ranks_number_every_board_of_a_tier_in_order(rows: int, cols: int) -> None:
     game = TieredConnectFour(rows, cols)
     assert game.tiers() == list(range(rows * cols + 1))
     assert [game.tier_size(t) for t in game.tiers()] == superset_sizes(rows, cols)
+    table, _, h_of, x_of, _ = game._kernel_tables
     for tier in game.tiers():
-        boards = boards_of(rows, cols, tier) if rows * cols <= 12 else None
         size = game.tier_size(tier)
-        positions = [game.position(tier, r) for r in range(size)]
-        assert len(set(positions)) == size
-        if boards is not None:
-            assert set(positions) == set(boards)
-        states = [[game._states(p)[c] for c in range(cols)] for p in positions]
-        assert states == sorted(states)  # ranks order boards by their column states
+        states = np.empty((size, cols), dtype=np.int64)
+        kernels.unrank_boards(np.arange(size), tier, table, h_of, x_of, states)
+        assert (_ranks(game, states) == np.arange(size)).all()  # a bijection onto 0..size-1
+        assert (h_of[states].sum(axis=1) == tier).all()
+        assert (x_of[states].sum(axis=1) == (tier + 1) // 2).all()
+        order = np.lexsort(states.T[::-1])
+        assert (order == np.arange(size)).all()  # ranks order boards by their column states
+        if rows * cols <= 12:
+            positions = {game.position(tier, r) for r in range(size)}
+            assert positions == set(boards_of(rows, cols, tier))
         for rank in range(0, size, max(1, size // 50)):
-            assert game.locate(positions[rank]) == (
-                tier,
-                min(rank, _rank(game, positions[rank][::-1])),
-            )
+            position = game.position(tier, rank)
+            assert game.locate(position) == (tier, min(rank, _rank(game, position[::-1])))
 
 
 @pytest.mark.parametrize(("rows", "cols", "most"), [(2, 3, 10**6), (3, 4, 10**6), (4, 4, 400)])
