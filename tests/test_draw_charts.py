@@ -79,3 +79,21 @@ def test_nice_ticks_cover_the_top_in_round_steps() -> None:
         assert ticks[0] == 0 and ticks[-1] >= top
         step = ticks[1] - ticks[0]
         assert str(int(step)).rstrip("0") in ("1", "2", "5")
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from([Value.WIN, Value.LOSE]), st.integers(0, 60)), min_size=1)
+)
+def test_value_history_points_stay_inside_the_bands_below_their_labels(
+    history: list[tuple[Value, int]],
+) -> None:
+    # Regression: the largest remoteness sat on the band's edge, over "first player wins".
+    svg = value_history_svg(history)
+    labels = {
+        e.text: float(e.get("y", "")) for e in ET.fromstring(svg).iter() if e.tag.endswith("text")
+    }
+    top_label = labels["first player wins"]
+    bottom_label = labels["first player loses"]
+    for group in points(svg):
+        y = centre_y(group)
+        assert top_label + 7 <= y <= bottom_label - 14

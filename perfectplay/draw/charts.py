@@ -72,6 +72,7 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
     points = [(Value(v), int(r)) for v, r in history]
     top = max([r for _, r in points if r != NO_REMOTENESS] + [1])
     half = 110.0
+    inner = half - 28  # the largest remoteness: below the band's label, circles inside the band
     step = max(18.0, min(48.0, 640.0 / max(len(points), 1)))
     width = _AXIS + max(step * len(points), 300.0) + 10
     mid = half + 8
@@ -96,7 +97,7 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
         if t > top:
             continue
         for sign in (1, -1) if t else (1,):
-            y = mid - sign * half * t / top
+            y = mid - sign * inner * t / top
             parts.append(
                 el(
                     "text",
@@ -113,7 +114,7 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
         first = value if k % 2 == 0 else value.flipped()
         sign = {Value.WIN: 1, Value.LOSE: -1}.get(first, 0)
         distance = 0 if r == NO_REMOTENESS else r
-        xy.append((_AXIS + (k + 0.5) * step, mid - sign * half * distance / top))
+        xy.append((_AXIS + (k + 0.5) * step, mid - sign * inner * distance / top))
     if len(xy) > 1:
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
         parts.append(el("polyline", points=path, fill="none", stroke="#777777", stroke_width=2))
