@@ -269,3 +269,48 @@ def test_graph_store_primitives_are_checked(tmp_path) -> None:  # type: ignore[n
     remoteness[0] = 1
     save(path, Solution(solution.graph, value, remoteness, solver="edited"), primitive=primitive)
     assert verify_store(path).problems == ["position 1: WIN 0 but the rules fix TIE 0"]
+
+
+# ---------------------------------------------------------------- tier databases
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [("dodgem", {"size": 3}), ("connect-four", {"rows": 3, "cols": 4})]
+)
+def test_tier_database_is_verified_and_every_sampled_mutation_refuted(
+    name: str, params: dict[str, int]
+) -> None:
+    from perfectplay.games.registry import load_tiered_game
+    from perfectplay.tiers import solve_tiers
+    from perfectplay.tiers.records import pack, unpack
+    from perfectplay.verify.tiers import check_tier_database
+
+    db = solve_tiers(load_tiered_game(name, **params), progress=False, jobs=1)
+    report = check_tier_database(db)
+    assert report.ok, report.problems
+    assert report.positions > 0 and report.moves > 0
+    rng = np.random.default_rng(1)
+    for tier in rng.choice(db.order, size=min(4, len(db.order)), replace=False).tolist():
+        records = db.records(tier)
+        value, remoteness = unpack(records)
+        present = np.flatnonzero(value != UNDECIDED)
+        if not present.size:
+            continue
+        rank = int(rng.choice(present))
+        saved = records.copy()
+        for v, r in ((WIN, 0), (LOSE, 1), (TIE, 3), (DRAW, -1)):
+            if (v, r) == (int(value[rank]), int(remoteness[rank])):
+                continue
+            changed_value, changed_remoteness = value.copy(), remoteness.copy()
+            changed_value[rank], changed_remoteness[rank] = v, r
+            records[:] = pack(changed_value, changed_remoteness, records.dtype.type)
+            refused = check_tier_database(db)
+            assert not refused.ok and f"rank {rank}" in " ".join(refused.problems)
+        records[:] = saved
+
+
+def test_cli_verify_tier_directory(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    directory = tmp_path / "dodgem"
+    assert run_cli(["solve", "dodgem", "--tiers", str(directory)]).code == 0
+    result = run_cli(["verify", str(directory)])
+    assert result.code == 0 and result.out.startswith("verified: the tier directory")

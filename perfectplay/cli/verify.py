@@ -1,7 +1,8 @@
 """``perfectplay verify``: check a solution against the rules, independently of the solvers.
 
 ``perfectplay verify GRAPHFILE SOLUTION`` checks ``perfectplay solve``'s text output against the
-graph file; ``perfectplay verify FILE`` checks a store file (``solve ... --save``) or a geography
+graph file; ``perfectplay verify FILE`` checks a store file (``solve ... --save``), a tier
+directory (``solve GAME --tiers DIR``, against the game's regenerated moves) or a geography
 certificate (``problem NAME --certificate``). Exit code 0 and one summary line when it holds,
 1 and the first offending positions with the reason when it does not, 2 for unreadable input.
 """
@@ -9,6 +10,7 @@ certificate (``problem NAME --certificate``). Exit code 0 and one summary line w
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any
@@ -27,11 +29,14 @@ def add_parser(subparsers: Any) -> None:
             "Check every position of a solution against its moves: its value and remoteness "
             "(for the player to move) must be exactly what its moves imply, scores what their "
             "gains imply. Give a graph file and `perfectplay solve`'s text output, or one store "
-            "file (`solve --save`), or one geography certificate (`problem --certificate`). "
+            "file (`solve --save`), tier directory (`solve --tiers`) or geography certificate "
+            "(`problem --certificate`). "
             "Exit 0 when the solution holds, 1 (with the first offending positions) when not."
         ),
     )
-    parser.add_argument("file", metavar="GRAPHFILE|DB|CERTIFICATE", help="the file to check")
+    parser.add_argument(
+        "file", metavar="GRAPHFILE|DB|CERTIFICATE", help="the file (or tier directory) to check"
+    )
     parser.add_argument(
         "solution",
         metavar="SOLUTION",
@@ -57,6 +62,8 @@ def _kind(path: str) -> str:
 
     if path == "-":
         return "graph"
+    if os.path.isdir(path):
+        return "tiers"
     with open(path, "rb") as source:
         head = source.read(len(MAGIC))
     if head == MAGIC:
@@ -85,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
         progress = not args.no_progress and sys.stderr.isatty()
         report = verify_store(args.file, progress=progress)
         what = f"{args.file} holds"
+    elif kind == "tiers":
+        from perfectplay.verify.tiers import verify_tiers
+
+        progress = not args.no_progress and sys.stderr.isatty()
+        report = verify_tiers(args.file, progress=progress)
+        what = f"the tier directory {args.file} holds"
     elif kind == "certificate":
         from perfectplay.verify import Report
         from perfectplay.verify.certificate import check_geography_certificate, load_certificates
