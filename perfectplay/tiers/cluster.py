@@ -37,7 +37,7 @@ from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.storage import DirectoryStore
 from perfectplay.tiers.tasks import TaskResult, chunk_task, loopy_task
 
-__all__ = ["parse_dask", "registered_game", "solve_on_cluster"]
+__all__ = ["parse_dask", "registered_game", "solve_on_cluster", "throughput"]
 
 _LOCAL = re.compile(r"local:([0-9]+)")
 _SCHEMES = ("tcp://", "tls://")
@@ -147,6 +147,7 @@ class _Tiers:
         self.remote = copy.copy(store)
         self.remote.directory = os.path.abspath(store.directory)
         self.token = hashlib.sha1(self.remote.directory.encode()).hexdigest()[:12]
+        self.results: list[TaskResult] = []
 
     def key(self, tier: int, start: int) -> str:
         """The task key of a chunk (the same in every run on the same directory)."""
@@ -161,6 +162,7 @@ class _Tiers:
             raise ClusterError(
                 f"{what}: every worker that ran it died ({error}); out of memory?"
             ) from None
+        self.results.append(result)
         return result
 
     def chunks(self, tier: int, advance: Callable[[int], None], stats: SolveStats) -> None:
@@ -267,3 +269,34 @@ def solve_on_cluster(
                     tiers.loopy(tier, bar.update)
                 else:
                     tiers.chunks(tier, bar.update, stats)
+        if any(r.solved for r in tiers.results):
+            print(throughput(tiers.results), file=sys.stderr)
+
+
+def throughput(results: list[TaskResult]) -> str:
+    """One line on the tasks that solved something: ranks per second of task time per worker.
+
+    The rate to size a cluster by: a tier of R ranks takes about R / (rate x workers) seconds
+    once the workers hold its child tiers.
+
+    Examples
+    --------
+    >>> done = [TaskResult(5, 0, 4 << 20, True, 0.5, 0.4, "a:1"), TaskResult(5, 4 << 20,
+    ...         4 << 20, True, 0.5, 0.4, "b:2"), TaskResult(5, 8 << 20, 9, False, 0, 0, "a:1")]
+    >>> print(throughput(done))
+    Dask: 2 tasks on 2 worker processes solved 8,388,608 ranks in 1.00 s of task time (0.80 s
+    CPU): 8.39 M ranks/s per worker (10.49 per CPU second)
+    """
+    solved = [r for r in results if r.solved]
+    ranks = sum(r.ranks for r in solved)
+    seconds = sum(r.seconds for r in solved)
+    cpu = sum(r.cpu for r in solved)
+    return (
+        f"Dask: {len(solved)} tasks on {len({r.worker for r in solved})} worker processes "
+        f"solved {ranks:,} ranks in {seconds:.2f} s of task time ({cpu:.2f} s CPU): "
+        f"{_per(ranks, seconds)} M ranks/s per worker ({_per(ranks, cpu)} per CPU second)"
+    )
+
+
+def _per(ranks: int, seconds: float) -> str:
+    return f"{ranks / seconds / 1e6:.2f}" if seconds > 0 else "-"

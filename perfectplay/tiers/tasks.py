@@ -43,7 +43,6 @@ from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import solve_loopy
-from perfectplay.tiers.records import pack, record_dtype
 from perfectplay.tiers.storage import MANIFEST, DirectoryStore
 
 __all__ = ["TaskResult", "cached_tiers", "chunk_task", "loopy_task"]
@@ -67,6 +66,8 @@ class TaskResult(NamedTuple):
     """False if the file existed already (an earlier run, or a retried task, wrote it)."""
     seconds: float
     """Time spent solving and writing (0 if not solved)."""
+    cpu: float
+    """CPU time of the task's thread while solving and writing (0 if not solved)."""
     worker: str
     """The host and process that ran the task."""
 
@@ -153,16 +154,19 @@ def chunk_task(
     stop = min(start + store.chunk, game.tier_size(tier))
     _check_directory(store)
     if store.chunk_done(tier, start):
-        return TaskResult(tier, start, stop - start, False, 0.0, _worker())
+        return TaskResult(tier, start, stop - start, False, 0.0, 0.0, _worker())
     children = _children(game, store, tier)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.thread_time()
     records, most, score = solve_range(
         game, tier, start, stop, children, dtype=np.dtype(dtype_name).type,
         scored=game.info.scored,
     )  # fmt: skip
     arrays = {"records": records} if score is None else {"records": records, "scores": score}
     store.put_chunk(tier, start, stop, arrays, most)
-    return TaskResult(tier, start, stop - start, True, time.perf_counter() - began, _worker())
+    return TaskResult(
+        tier, start, stop - start, True, time.perf_counter() - began, time.thread_time() - cpu,
+        _worker(),
+    )  # fmt: skip
 
 
 def loopy_task(
@@ -183,10 +187,11 @@ def loopy_task(
     size = game.tier_size(tier)
     _check_directory(store)
     if store.complete(tier):
-        return TaskResult(tier, 0, size, False, 0.0, _worker())
+        return TaskResult(tier, 0, size, False, 0.0, 0.0, _worker())
     children = _children(game, store, tier)
-    began = time.perf_counter()
-    value, rem = solve_loopy(game, tier, children, jobs=os.cpu_count() or 1)
-    top = int(rem.max(initial=0))
-    store.put(tier, pack(value, rem, record_dtype(top)), None, top)
-    return TaskResult(tier, 0, size, True, time.perf_counter() - began, _worker())
+    began, cpu = time.perf_counter(), time.process_time()  # the tier's threads are all ours
+    records, top = solve_loopy(game, tier, children, jobs=os.cpu_count() or 1)
+    store.put(tier, records, None, top)
+    return TaskResult(
+        tier, 0, size, True, time.perf_counter() - began, time.process_time() - cpu, _worker()
+    )

@@ -1,0 +1,127 @@
+"""Benchmark of the tier engine on Dask: the same solve in-process, on local:1 and on local:2.
+
+Rows: Connect Four 5 rows x 5 cols (5 x 6 with ``--big``) solved into a fresh tier directory
+by the whole ``perfectplay solve --tiers`` command, in-process with 1 thread and with 2, then
+on a LocalCluster of 1 and of 2 worker processes (``--dask local:N``, cluster start-up
+included), and on one worker process with 2 threads (started beforehand). Then:
+
+* the overhead of the cluster against in-process on the same number of cores (issue target:
+  at most 15% at 5 x 6);
+* the speed-up from 1 to 2 workers (target: at least 1.7x);
+* a projection for Connect Four 6 x 6 on a 16-machine cluster, from the ranks per second per
+  worker the tasks measured (the driver prints them) and the sizes of 6 x 6's tiers.
+
+Usage: ``python benchmarks/bench_dask.py [--big] [--machines 16] [--cores 2]``. Times are
+seconds; CPU is the whole process tree's (driver, scheduler, workers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+from _child import perfectplay_command
+
+from perfectplay.games.registry import load_tiered_game
+
+_RATE = re.compile(r"\(([0-9.]+) s CPU\): ([0-9.]+) M ranks/s per worker \(([0-9.]+) per CPU")
+
+
+def _solve(rows: int, cols: int, directory: str, extra: list[str]) -> dict:
+    """Run one solve; wall and CPU seconds, its JSON record and the workers' rate if any."""
+    args = [*perfectplay_command(), "solve", "connect-four", "--param", f"rows={rows}"]
+    args += ["--param", f"cols={cols}", "--tiers", directory, "--json", *extra]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        wall = time.perf_counter()
+        child = subprocess.Popen(args, stdout=out, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - wall
+        out.seek(0)
+        err.seek(0)
+        text, log = out.read().decode(), err.read().decode()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(args)} failed:\n{log}")
+    tasks = _RATE.search(log)
+    record = json.loads(text)
+    record.update(wall=wall, cpu=usage.ru_utime + usage.ru_stime, tasks_cpu=None, rate=None)
+    if tasks is not None:
+        record.update(
+            tasks_cpu=float(tasks.group(1)),
+            rate=float(tasks.group(2)),
+            cpu_rate=float(tasks.group(3)),
+        )
+    return record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", action="store_true", help="Connect Four 5x6 (many minutes)")
+    parser.add_argument("--machines", type=int, default=16, help="machines of the projection")
+    parser.add_argument("--cores", type=int, default=2, help="cores per projected machine")
+    args = parser.parse_args()
+    rows, cols = (5, 6) if args.big else (5, 5)
+    root = tempfile.mkdtemp(prefix="bench-dask-")
+    runs = [
+        ("in-process, 1 thread", ["--jobs", "1"]),
+        ("in-process, 2 threads", ["--jobs", "2"]),
+        ("local:1", ["--dask", "local:1"]),
+        ("local:2", ["--dask", "local:2"]),
+    ]
+    print(f"# Connect Four {rows}x{cols} on Dask, {os.cpu_count()} cores; load {os.getloadavg()}")
+    print(
+        "| run | wall s | CPU s | tasks' CPU s | M ranks/s per worker (per task s, per CPU s) "
+        "| start |"
+    )
+    print("|---|---|---|---|---|---|")
+    results = {}
+    from distributed import LocalCluster
+
+    # One worker process with two threads (child tiers held once): the layout recommended
+    # for a machine of a real cluster; its start-up is not in the time.
+    threads = LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None)
+    runs.append(("1 process x 2 threads", ["--dask", threads.scheduler_address]))
+    try:
+        for what, extra in runs:
+            directory = os.path.join(root, re.sub(r"\W+", "-", what))
+            r = _solve(rows, cols, directory, extra)
+            shutil.rmtree(directory)
+            results[what] = r
+            tasks = "-" if r["rate"] is None else f"{r['tasks_cpu']:.1f}"
+            rate = "-" if r["rate"] is None else f"{r['rate']:.2f}, {r['cpu_rate']:.2f}"
+            start = f"{r['start']['value']} in {r['start']['remoteness']}"
+            print(f"| {what} | {r['wall']:.1f} | {r['cpu']:.1f} | {tasks} | {rate} | {start} |")
+    finally:
+        threads.close()
+        shutil.rmtree(root, ignore_errors=True)
+    one, two = results["local:1"], results["local:2"]
+    for cores, here, there in ((1, "in-process, 1 thread", one), (2, "in-process, 2 threads", two)):
+        base = results[here]["wall"]
+        print(
+            f"overhead of the cluster on {cores} core(s): {there['wall']:.1f} s against "
+            f"{base:.1f} s in-process = {100 * (there['wall'] / base - 1):+.0f}% (target <= 15%)"
+        )
+    print(f"speed-up local:1 -> local:2: {one['wall'] / two['wall']:.2f}x (target >= 1.7x)")
+    # Per CPU second: what a core of a machine without other jobs gives (this one is shared).
+    rate = two["cpu_rate"] * 1e6
+    game = load_tiered_game("connect-four", rows=6, cols=6)
+    size = {t: game.tier_size(t) for t in game.tiers()}
+    workers = args.machines * args.cores
+    seconds = sum(size.values()) / (rate * workers)
+    reads = max(sum(size[c] for c in game.child_tiers(t)) for t in size)
+    print(
+        f"projection, Connect Four 6x6 ({sum(size.values()):.3g} rank slots, largest tier "
+        f"{max(size.values()):.3g}) on {args.machines} machines x {args.cores} cores at "
+        f"{rate / 1e6:.2f} M ranks/s per worker: {seconds / 3600:.1f} h of tasks; each worker "
+        f"process holds the child tiers of the tier it solves: up to {reads / 2**30:.0f} GiB "
+        "(so one worker process per machine, a thread per core)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The worker-side tasks, called directly (no Dask): tier after tier they build the same files
+as the in-process engine, hold only the child tiers of the current tier, do nothing when their
+file exists, and refuse a directory they cannot see."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tier_dirs import memory_dir, tree
+
+from perfectplay.errors import ClusterError
+from perfectplay.games.registry import load_tiered_game
+from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.engine import chunk_starts, tier_order
+from perfectplay.tiers.records import record_dtype
+from perfectplay.tiers.storage import DirectoryStore, game_manifest
+from perfectplay.tiers.tasks import cached_tiers, chunk_task, loopy_task
+
+CHUNK = 4096
+
+
+@pytest.fixture
+def fast_dir(tmp_path: Path) -> Iterator[Path]:
+    yield from memory_dir(tmp_path)
+
+
+def _store(directory: Path, name: str, params: dict[str, int], chunk: int) -> DirectoryStore:
+    game = load_tiered_game(name, **params)
+    order = tier_order(game)
+    return DirectoryStore(str(directory), game_manifest(game, order, chunk, min(chunk, 1 << 18)))
+
+
+def _run_tier(name: str, params: dict[str, int], store: DirectoryStore, tier: int) -> int:
+    """What the driver does for one tier, with the tasks called here; the chunks solved."""
+    game = load_tiered_game(name, **params)
+    if game.inner_moves(tier):
+        return int(loopy_task(name, params, store, tier).solved)
+    bound = 1 + max((store.max_remoteness(c) for c in game.child_tiers(tier)), default=-1)
+    dtype = np.dtype(record_dtype(bound)).name
+    starts = chunk_starts(game.tier_size(tier), store.chunk)
+    solved = sum(chunk_task(name, params, store, tier, s, dtype).solved for s in starts)
+    assert sorted(d for d, _ in cached_tiers()) in ([], [store.directory])
+    assert sorted(t for _, t in cached_tiers()) == sorted(game.child_tiers(tier))
+    store.merge(tier, starts)
+    return solved
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("connect-four", {"rows": 4, "cols": 4}), ("dodgem", {"size": 3})],
+)
+def test_tasks_tier_after_tier_give_the_in_process_files(
+    fast_dir: Path, name: str, params: dict[str, int]
+) -> None:
+    game = load_tiered_game(name, **params)
+    reference = fast_dir / "reference"
+    solve_tiers(game, reference, chunk_size=CHUNK, progress=False).close()
+    store = _store(fast_dir / "tasks", name, params, CHUNK)
+    for tier in tier_order(game):
+        _run_tier(name, params, store, tier)
+    assert tree(fast_dir / "tasks") == tree(reference)
+
+
+def test_a_task_whose_file_exists_does_nothing(fast_dir: Path) -> None:
+    name, params = "connect-four", {"rows": 4, "cols": 4}
+    game = load_tiered_game(name, **params)
+    order = tier_order(game)
+    store = _store(fast_dir, name, params, CHUNK)
+    for tier in order[:-1]:
+        _run_tier(name, params, store, tier)
+    last = order[-1]
+    bound = 1 + max(store.max_remoteness(c) for c in game.child_tiers(last))
+    dtype = np.dtype(record_dtype(bound)).name
+    first = chunk_task(name, params, store, last, 0, dtype)
+    assert first.solved and first.seconds > 0 and first.ranks == min(CHUNK, game.tier_size(last))
+    path = Path(store.chunk_path(last, 0))
+    stamp = path.stat().st_ino, path.stat().st_mtime_ns
+    again = chunk_task(name, params, store, last, 0, dtype)
+    assert not again.solved and again.seconds == 0
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp
+
+
+def test_loopy_task_whose_tier_exists_does_nothing(fast_dir: Path) -> None:
+    name, params = "dodgem", {"size": 3}
+    game = load_tiered_game(name, **params)
+    store = _store(fast_dir, name, params, CHUNK)
+    for tier in tier_order(game):
+        _run_tier(name, params, store, tier)
+    loopy = next(t for t in tier_order(game) if game.inner_moves(t))
+    assert not loopy_task(name, params, store, loopy).solved
+
+
+def test_a_worker_that_does_not_see_the_directory_says_so() -> None:
+    name, params = "connect-four", {"rows": 3, "cols": 3}
+    directory = Path(tempfile.mkdtemp())
+    store = _store(directory, name, params, CHUNK)
+    shutil.rmtree(directory)
+    tier = tier_order(load_tiered_game(name, **params))[0]
+    with pytest.raises(ClusterError, match=r"does not see the tier directory .*shared"):
+        chunk_task(name, params, store, tier, 0, "uint8")
+    with pytest.raises(ClusterError, match="does not see the tier directory"):
+        loopy_task(name, params, store, tier)
