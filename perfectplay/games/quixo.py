@@ -1,8 +1,8 @@
 """Quixo, as GamesmanOne plays it: push cubes back into rows, n in a row wins; loopy, with draws.
 
-The rules, exactly as GamesmanOne v1.3 implements them (``src/games/quixo/quixo.c``, v2.1.0 of
-2025-03-15, in https://github.com/GamesCrafters/GamesmanOne; variants "3x3 3-in-a-row",
-"4x4 4-in-a-row", "5x5 5-in-a-row"):
+The rules, exactly as GamesmanOne implements them (``src/games/quixo/quixo.c``, file version
+2.1.0 of 2025-03-15, in https://github.com/GamesCrafters/GamesmanOne; its variants "3x3
+3-in-a-row", "4x4 4-in-a-row" and "5x5 5-in-a-row"):
 
 * The board is n x n, every cube blank at the start; **X moves first**.
 * A move takes a cube from the edge of the board that is blank or shows the mover's symbol
@@ -19,8 +19,10 @@ The rules, exactly as GamesmanOne v1.3 implements them (``src/games/quixo/quixo.
 
 Values, for the player to move: the 3x3 start is a WIN in 7 (no draws); the 4x4 start is a WIN
 in 21, as GamesmanOne reports, with 82,497,861 positions reachable from the start in
-10,339,244 classes up to symmetry (GamesmanOne: 10.3 million), 3,213,236 of them draws
-(``perfectplay solve quixo --param size=4 --tiers DIR``, then ``perfectplay analyze DIR``).
+10,339,244 classes up to symmetry (GamesmanOne: 10.3 million), of which 3,213,236 positions
+(402,690 classes) are draws (``perfectplay solve quixo --param size=4 --tiers DIR``, then
+``perfectplay analyze DIR``). A player is never without a move: all edge cubes the
+opponent's would make a line of theirs.
 
 GamesmanOne also rules out, as illegal, positions where the player who has just moved has no
 cube on the edge (the cube they pushed in lands on the edge); :class:`TieredQuixo` solves the
@@ -227,8 +229,9 @@ class TieredQuixo(TieredGame):
     The tiers are the start ``(0, 0)``, ``(1, 0)`` (O to move after X's first cube) and every
     ``(nx, no)`` with ``nx, no >= 1`` and ``nx + no <= n * n``. Tier ``(nx, no)`` has
     ``2 * C(n*n, nx) * C(n*n - nx, no)`` ranks (both players to move); its slots are the
-    canonical ranks that pass GamesmanOne's legality test. 4x4: 86,093,442 ranks in all, 5x5:
-    1.7 * 10^12.
+    canonical ranks that pass GamesmanOne's legality test. 4x4: 85,831,334 ranks in all
+    (10,693,969 slots), 5x5: 1.7 * 10^12 (the engine refuses it: about 1.1 TiB of memory for
+    its largest tier).
 
     Parameters
     ----------
