@@ -394,6 +394,76 @@ def web_surface() -> Surface:
     return strategy, check, [("/api/games", []), ("/api/databases/ttt/position", [])]
 
 
+@st.composite
+def tier_edits(draw: st.DrawFn, files: dict[str, bytes]) -> dict[str, bytes | None]:
+    """A tier directory's files (None: deleted) after one corruption: bit flips, a truncation,
+    two files swapped, a file deleted, or the manifest's JSON edited."""
+    names = sorted(files)
+    out: dict[str, bytes | None] = dict(files)
+    name = draw(st.sampled_from(names))
+    data = bytearray(files[name])
+    kind = draw(st.integers(0, 4))
+    if kind == 0:
+        for _ in range(draw(st.integers(1, 8))):
+            bit = draw(st.integers(0, 8 * len(data) - 1))
+            data[bit // 8] ^= 1 << (bit % 8)
+        out[name] = bytes(data)
+    elif kind == 1:
+        out[name] = bytes(data[: draw(st.integers(0, len(data) - 1))])
+    elif kind == 2:
+        other = draw(st.sampled_from(names))
+        out[name], out[other] = files[other], files[name]
+    elif kind == 3:
+        out[name] = None
+    else:
+        manifest = json.loads(files["manifest.json"])
+        key = draw(st.sampled_from(sorted(manifest)))
+        manifest[key] = draw(
+            st.one_of(INTEGERS, st.none(), st.booleans(), st.text(max_size=5),
+                      st.lists(INTEGERS, max_size=3))
+        )  # fmt: skip
+        out["manifest.json"] = json.dumps(manifest).encode()
+    return out
+
+
+def tier_surface() -> Surface:
+    from perfectplay.games.registry import load_tiered_game
+    from perfectplay.tiers import open_tiers, solve_tiers
+    from perfectplay.verify.tiers import verify_tiers
+
+    base = tempfile.mkdtemp(prefix="fuzz-tiers-")
+    solve_tiers(load_tiered_game("dodgem", size=3), os.path.join(base, "good"), progress=False)
+    files = {}
+    for name in sorted(os.listdir(os.path.join(base, "good"))):
+        with open(os.path.join(base, "good", name), "rb") as source:
+            files[name] = source.read()
+
+    def records(directory: str) -> list[bytes]:
+        with open_tiers(directory) as db:
+            return [db.records(t).tobytes() for t in db.order]
+
+    original = records(os.path.join(base, "good"))
+    case = os.path.join(base, "case")
+
+    def check(edited: dict[str, bytes | None]) -> str:
+        os.makedirs(case, exist_ok=True)
+        for name, data in edited.items():
+            path = os.path.join(case, name)
+            if data is None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+            else:
+                with open(path, "wb") as out:
+                    out.write(data)
+        if not verify_tiers(case).ok:
+            raise _Refuted
+        if records(case) == original:
+            return "accepted"  # e.g. a flip in an ignored field: the same solution
+        return "wrong: a corrupted tier directory was accepted"
+
+    return tier_edits(files), check, [files]
+
+
 class _Refuted(PerfectPlayError):
     """verify refused a store (counted as rejected)."""
 
@@ -410,6 +480,7 @@ def surfaces() -> dict[str, Callable[[], Surface]]:
     for name in game_names():
         table[f"position:{name}"] = lambda name=name: position_surface(name)
     table["store"] = store_surface
+    table["tier-files"] = tier_surface
     try:
         import perfectplay.web.app  # noqa: F401 - the web app, once it exists
     except ImportError:
