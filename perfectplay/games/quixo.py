@@ -289,9 +289,9 @@ class TieredQuixo(TieredGame):
         """``which`` codes of the tiers where X or O takes a blank cube (0: not a child tier)."""
         nx, no = self.counts(tier)
         children = self.child_tiers(tier)
-        codes = [children.index(t) + 1 if t in children else 0 for t in
-                 (self._tier(nx + 1, no), self._tier(nx, no + 1))]  # fmt: skip
-        return codes[0], codes[1]
+        x_tier, o_tier = self._tier(nx + 1, no), self._tier(nx, no + 1)
+        x_code = children.index(x_tier) + 1 if x_tier in children else 0
+        return x_code, children.index(o_tier) + 1 if o_tier in children else 0
 
     def tier_size(self, tier: Tier) -> int:
         nx, no = self.counts(tier)
@@ -336,6 +336,7 @@ class TieredQuixo(TieredGame):
         return kernels.slots(start, stop, nx, no, self._tables)
 
     def orbit_sizes(self, tier: Tier, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
+        """How many distinct boards the 8 symmetries make of each rank's board (1, 2, 4 or 8)."""
         nx, no = self.counts(tier)
         return kernels.orbit_sizes(
             np.ascontiguousarray(ranks, dtype=np.int64), nx, no, self._tables
@@ -363,10 +364,9 @@ class TieredQuixo(TieredGame):
             raise InputFormatError(
                 f"no quixo game reaches a board with {nx} X and {no} O cubes (X moves first)"
             )
-        rank = kernels.ranks(
-            np.array([x]), np.array([o]), np.array([_SYMBOLS.index(turn)]), nx, no,
-            self._tables, True,
-        )  # fmt: skip
+        xs, os = np.array([x], dtype=np.int64), np.array([o], dtype=np.int64)
+        turns = np.array([_SYMBOLS.index(turn)], dtype=np.int64)
+        rank = kernels.ranks(xs, os, turns, nx, no, self._tables, True)
         return tier, int(rank[0])
 
     def _checked(self, position: Any) -> QuixoPosition:
