@@ -86,7 +86,34 @@ def read_manifest(directory: str) -> dict[str, Any]:
     missing = [k for k in keys if k not in manifest]
     if missing:
         raise StoreError(f"{path}: tier manifest lacks {', '.join(missing)}")
+    if not _well_typed(manifest):
+        raise StoreError(f"{path}: damaged tier manifest (a field of the wrong type or length)")
     return manifest
+
+
+def _well_typed(manifest: Mapping[str, Any]) -> bool:
+    """Every field of a tier manifest has its type, and the per-tier lists one entry per tier."""
+
+    def ints(value: Any) -> bool:
+        return isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )
+
+    tiers, labels, sizes = manifest["tiers"], manifest["labels"], manifest["sizes"]
+    return (
+        isinstance(manifest["game"], str)
+        and isinstance(manifest["params"], dict)
+        and isinstance(manifest["scored"], bool)
+        and ints(tiers)
+        and ints(sizes)
+        and isinstance(labels, list)
+        and all(isinstance(label, str) for label in labels)
+        and len(tiers) == len(labels) == len(sizes)
+        and all(
+            isinstance(manifest[k], int) and not isinstance(manifest[k], bool) and manifest[k] > 0
+            for k in ("chunk", "block")
+        )
+    )
 
 
 def _describe(manifest: Mapping[str, Any]) -> str:
