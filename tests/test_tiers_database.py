@@ -18,6 +18,7 @@ from perfectplay.errors import InputFormatError, PositionNotFoundError, StoreErr
 from perfectplay.games.connect_four import ConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.games.solving import GameSolution
+from perfectplay.games.staircase_tiers import StaircaseTiers
 from perfectplay.solved import open_solved
 from perfectplay.store import PositionValue
 from perfectplay.tiers import TierDatabase, open_tiers, solve_tiers
@@ -182,3 +183,27 @@ def test_a_directory_without_a_manifest_or_of_another_game_is_refused(copy: Path
     (copy / "manifest.json").unlink()
     with pytest.raises(StoreError, match="not a tier directory"):
         open_tiers(copy)
+
+
+def test_a_scored_game_answers_scores_as_the_in_memory_solver(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(0, 10, (3, 4)), rng.integers(0, 10, (3, 4))
+    game = StaircaseTiers(a, b)
+    memory = solve(game.as_game())
+
+    def key(moves: list[Any]) -> list[tuple[str, Any, Value, int, int | None]]:
+        return [(m.label, m.position, m.value, m.remoteness, m.score) for m in moves]
+
+    for directory in memory_dir(tmp_path):
+        solve_tiers(game, directory / "s", chunk_size=4, progress=False).close()
+        with open_tiers(directory / "s", game=game) as db:
+            for position in memory.enumeration.positions:
+                here = db.probe(position)
+                assert here.score == memory.score(position), position
+                assert (here.value, here.remoteness) == (
+                    memory.value(position),
+                    memory.remoteness(position),
+                )
+                assert key(db.move_values(position)) == key(memory.move_values(position))
+                assert key(db.best_moves(position)) == key(memory.best_moves(position))
+            assert db.scores(0).tolist() == [memory.score(game.position(0, 0))]
