@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -23,11 +24,12 @@ import pytest
 from cli_helpers import run_cli
 from tier_dirs import memory_dir, tree
 
-from perfectplay.errors import InputFormatError
+from perfectplay import _memory
+from perfectplay.errors import InputFormatError, TooLargeError
 from perfectplay.games.connect_four_tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
-from perfectplay.tiers.engine import chunk_starts
+from perfectplay.tiers.engine import chunk_starts, tier_order
 
 pytest.importorskip("distributed")
 
@@ -232,6 +234,25 @@ def test_a_driver_killed_mid_tier_then_run_again_keeps_what_was_complete(
     assert tree(directory) == tree(reference)
 
 
+def test_a_local_cluster_prints_its_dashboard_and_gives_the_in_process_files(
+    scratch: Path,
+) -> None:
+    game = load_tiered_game("connect-four", rows=4, cols=4)
+    reference = scratch / "reference-4x4"
+    solve_tiers(game, reference, chunk_size=4096, progress=False).close()
+    directory = scratch / "local-4x4"
+    done = subprocess.run(
+        _command(directory, "local:2", 4, 4, 4096), capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.search(
+        r"local cluster of 2 worker processes, dashboard http://127\.0\.0\.1:\d+/", done.stderr
+    )
+    ranks = sum(game.tier_size(t) for t in game.tiers())
+    assert f"worker processes solved {ranks:,} ranks" in done.stderr
+    assert tree(directory) == tree(reference)
+
+
 def test_tiers_with_inner_moves_run_as_tasks_too(scratch: Path, dask_cluster: Cluster) -> None:
     game = load_tiered_game("dodgem", size=3)
     reference = scratch / "dodgem-reference"
@@ -301,3 +322,17 @@ def test_a_game_that_is_not_registered_is_refused_before_anything_is_written(
     with pytest.raises(InputFormatError, match="only registered games run on a Dask cluster"):
         solve_tiers(Mine(rows=3, cols=3), tmp_path / "d", dask="local:1")
     assert not (tmp_path / "d").exists()
+
+
+def test_local_workers_that_would_not_fit_together_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = load_tiered_game("connect-four", rows=5, cols=5)
+    order = tier_order(game)
+    # Room for one worker's child tiers and chunk, not for four copies of them.
+    reads = max(game.tier_size(t) + 18 * game.tier_size(t - 1) for t in order if t >= 1)
+    monkeypatch.setattr(_memory, "available_bytes", lambda: 2 * reads)
+    cluster.check_cluster("local:1", game, order, 1 << 30)
+    cluster.check_cluster("tcp://127.0.0.1:8786", game, order, 1 << 30)  # other machines
+    with pytest.raises(TooLargeError, match="on 4 local Dask workers: tier"):
+        cluster.check_cluster("local:4", game, order, 1 << 30)

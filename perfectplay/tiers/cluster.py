@@ -30,14 +30,21 @@ from typing import Any
 
 import numpy as np
 
+from perfectplay._memory import check_memory
 from perfectplay.errors import ClusterError, InputFormatError
 from perfectplay.tiers.base import TieredGame
-from perfectplay.tiers.engine import SolveStats, _progress_bar, chunk_starts
+from perfectplay.tiers.engine import (
+    _ACYCLIC_BYTES_PER_RANK,
+    SolveStats,
+    _progress_bar,
+    chunk_starts,
+)
+from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.storage import DirectoryStore
 from perfectplay.tiers.tasks import TaskResult, chunk_task, loopy_task
 
-__all__ = ["parse_dask", "registered_game", "solve_on_cluster", "throughput"]
+__all__ = ["check_cluster", "parse_dask", "registered_game", "solve_on_cluster", "throughput"]
 
 _LOCAL = re.compile(r"local:([0-9]+)")
 _SCHEMES = ("tcp://", "tls://")
@@ -92,6 +99,40 @@ def registered_game(game: TieredGame) -> tuple[str, dict[str, Any]]:
             "game from its name and parameters)"
         )
     return entry.name, dict(game.info.params)
+
+
+def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
+    """Refuse, before anything is written, what cannot run: a bad `spec`, a game workers
+    cannot rebuild, or a ``local:N`` cluster whose N workers would not fit in memory together
+    (each holds the child tiers of the tier being solved and a chunk; a tier with inner moves
+    is solved by one worker).
+
+    Raises
+    ------
+    InputFormatError
+        A bad `spec`, or a game that is not registered.
+    TooLargeError
+        If the local workers' peak memory exceeds what this machine has available.
+    """
+    target = parse_dask(spec)
+    registered_game(game)
+    if isinstance(target, str):
+        return  # the workers' machines are not this one: each checks nothing, see the docs
+    worst, worst_tier = 0, order[0] if order else 0
+    for tier in order:
+        size = game.tier_size(tier)
+        reads = sum(game.tier_size(c) for c in game.child_tiers(tier))
+        if game.inner_moves(tier):
+            need = reads + LOOPY_BYTES_PER_RANK * size
+        else:
+            need = target * (reads + _ACYCLIC_BYTES_PER_RANK * min(size, chunk))
+        if need > worst:
+            worst, worst_tier = need, tier
+    check_memory(
+        worst,
+        f"{game.info.name} on {target} local Dask workers: tier {game.tier_label(worst_tier)} "
+        "(each worker reads its child tiers, 1 byte per rank)",
+    )
 
 
 @contextmanager
@@ -256,7 +297,6 @@ def solve_on_cluster(
     (a read and a write of the compressed chunk files). Each worker process holds the child
     tiers of the tier being solved (1 byte per rank) and one chunk (18 bytes per rank).
     """
-    registered_game(game)
     with _client(spec) as client:
         tiers = _Tiers(client, game, store)
         for tier in order:

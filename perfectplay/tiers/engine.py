@@ -268,12 +268,11 @@ def solve_tiers(
     order = tier_order(game)
     path = None if directory is None else os.fspath(directory)
     if dask is not None:  # Dask itself is imported only once the cluster starts
-        from perfectplay.tiers.cluster import parse_dask, registered_game, solve_on_cluster
+        from perfectplay.tiers.cluster import check_cluster, solve_on_cluster
 
         if path is None:
             raise InputFormatError("a Dask cluster solves into a tier directory: give one")
-        parse_dask(dask)
-        registered_game(game)
+        check_cluster(dask, game, order, chunk)
     _check_resources(game, order, path, jobs, chunk)
     store: DirectoryStore | MemoryStore
     if path is None:
