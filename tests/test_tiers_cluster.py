@@ -9,6 +9,7 @@ line and exit code 2, with nothing written.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -25,7 +26,7 @@ from cli_helpers import run_cli
 from tier_dirs import memory_dir, tree
 
 from perfectplay import _memory
-from perfectplay.errors import InputFormatError, TooLargeError
+from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four_tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
@@ -336,3 +337,12 @@ def test_local_workers_that_would_not_fit_together_are_refused(
     cluster.check_cluster("tcp://127.0.0.1:8786", game, order, 1 << 30)  # other machines
     with pytest.raises(TooLargeError, match="on 4 local Dask workers: tier"):
         cluster.check_cluster("local:4", game, order, 1 << 30)
+
+
+def test_without_dask_installed_the_error_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = load_tiered_game("connect-four", rows=3, cols=3)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ClusterError, match=r"pip install 'perfectplay\[dask\]'"):
+        cluster.check_cluster("local:1", game, tier_order(game), 4096)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib.util
 import logging
 import os
 import re
@@ -111,13 +112,17 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
     ------
     InputFormatError
         A bad `spec`, or a game that is not registered.
+    ClusterError
+        If Dask is not installed.
     TooLargeError
         If the local workers' peak memory exceeds what this machine has available.
     """
     target = parse_dask(spec)
     registered_game(game)
+    if importlib.util.find_spec("distributed") is None:
+        raise ClusterError("--dask needs Dask: pip install 'perfectplay[dask]'")
     if isinstance(target, str):
-        return  # the workers' machines are not this one: each checks nothing, see the docs
+        return  # the workers run on other machines: docs/distributed.md says what each needs
     worst, worst_tier = 0, order[0] if order else 0
     for tier in order:
         size = game.tier_size(tier)
@@ -201,7 +206,7 @@ class _Tiers:
             result: TaskResult = future.result()
         except KilledWorker as error:
             raise ClusterError(
-                f"{what}: every worker that ran it died ({error}); out of memory?"
+                f"{what}: the workers running it died again and again ({error}); out of memory?"
             ) from None
         self.results.append(result)
         return result
