@@ -105,8 +105,8 @@ def _children(game: TieredGame, store: DirectoryStore, tier: int) -> list[Solved
         for key in [k for k in _tiers if k not in keys]:
             del _tiers[key]
         for key in keys:
-            if key not in _tiers:
-                _tiers[key] = store.load(key[1])
+            if key not in _tiers:  # the process's other tasks wait for it: every core reads
+                _tiers[key] = store.load(key[1], threads=os.cpu_count() or 1)
         return [_tiers[key] for key in keys]
 
 
