@@ -1,19 +1,24 @@
 """numba kernels of Connect Four's tiered form (see :mod:`perfectplay.games.connect_four_tiers`).
 
-A board is a tuple of column states ``s[0..cols-1]``. A column state is an integer in
+A board is a tuple of column states (in place order, below: ``s[0..cols-1]``). A column state
+is an integer in
 ``1..2**(rows + 1) - 1``: its highest set bit is a sentinel at the column's height ``h``, the
 ``h`` bits below it hold the stones from the bottom up (1 for X, 0 for O). Tier ``k`` holds the
 boards of ``k`` stones, ``(k + 1) // 2`` of them X.
 
-Ranks are a mixed combinatorial number system: with ``r`` stones and ``x`` X stones left for
-column ``i`` and the ``j = cols - 1 - i`` columns after it, ``T[j, r, x, s]`` counts the ways to
-fill columns ``i..`` whose column ``i`` takes a state smaller than ``s``; the rank of a board is
-the sum of its columns' entries. Ranks therefore order a tier's boards lexicographically by
-their column states, and the rank of a board is smaller than its mirror image's exactly when its
-column tuple is lexicographically smaller than the reversed tuple.
+Columns are ranked from the outside in: *place* ``p`` holds column ``p // 2`` for even ``p``
+and ``cols - 1 - p // 2`` for odd ``p`` (``0, 5, 1, 4, 2, 3`` on 6 columns), so a column and its
+mirror image take places ``2j`` and ``2j + 1``, and a middle column the last place. Ranks are a
+mixed combinatorial number system over the places: with ``r`` stones and ``x`` X stones left
+for place ``i`` and the ``j = cols - 1 - i`` places after it, ``T[j, r, x, s]`` counts the ways
+to fill places ``i..`` whose place ``i`` takes a state smaller than ``s``; the rank of a board
+is the sum of its places' entries. Ranks therefore order a tier's boards lexicographically by
+their states in place order, and a board ranks below its mirror image exactly when the first
+pair of places that differ holds the smaller state first (the left column). A prefix of
+places whose pairs already differ thus decides that comparison for every board of its block.
 
-The kernels walk ranks in *blocks*: a block is a prefix (every column but the last two) with
-all its tails (fillings of the last two columns), whose ranks are consecutive. The tails of
+The kernels walk ranks in *blocks*: a block is a prefix (every place but the last two) with
+all its tails (fillings of the last two places), whose ranks are consecutive. The tails of
 each stone count are listed once (:func:`build_tails`, at most 16,129 on 7x6) with their
 bitboards and the index of each tail after a move, so inside a block a rank is a tail index
 and a child's rank a per-block sum plus one table read. ``NV[j, r, x, s]`` is the next state
@@ -26,7 +31,7 @@ child): such a call measured about 50 ns here (numba counts references to each a
 passed), more than the work of a rank.
 
 Bitboards follow :mod:`perfectplay.games._connect_four_kernels`: bit ``c * (rows + 1) + r`` is
-column ``c``, row ``r``, with a guard row on top of each column.
+column ``c`` (not place), row ``r``, with a guard row on top of each column.
 """
 
 from __future__ import annotations
@@ -52,6 +57,22 @@ Tails = tuple[
     NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]
 ]
 """``(offset, states, x_bits, o_bits, child)`` of :func:`build_tails`."""
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _column(place: int, cols: int) -> int:
+    """The board column ranked at `place`: columns are ranked from the outside in, ``0,
+    cols - 1, 1, cols - 2, ...``, so a column and its mirror image take places ``2j, 2j + 1``."""
+    return place // 2 if place % 2 == 0 else cols - 1 - place // 2
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _place(column: int, cols: int) -> int:
+    """The place at which board column `column` is ranked (the inverse of :func:`_column`)."""
+    mirror = cols - 1 - column
+    if column < mirror:
+        return 2 * column
+    return 2 * mirror + 1 if column > mirror else cols - 1
 
 
 @nb.njit(cache=True, nogil=True)
@@ -111,14 +132,14 @@ def build_tails(
     rows: int, cols: int, table: NDArray[np.int64], h_of: NDArray[np.int64], x_of: NDArray[np.int64]
 ) -> Tails:
     """``(offset, states, x_bits, o_bits, child)``: every filling of the last ``w = min(2,
-    cols)`` columns, grouped by stones ``r`` and X stones ``x`` (``offset[r, x]`` is where a
+    cols)`` places, grouped by stones ``r`` and X stones ``x`` (``offset[r, x]`` is where a
     group starts), each group in rank order; their X and O bitboards in place; ``child[e, b,
     t]``, the index within group ``(r + 1, x + b)`` after dropping a stone (X if ``b``) in tail
-    column ``t`` (-1: full). At most ``(2**(rows + 1) - 1)**2`` entries (16,129 on 7x6).
+    place ``t`` (-1: full). At most ``(2**(rows + 1) - 1)**2`` entries (16,129 on 7x6).
     """
     ns = 1 << (rows + 1)
     width = min(2, cols)
-    first = (cols - width) * (rows + 1)  # the tail's first bit
+    first = cols - width  # the tail's first place
     kmax = table.shape[1] - 1
     xmax = table.shape[2] - 1
     offset = np.zeros((kmax + 1, xmax + 1), dtype=np.int64)
@@ -145,8 +166,9 @@ def build_tails(
         for t in range(width):
             states[e, t] = tail[t]
             stones = (1 << h_of[tail[t]]) - 1
-            x_bits[e] |= (tail[t] & stones) << (first + t * (rows + 1))
-            o_bits[e] |= (~tail[t] & stones) << (first + t * (rows + 1))
+            shift = _column(first + t, cols) * (rows + 1)
+            x_bits[e] |= (tail[t] & stones) << shift
+            o_bits[e] |= (~tail[t] & stones) << shift
         for b in range(2):
             if r + 1 > kmax or x + b > xmax:
                 continue
@@ -169,7 +191,7 @@ def _local_rank(
     h_of: NDArray[np.int64],
     x_of: NDArray[np.int64],
 ) -> int:
-    """The rank of the last ``len(tail)`` columns among those holding `r` stones, `x` of X."""
+    """The rank of the last ``len(tail)`` places among those holding `r` stones, `x` of X."""
     width = tail.shape[0]
     rank = 0
     for t in range(width):
@@ -191,9 +213,9 @@ def _unrank(
     r_at: NDArray[np.int64],
     x_at: NDArray[np.int64],
 ) -> int:
-    """Fill ``s[:upto]`` with the first `upto` columns of rank `rank` in tier `k`, and
-    ``r_at[i]``/``x_at[i]`` (``i <= upto``) with the stones and X stones in columns ``i..``;
-    return the rank left for the remaining columns. A binary search per column."""
+    """Fill ``s[:upto]`` with the first `upto` places of rank `rank` in tier `k`, and
+    ``r_at[i]``/``x_at[i]`` (``i <= upto``) with the stones and X stones in places ``i..``;
+    return the rank left for the remaining places. A binary search per place."""
     cols = table.shape[0]
     ns = table.shape[3] - 1
     r, x = k, (k + 1) // 2
@@ -225,7 +247,7 @@ def _advance(
     r_at: NDArray[np.int64],
     x_at: NDArray[np.int64],
 ) -> bool:
-    """Step the first `upto` columns ``s[:upto]`` to the next prefix in rank order (each
+    """Step the first `upto` places ``s[:upto]`` to the next prefix in rank order (each
     prefix heads the block of ranks of its tails); False after the tier's last prefix."""
     cols = s.shape[0]
     ns = nxt.shape[3]
@@ -299,10 +321,10 @@ def _refresh(
 ) -> None:
     """Set the cursor from the prefix ``s[:upto]``: the block's first rank, where its tails
     start and how many; the prefix's bitboards; with `prefix_child` of length ``upto`` (not
-    on a full board), each prefix column's child rank less the tail's index in its group
+    on a full board), each prefix place's child rank less the tail's index in its group
     (-1: column full), and in ``cursor[_TAIL_CHILD]`` the same for a stone in the tail.
 
-    Dropping a stone in column ``c`` gives one more stone to place to the columns up to ``c``
+    Dropping a stone at place ``c`` gives one more stone to place to the places up to ``c``
     and leaves the later ones unchanged: a prefix sum and a suffix sum of table entries."""
     cols = table.shape[0]
     ns = table.shape[3] - 1
@@ -315,8 +337,8 @@ def _refresh(
     for i in range(upto):
         base += table[cols - 1 - i, r_at[i], x_at[i], s[i]]
         stones = (1 << h_of[s[i]]) - 1
-        xs |= (s[i] & stones) << (i * height)
-        os |= (~s[i] & stones) << (i * height)
+        xs |= (s[i] & stones) << (_column(i, cols) * height)
+        os |= (~s[i] & stones) << (_column(i, cols) * height)
     cursor[_BASE], cursor[_XS], cursor[_OS] = base, xs, os
     cursor[_FIRST] = offset[r, x]
     cursor[_COUNT] = table[min(2, cols) - 1, r, x, ns]
@@ -389,11 +411,13 @@ def slots(
     tails: Tails,
     out: NDArray[np.bool_],
 ) -> None:
-    """``out[n]``: whether rank ``start + n`` of tier `k` is a slot: canonical (its column
-    tuple is not above the reversed tuple) and :func:`_reachable`.
+    """``out[n]``: whether rank ``start + n`` of tier `k` is a slot: canonical (not above
+    its mirror image: the first mirror pair of places whose columns differ holds the smaller
+    state first) and :func:`_reachable`.
 
     One binary search for `start`'s prefix, then the tails of each block in turn, a table
-    read per rank (the prefix's bitboards are kept per block).
+    read per rank (the prefix's bitboards are kept per block); a block whose prefix is above
+    its mirror image, or gives the player to move four in a row, is skipped whole.
     """
     offset, tail_states, tail_xs, tail_os, _ = tails
     cols = table.shape[0]
@@ -418,36 +442,46 @@ def slots(
             _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, none)
             e = cursor[_FIRST]
         end = cursor[_FIRST] + cursor[_COUNT]
-        if _four(cursor[_XS] if k % 2 == 0 else cursor[_OS], height):
-            # the player to move has four in a row among the prefix's columns: no slots
+        pair = 0  # the mirror pairs wholly in the prefix may decide the whole block
+        side = 0  # -1: below its mirror image (canonical), 1: above, 0: the tail decides
+        while 2 * pair + 1 < upto and side == 0:
+            if s[2 * pair] != s[2 * pair + 1]:
+                side = -1 if s[2 * pair] < s[2 * pair + 1] else 1
+            pair += 1
+        if side > 0 or _four(cursor[_XS] if k % 2 == 0 else cursor[_OS], height):
+            # above its mirror image, or the player to move has four in a row already among
+            # the prefix's columns: no slots in the block
             stop = min(out.shape[0], n + end - e)
             out[n:stop] = False
             e += stop - n
             n = stop
             continue
         while e < end and n < out.shape[0]:
-            for t in range(width):
-                s[upto + t] = tail_states[e, t]
-            xs = cursor[_XS] | tail_xs[e]
-            os = cursor[_OS] | tail_os[e]
-            canonical = True  # the column tuple is not above the reversed tuple
-            for i in range(cols // 2):
-                if s[i] != s[cols - 1 - i]:
-                    canonical = s[i] < s[cols - 1 - i]
-                    break
-            out[n] = canonical and _reachable(k, xs, os, height, bottom)
+            canonical = True  # not above its mirror image
+            if side == 0:
+                for t in range(width):
+                    s[upto + t] = tail_states[e, t]
+                for j in range(pair, cols // 2):
+                    if s[2 * j] != s[2 * j + 1]:
+                        canonical = s[2 * j] < s[2 * j + 1]
+                        break
+            if canonical:
+                xs = cursor[_XS] | tail_xs[e]
+                os = cursor[_OS] | tail_os[e]
+                out[n] = _reachable(k, xs, os, height, bottom)
+            else:
+                out[n] = False
             e += 1
             n += 1
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _mirror_first(s: NDArray[np.int64], c: int, state: int) -> bool:
-    """Whether board ``s`` with column ``c`` set to `state` is above its mirror image (its
-    column tuple is lexicographically larger than the reversed tuple)."""
-    cols = s.shape[0]
-    for i in range(cols // 2):
-        a = state if i == c else s[i]
-        b = state if cols - 1 - i == c else s[cols - 1 - i]
+def _mirror_first(s: NDArray[np.int64], place: int, state: int) -> bool:
+    """Whether board ``s`` with `state` at `place` is above its mirror image (ranks higher:
+    the first mirror pair of places that differ holds the larger state first)."""
+    for j in range(s.shape[0] // 2):
+        a = state if 2 * j == place else s[2 * j]
+        b = state if 2 * j + 1 == place else s[2 * j + 1]
         if a != b:
             return a > b
     return False
@@ -521,35 +555,36 @@ def children(
         else:
             primitive[n] = UNDECIDED
             index = e - cursor[_FIRST]
-            split = 0  # the first column pair that differs, and whether s is above its mirror
-            while split < cols // 2 and s[split] == s[cols - 1 - split]:
+            split = 0  # the first mirror pair that differs, and whether s is above its mirror
+            while split < cols // 2 and s[2 * split] == s[2 * split + 1]:
                 split += 1
-            above = split < cols // 2 and s[split] > s[cols - 1 - split]
+            above = split < cols // 2 and s[2 * split] > s[2 * split + 1]
             for c in range(cols):
-                h = h_of[s[c]]
+                p = _place(c, cols)
+                h = h_of[s[p]]
                 if h == rows:
                     continue
-                state = s[c] + ((1 + x_moves) << h)
-                pair = min(c, cols - 1 - c)  # a stone raises its column's state
-                if 2 * c + 1 == cols or pair > split:
+                state = s[p] + ((1 + x_moves) << h)  # a stone raises its column's state
+                if 2 * c + 1 == cols or p // 2 > split:
                     flipped = above  # the first differing pair is unchanged
-                elif pair < split:
-                    flipped = c == pair  # the pair differs now, the left one higher
+                elif p // 2 < split:
+                    flipped = p % 2 == 0  # the pair differs now, the left column higher
                 else:
-                    flipped = _mirror_first(s, c, state)
+                    flipped = _mirror_first(s, p, state)
                 if flipped:  # the mirror image's rank, written out here (no array call)
                     r, x = k + 1, (k + 2) // 2
                     rank = 0
                     for i in range(cols):
-                        column = state if cols - 1 - i == c else s[cols - 1 - i]
+                        q = i ^ 1 if i ^ 1 < cols else i  # its mirror's place
+                        column = state if q == p else s[q]
                         rank += table[cols - 1 - i, r, x, column]
                         r -= h_of[column]
                         x -= x_of[column]
                     child[m] = rank
-                elif c < upto:
-                    child[m] = prefix_child[c] + index
+                elif p < upto:
+                    child[m] = prefix_child[p] + index
                 else:
-                    child[m] = cursor[_TAIL_CHILD] + tail_child[e, x_moves, c - upto]
+                    child[m] = cursor[_TAIL_CHILD] + tail_child[e, x_moves, p - upto]
                 m += 1
         indptr[n + 1] = m
     return m
@@ -572,8 +607,8 @@ def orbit_sizes(
     for n in range(ranks.shape[0]):
         _unrank(ranks[n], k, cols, table, h_of, x_of, s, r_at, x_at)
         out[n] = 1
-        for i in range(cols // 2):
-            if s[i] != s[cols - 1 - i]:
+        for j in range(cols // 2):
+            if s[2 * j] != s[2 * j + 1]:
                 out[n] = 2
 
 
@@ -586,12 +621,16 @@ def unrank_boards(
     x_of: NDArray[np.int64],
     out: NDArray[np.int64],
 ) -> None:
-    """``out[i]``: the column states of rank ``ranks[i]`` of tier `k` (shape ``(n, cols)``)."""
+    """``out[i]``: the column states of rank ``ranks[i]`` of tier `k`, left to right (shape
+    ``(n, cols)``)."""
     cols = table.shape[0]
+    s = np.empty(cols, dtype=np.int64)
     r_at = np.empty(cols + 1, dtype=np.int64)
     x_at = np.empty(cols + 1, dtype=np.int64)
     for n in range(ranks.shape[0]):
-        _unrank(ranks[n], k, cols, table, h_of, x_of, out[n], r_at, x_at)
+        _unrank(ranks[n], k, cols, table, h_of, x_of, s, r_at, x_at)
+        for p in range(cols):
+            out[n, _column(p, cols)] = s[p]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -602,8 +641,8 @@ def rank_boards(
     x_of: NDArray[np.int64],
     out: NDArray[np.int64],
 ) -> None:
-    """``out[i]``: the rank of the column states ``boards[i]`` in their tier (the number of
-    stones; X has ``(k + 1) // 2`` of them, as the caller checks)."""
+    """``out[i]``: the rank of the column states ``boards[i]`` (left to right) in their tier
+    (the number of stones; X has ``(k + 1) // 2`` of them, as the caller checks)."""
     cols = table.shape[0]
     for n in range(boards.shape[0]):
         r = np.int64(0)
@@ -612,8 +651,9 @@ def rank_boards(
             r += h_of[boards[n, i]]
             x += x_of[boards[n, i]]
         rank = np.int64(0)
-        for i in range(cols):
-            rank += table[cols - 1 - i, r, x, boards[n, i]]
-            r -= h_of[boards[n, i]]
-            x -= x_of[boards[n, i]]
+        for p in range(cols):
+            state = boards[n, _column(p, cols)]
+            rank += table[cols - 1 - p, r, x, state]
+            r -= h_of[state]
+            x -= x_of[state]
         out[n] = rank
