@@ -235,6 +235,30 @@ def test_a_directory_of_another_game_is_refused_and_left_alone(tmp_path: Path) -
     assert tree(tmp_path) == before
 
 
+class _Reranked(Ladder):
+    """The same name, parameters and tier sizes as Ladder, other moves (a changed ranking)."""
+
+    def children(self, tier: int, ranks: NDArray[np.int64]) -> TierMoves:
+        moves = super().children(tier, ranks)
+        return moves._replace(primitive=np.where(moves.primitive == LOSE, TIE, moves.primitive))
+
+
+def test_regression_a_directory_of_another_ranking_is_neither_resumed_nor_read(
+    tmp_path: Path,
+) -> None:
+    # Regression: only name, parameters and tier sizes were compared, so a game whose ranking
+    # or rules changed resumed an old directory and answered from it without an error.
+    solve_tiers(Ladder(40), tmp_path, progress=False).close()
+    before = tree(tmp_path)
+    with pytest.raises(StoreError, match="another version of ladder"):
+        solve_tiers(_Reranked(40), tmp_path, progress=False)
+    from perfectplay.tiers import open_tiers
+
+    with pytest.raises(StoreError, match="fingerprints disagree"):
+        open_tiers(tmp_path, game=_Reranked(40))
+    assert tree(tmp_path) == before
+
+
 def test_a_directory_of_other_files_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(StoreError, match="not empty and not a tier directory"):

@@ -26,6 +26,7 @@ from perfectplay.tiers.files import TierFile
 from perfectplay.tiers.records import NO_POSITION, unpack
 from perfectplay.tiers.storage import (
     MemoryStore,
+    check_fingerprint,
     game_manifest,
     json_params,
     read_manifest,
@@ -88,6 +89,7 @@ class TierDatabase:
         expected = game_manifest(game, manifest["tiers"], manifest["chunk"], manifest["block"])
         if any(expected[k] != manifest[k] for k in ("game", "params", "tiers", "sizes")):
             raise StoreError(f"{directory} does not hold the tiers of {game!r}")
+        check_fingerprint(directory, manifest, expected["fingerprint"])
         db = cls(game, manifest["tiers"], directory=directory)
         missing = [db._labels[t] for t in db.order if not os.path.exists(db._path(t))]
         if missing:

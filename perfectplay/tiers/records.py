@@ -59,8 +59,8 @@ def pack(
 
     Cost: O(n), vectorized.
     """
-    rem = np.asarray(remoteness)
-    out = (1 + value.astype(np.int64) + 4 * np.maximum(rem, 0)).astype(dtype)
+    rem = np.where(value == DRAW, 0, np.maximum(np.asarray(remoteness), 0))
+    out = (1 + value.astype(np.int64) + 4 * rem).astype(dtype)
     out[value == UNDECIDED] = NO_POSITION
     return out
 

@@ -10,6 +10,7 @@ temporary files are removed, the rest is solved again.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import StoreError
 from perfectplay.tiers.base import TieredGame
-from perfectplay.tiers.expand import SolvedTier
+from perfectplay.tiers.expand import SolvedTier, slot_ranks
 from perfectplay.tiers.files import TierFile, atomic_write_bytes, merge_tier_files, write_tier_file
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "MANIFEST",
     "DirectoryStore",
     "MemoryStore",
+    "check_fingerprint",
+    "fingerprint",
     "game_manifest",
     "json_params",
     "read_manifest",
@@ -44,6 +47,42 @@ def json_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
 
 
+def fingerprint(game: TieredGame, order: list[int]) -> str:
+    """A digest of `game`'s ranking and moves: its slots and children at a few ranks per tier.
+
+    Two versions of a game with the same name, parameters and tier sizes but another ranking
+    or other rules get different fingerprints, so a directory one of them solved is not read or
+    resumed by the other. Cost: ``children`` of at most 8 windows of 16 ranks per tier.
+    """
+    digest = hashlib.sha256()
+    for tier in order:
+        size = game.tier_size(tier)
+        for lo in sorted({size * k // 8 for k in range(8)}):
+            ranks = slot_ranks(game, tier, lo, min(lo + 16, size))
+            moves = game.children(tier, ranks)
+            for array in (ranks, moves.primitive, moves.indptr, moves.which, moves.rank):
+                digest.update(np.ascontiguousarray(array).astype(np.int64).tobytes())
+    return digest.hexdigest()[:32]
+
+
+def check_fingerprint(directory: str, manifest: Mapping[str, Any], expected: str) -> None:
+    """Refuse a directory whose manifest's fingerprint is not `expected` (another ranking).
+
+    Manifests written before fingerprints existed carry none and are taken as they are.
+
+    Raises
+    ------
+    StoreError
+        Naming the directory.
+    """
+    found = manifest.get("fingerprint")
+    if found is not None and found != expected:
+        raise StoreError(
+            f"{directory} was solved by another version of {manifest['game']} (its ranking or "
+            "moves differ: the fingerprints disagree); solve again into a new directory"
+        )
+
+
 def game_manifest(game: TieredGame, order: list[int], chunk: int, block: int) -> dict[str, Any]:
     """The manifest of `game`'s tier directory."""
     return {
@@ -57,6 +96,7 @@ def game_manifest(game: TieredGame, order: list[int], chunk: int, block: int) ->
         "sizes": [game.tier_size(t) for t in order],
         "chunk": chunk,
         "block": block,
+        "fingerprint": fingerprint(game, order),
     }
 
 
@@ -176,6 +216,7 @@ class DirectoryStore:
                 raise StoreError(
                     f"{directory} holds the tiers of {_describe(old)}, not of {_describe(manifest)}"
                 )
+            check_fingerprint(directory, old, manifest["fingerprint"])
             manifest = old
         else:
             if any(not name.startswith(".") for name in os.listdir(directory)):
