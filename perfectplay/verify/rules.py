@@ -111,6 +111,17 @@ def _child_keys(value: NDArray[np.uint8], remoteness: IntArray, width: int) -> I
     return key.astype(dtype, copy=False)
 
 
+def _claimed_keys(value: NDArray[np.uint8], remoteness: IntArray, width: int) -> IntArray:
+    """Per position: the best move key its claimed value and remoteness require (the inverse
+    of :func:`_implied`; -1 or 4 * width, which no move key equals, for LOSE 0 and WIN 0)."""
+    dtype = np.int32 if _BANDS * width < 2**31 else np.int64
+    r = remoteness.astype(dtype)
+    key = np.where(value == WIN, 4 * width - r, r - 1)  # LOSE r: the slowest WIN child, r - 1
+    key = np.where(value == TIE, 3 * width - r, key)
+    key = np.where(value == DRAW, width, key)
+    return key.astype(dtype, copy=False)
+
+
 def _implied(best: IntArray, width: int) -> tuple[NDArray[np.uint8], IntArray]:
     """The value and remoteness that the best move key of a position implies."""
     band, low = best // width, best % width
@@ -204,10 +215,12 @@ def check_solution(
     n = value.shape[0]
     prim = np.full(n, UNDECIDED, np.uint8) if primitive is None else primitive
     report = Report(positions=n, moves=int(indices.shape[0]))
+    # Per move: one gather and one maximum; per position: the key its claim requires.
     if not _check_records(value, remoteness, report):
         return report
     width = _band_width(n)
     keys = _child_keys(value, remoteness, width)
+    claimed = _claimed_keys(value, remoteness, width)
     degree = np.diff(indptr)
     fixed = prim != UNDECIDED
     # Fixed by the rules: that value at remoteness 0. Stuck: LOSE 0 (WIN 0 in misere play).
@@ -242,9 +255,8 @@ def check_solution(
             targets = indices[e0:e1]
             free = ~fixed[p]
             best = np.maximum.reduceat(keys[targets], starts)[free]
-            want_value, want_remoteness = _implied(best, width)
             p = p[free]
-            wrong = (value[p] != want_value) | (remoteness[p] != want_remoteness)
+            wrong = best != claimed[p]
             if score is not None:
                 moves = -score[targets] if gain is None else gain[e0:e1] - score[targets]
                 wrong_score = p[score[p] != np.maximum.reduceat(moves, starts)[free]]
