@@ -64,7 +64,7 @@ import os
 import struct
 import tempfile
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
@@ -86,6 +86,7 @@ __all__ = [
     "SolutionStore",
     "open_store",
     "save",
+    "valued_moves",
 ]
 
 MAGIC = b"PPSTORE\x00"
@@ -128,6 +129,35 @@ class PositionValue:
     """Moves until the game ends under best play (0: over here; -1: a draw, never ends)."""
     score: int | None = None
     """Scored games: the (own - opponent) total the player to move can force."""
+
+
+def valued_moves(
+    moves: Iterable[tuple[Any, ...]], probe: Callable[[Any], PositionValue]
+) -> list[GameMove[Any]]:
+    """Each move ``(label, child[, gain])`` with its value for the player making it.
+
+    The child's value (from `probe`, for the player to move there) is flipped, its remoteness
+    one more, and a scored child's score subtracted from the move's gain. Shared by every
+    saved solution (store files, tier directories). Cost: one probe per move.
+    """
+    result: list[GameMove[Any]] = []
+    for move in moves:
+        label, child = move[0], move[1]
+        entry = probe(child)
+        r = entry.remoteness
+        score = None
+        if entry.score is not None:
+            score = (int(move[2]) if len(move) > 2 else 0) - entry.score
+        result.append(
+            GameMove(
+                str(label),
+                child,
+                entry.value.flipped(),
+                NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
+                score,
+            )
+        )
+    return result
 
 
 def _aligned(offset: int) -> int:
@@ -506,24 +536,7 @@ class SolutionStore:
             if self.game.outcome(position) is not None:
                 return []
             moves = list(self.game.moves(position))
-        result: list[GameMove[Any]] = []
-        for move in moves:
-            label, child = move[0], move[1]
-            entry = self.probe(child)
-            r = entry.remoteness
-            score = None
-            if entry.score is not None:
-                score = (int(move[2]) if len(move) > 2 else 0) - entry.score
-            result.append(
-                GameMove(
-                    str(label),
-                    child,
-                    entry.value.flipped(),
-                    NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
-                    score,
-                )
-            )
-        return result
+        return valued_moves(moves, self.probe)
 
     def best_moves(self, position: Any) -> list[GameMove[Any]]:
         """The optimal moves from `position`, in the game's order.

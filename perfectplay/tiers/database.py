@@ -20,7 +20,7 @@ from perfectplay.errors import PositionNotFoundError, StoreError
 from perfectplay.games.base import Game
 from perfectplay.games.solving import GameMove
 from perfectplay.solution import optimal_moves
-from perfectplay.store import PositionValue
+from perfectplay.store import PositionValue, valued_moves
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.files import TierFile
 from perfectplay.tiers.records import NO_POSITION, unpack
@@ -203,24 +203,7 @@ class TierDatabase:
         game = self.game
         if game.outcome(position) is not None:
             return []
-        result: list[GameMove[Any]] = []
-        for move in game.moves(position):
-            label, child = move[0], move[1]
-            entry = self.probe(child)
-            score = None
-            if entry.score is not None:
-                score = (int(move[2]) if len(move) > 2 else 0) - entry.score
-            r = entry.remoteness
-            result.append(
-                GameMove(
-                    str(label),
-                    child,
-                    entry.value.flipped(),
-                    NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
-                    score,
-                )
-            )
-        return result
+        return valued_moves(game.moves(position), self.probe)
 
     def best_moves(self, position: Any) -> list[GameMove[Any]]:
         """The optimal moves from `position` (the rule of
