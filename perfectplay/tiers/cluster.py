@@ -49,6 +49,10 @@ __all__ = ["check_cluster", "parse_dask", "registered_game", "solve_on_cluster",
 
 _LOCAL = re.compile(r"local:([0-9]+)")
 _SCHEMES = ("tcp://", "tls://")
+_TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
+"""Dask starts workers with glibc's heap trimmed above 64 KiB, so every batch's arrays become
+fresh mappings, page-faulted anew: measured 1.55x the CPU of a Connect Four chunk. Unset for
+a LocalCluster; docs/distributed.md says how for workers started by hand."""
 CONNECT_SECONDS = 30
 """How long to wait for the scheduler to answer, and then for a first worker to join."""
 
@@ -143,11 +147,13 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
 @contextmanager
 def _client(spec: str) -> Iterator[Any]:
     """A connected :class:`distributed.Client` with at least one worker; closed afterwards."""
+    import dask
     from distributed import Client, LocalCluster
 
     target = parse_dask(spec)
     if isinstance(target, int):
         with (
+            dask.config.set({_TRIM: None}),  # for the cluster's life: a nanny restarts workers
             LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=target,
                 threads_per_worker=1,
