@@ -2,10 +2,10 @@
 
 For each tier asked (default: the 5 biggest tiers of 5 rows x 6 cols), windows of ranks at 8
 places spread over the tier: ``slots`` over the windows (ns per rank), then ``children`` over
-their slots in chunks of 65,536 as the engine asks for them (ns per slot, slots per second). Times are the
-CPU time of the calling thread (the kernels run in it), so other work on the machine inflates
-them less than wall time. The last line projects one core's kernel time (not the engine's) for
-the whole board from the tiers measured.
+their slots in chunks of 65,536 as the engine asks for them (ns per slot, slots per second).
+Times are the CPU time of the calling thread (the kernels run in it), so other work on the
+machine inflates them less than wall time. The last line projects one core's kernel time (not
+the engine's) for the whole board from the tiers measured.
 
 Usage: ``python benchmarks/bench_connect_four_tiers.py [--rows 5] [--cols 6] [--tiers 20,24]
 [--span 4000000]``.
