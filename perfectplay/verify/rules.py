@@ -26,6 +26,7 @@ position 0: WIN 2 but move to 1 gives WIN 1 to the opponent (its moves imply LOS
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -263,7 +264,7 @@ def check_solution(
             p = p[wrong]
         return p, wrong_score, e1 - e0
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count()) as pool:
         for wrong, wrong_score, done in pool.map(check_chunk, chunks(indptr)):
             report.add(wrong, lambda q: _explain(q, indptr, indices, value, remoteness, keys))
             if score is not None:
