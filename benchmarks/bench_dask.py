@@ -80,11 +80,15 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|")
     results = {}
+    import dask
     from distributed import LocalCluster
+
+    from perfectplay.tiers.cluster import _TRIM
 
     # One worker process with two threads (child tiers held once): the layout recommended
     # for a machine of a real cluster; its start-up is not in the time.
-    threads = LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None)
+    with dask.config.set({_TRIM: None}):
+        threads = LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None)
     runs.append(("1 process x 2 threads", ["--dask", threads.scheduler_address]))
     try:
         for what, extra in runs:

@@ -247,7 +247,8 @@ def test_a_local_cluster_prints_its_dashboard_and_gives_the_in_process_files(
     )
     assert done.returncode == 0, done.stderr
     assert re.search(
-        r"local cluster of 2 worker processes, dashboard http://127\.0\.0\.1:\d+/", done.stderr
+        r"local cluster of 2 worker processes, 1 thread each, dashboard http://127\.0\.0\.1:\d+/",
+        done.stderr,
     )
     ranks = sum(game.tier_size(t) for t in game.tiers())
     assert f"worker processes solved {ranks:,} ranks" in done.stderr
@@ -279,6 +280,8 @@ def test_the_in_process_engine_never_imports_dask() -> None:
     ("extra", "message"),
     [
         (["--dask", "local:0"], "--dask takes local:N"),
+        (["--dask", "local:2x0"], "--dask takes local:N"),
+        (["--dask", "local:2x"], "--dask takes local:N"),
         (["--dask", "127.0.0.1:8786"], "--dask takes local:N"),
         (["--dask", "local:2", "--jobs", "2"], "with --dask the cluster's workers"),
     ],
@@ -334,8 +337,9 @@ def test_local_workers_that_would_not_fit_together_are_refused(
     reads = max(game.tier_size(t) + 18 * game.tier_size(t - 1) for t in order if t >= 1)
     monkeypatch.setattr(_memory, "available_bytes", lambda: 2 * reads)
     cluster.check_cluster("local:1", game, order, 1 << 30)
+    cluster.check_cluster("local:1x2", game, order, 1 << 16)  # threads share the child tiers
     cluster.check_cluster("tcp://127.0.0.1:8786", game, order, 1 << 30)  # other machines
-    with pytest.raises(TooLargeError, match="on 4 local Dask workers: tier"):
+    with pytest.raises(TooLargeError, match="on 4 local Dask worker processes: tier"):
         cluster.check_cluster("local:4", game, order, 1 << 30)
 
 

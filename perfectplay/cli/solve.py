@@ -70,10 +70,10 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--dask",
-        metavar="local:N|tcp://HOST:PORT",
+        metavar="local:N[xT]|tcp://HOST:PORT",
         help="with --tiers: run the chunks as tasks on a Dask cluster: N worker processes on "
-        "this machine, or a running scheduler whose workers all see DIR at the same path "
-        "(docs/distributed.md; needs perfectplay[dask])",
+        "this machine (T threads each, default 1), or a running scheduler whose workers all "
+        "see DIR at the same path (docs/distributed.md; needs perfectplay[dask])",
     )
     parser.set_defaults(handler=run)
 

@@ -47,7 +47,7 @@ from perfectplay.tiers.tasks import TaskResult, chunk_task, loopy_task
 
 __all__ = ["check_cluster", "parse_dask", "registered_game", "solve_on_cluster", "throughput"]
 
-_LOCAL = re.compile(r"local:([0-9]+)")
+_LOCAL = re.compile(r"local:([0-9]+)(?:x([0-9]+))?")
 _SCHEMES = ("tcp://", "tls://")
 _TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
 """Dask starts workers with glibc's heap trimmed above 64 KiB, so every batch's arrays become
@@ -57,27 +57,30 @@ CONNECT_SECONDS = 30
 """How long to wait for the scheduler to answer, and then for a first worker to join."""
 
 
-def parse_dask(spec: str) -> int | str:
-    """The number of local workers of ``local:N``, or the scheduler address of ``tcp://...``.
+def parse_dask(spec: str) -> tuple[int, int] | str:
+    """The local worker processes and threads of each of ``local:N`` (one thread each) or
+    ``local:NxT``, or the scheduler address of ``tcp://HOST:PORT``.
 
     Raises
     ------
     InputFormatError
-        If `spec` is neither (or asks for no worker).
+        If `spec` is neither (or asks for no worker or no thread).
 
     Examples
     --------
-    >>> parse_dask("local:2"), parse_dask("tcp://10.0.0.5:8786")
-    (2, 'tcp://10.0.0.5:8786')
+    >>> parse_dask("local:2"), parse_dask("local:1x2"), parse_dask("tcp://10.0.0.5:8786")
+    ((2, 1), (1, 2), 'tcp://10.0.0.5:8786')
     """
     local = _LOCAL.fullmatch(spec)
-    if local is not None and int(local.group(1)) >= 1:
-        return int(local.group(1))
+    if local is not None:
+        processes, threads = int(local.group(1)), int(local.group(2) or 1)
+        if processes >= 1 and threads >= 1:
+            return processes, threads
     if spec.startswith(_SCHEMES) and len(spec) > len("tcp://"):
         return spec
     raise InputFormatError(
-        f"--dask takes local:N (N >= 1 worker processes on this machine) or a scheduler "
-        f"address tcp://HOST:PORT, got {spec!r}"
+        f"--dask takes local:N or local:NxT (N >= 1 worker processes on this machine, T >= 1 "
+        f"threads each) or a scheduler address tcp://HOST:PORT, got {spec!r}"
     )
 
 
@@ -127,6 +130,7 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
         raise ClusterError("--dask needs Dask: pip install 'perfectplay[dask]'")
     if isinstance(target, str):
         return  # the workers run on other machines: docs/distributed.md says what each needs
+    processes, threads = target
     worst, worst_tier = 0, order[0] if order else 0
     for tier in order:
         size = game.tier_size(tier)
@@ -134,13 +138,13 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
         if game.inner_moves(tier):
             need = reads + LOOPY_BYTES_PER_RANK * size
         else:
-            need = target * (reads + _ACYCLIC_BYTES_PER_RANK * min(size, chunk))
+            need = processes * (reads + threads * _ACYCLIC_BYTES_PER_RANK * min(size, chunk))
         if need > worst:
             worst, worst_tier = need, tier
     check_memory(
         worst,
-        f"{game.info.name} on {target} local Dask workers: tier {game.tier_label(worst_tier)} "
-        "(each worker reads its child tiers, 1 byte per rank)",
+        f"{game.info.name} on {processes} local Dask worker processes: tier "
+        f"{game.tier_label(worst_tier)} (each worker reads its child tiers, 1 byte per rank)",
     )
 
 
@@ -151,12 +155,12 @@ def _client(spec: str) -> Iterator[Any]:
     from distributed import Client, LocalCluster
 
     target = parse_dask(spec)
-    if isinstance(target, int):
+    if not isinstance(target, str):
         with (
             dask.config.set({_TRIM: None}),  # for the cluster's life: a nanny restarts workers
             LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=target,
-                threads_per_worker=1,
+                n_workers=target[0],
+                threads_per_worker=target[1],
                 processes=True,
                 dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR,
@@ -164,7 +168,8 @@ def _client(spec: str) -> Iterator[Any]:
             Client(cluster) as client,  # type: ignore[no-untyped-call]
         ):
             print(
-                f"Dask: local cluster of {target} worker processes, dashboard "
+                f"Dask: local cluster of {target[0]} worker processes, {target[1]} "
+                f"thread{'s' if target[1] > 1 else ''} each, dashboard "
                 f"{client.dashboard_link}",
                 file=sys.stderr,
             )
