@@ -561,7 +561,9 @@ def _child(
     run_cases(name, cases, seed, counts, beat, current, out)
 
 
-def campaign(name: str, cases: int, timeout: float, out: str, budget: float) -> dict[str, Any]:
+def campaign(
+    name: str, cases: int, timeout: float, out: str, budget: float, seed: int = 1
+) -> dict[str, Any]:
     """Run one surface in child processes, restarting after a hang; return its figures.
 
     The surface stops after `cases` inputs or `budget` seconds, whichever comes first (an input
@@ -571,7 +573,7 @@ def campaign(name: str, cases: int, timeout: float, out: str, budget: float) -> 
     counts = ctx.Array("q", len(COUNTERS), lock=False)
     beat = ctx.Array("d", 2, lock=False)
     current = (ctx.Array("c", MAX_INPUT, lock=False), ctx.Value("q", 0, lock=False))
-    hangs, crashes, seed, start = 0, 0, 1, time.monotonic()
+    hangs, crashes, start = 0, 0, time.monotonic()
     out_of_time = False
     while counts[0] < cases and not out_of_time:
         beat[0] = 0.0
@@ -626,6 +628,9 @@ def main() -> None:
     parser.add_argument(
         "--budget", type=float, default=float("inf"), help="seconds per surface at most"
     )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="hypothesis seed (another seed, other inputs)"
+    )
     args = parser.parse_args()
     out = args.out or tempfile.mkdtemp(prefix="perfectplay-fuzz-")
     os.makedirs(out, exist_ok=True)
@@ -639,7 +644,7 @@ def main() -> None:
     )
     results = {}
     for name in names:
-        figures = campaign(name, args.cases, args.timeout, out, args.budget)
+        figures = campaign(name, args.cases, args.timeout, out, args.budget, args.seed)
         results[name] = figures
         cells = [figures[c] for c in (*COUNTERS, "hangs", "crashes", "rate")]
         print(f"{name:<26}" + "".join(f"{c:>11}" for c in cells), flush=True)
