@@ -157,7 +157,7 @@ def _client(spec: str) -> Iterator[Any]:
     target = parse_dask(spec)
     if not isinstance(target, str):
         with (
-            dask.config.set({_TRIM: None}),  # for the cluster's life: a nanny restarts workers
+            dask.config.set({_TRIM: None}),  # read as the nannies start, and restart, workers
             LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=target[0],
                 threads_per_worker=target[1],
