@@ -29,10 +29,11 @@ and CRC-32. The arrays:
     Game stores only (a plain graph store looks positions up by id): the positions' codes
     in increasing order, and the position id of each; a lookup is a binary search (O(log n)
     pages touched).
-``primitive`` (uint8, n)
-    Optional, graph stores: the values the rules fix (WIN, LOSE or TIE for the player to
-    move; UNDECIDED elsewhere), so that ``perfectplay verify`` can check every position
-    against the rules (a game store asks its game instead).
+``primitive`` (uint8, n), ``terminal_score`` (int64, n)
+    Graph stores (optional when reading: older files lack them): the values the rules fix
+    (WIN, LOSE or TIE for the player to move; UNDECIDED elsewhere) and, scored, the scores
+    where the game is over, so that ``perfectplay verify`` can check every position against
+    the rules (a game store asks its game instead).
 
 Why one file rather than a directory of ``.npy`` files: a single file is replaced atomically
 by one ``os.replace`` (a directory cannot atomically replace another), moves and copies as a
@@ -77,7 +78,7 @@ from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreEr
 from perfectplay.games.base import Game
 from perfectplay.graph import GameGraph
 from perfectplay.solution import Solution, optimal_moves
-from perfectplay.values import NO_REMOTENESS, VALUE_DTYPE, Value
+from perfectplay.values import LOSE, NO_REMOTENESS, UNDECIDED, VALUE_DTYPE, Value
 
 __all__ = [
     "FORMAT_VERSION",
@@ -108,6 +109,7 @@ _ARRAY_DTYPES = {
     "codes": ("<i8",),
     "code_ids": ("<i4", "<i8"),
     "primitive": ("|u1",),
+    "terminal_score": ("<i8",),
 }
 """Every array a store may hold, with the dtypes it may be stored as."""
 
@@ -213,7 +215,8 @@ def save(
         canonicalise a position before encoding it.
     primitive : array of uint8, shape (n,), optional
         With a graph Solution: the values its rules fixed (UNDECIDED elsewhere), kept so
-        that the store can be verified against them.
+        that the store can be verified against them. Default: read off the solution (the
+        values at remoteness 0, but a stuck position's LOSE).
 
     Raises
     ------
@@ -268,8 +271,8 @@ def save(
         arrays["score"] = np.asarray(solution.score, dtype="<i8")
         gain = np.zeros(graph.m, np.int64) if graph.gain is None else graph.gain
         arrays["gain"] = np.asarray(gain, dtype="<i8")
-    if primitive is not None:
-        arrays["primitive"] = np.asarray(primitive, dtype=VALUE_DTYPE)
+    if game is None:
+        arrays.update(_graph_rules(solution, primitive))
     if (codes is None) != (game is None):
         raise StoreError("save: a game store needs both the game's name and the codes")
     if codes is not None:
@@ -361,6 +364,24 @@ def save(
         if isinstance(error, OSError) and not isinstance(error, StoreError):
             raise StoreError(f"cannot write {target}: {error.strerror or error}") from None
         raise
+
+
+def _graph_rules(solution: Solution, primitive: ArrayLike | None) -> dict[str, NDArray[Any]]:
+    """What a graph store records of its rules, so that it can be verified later.
+
+    ``primitive``: the given array, else the values where the solution says the game is over
+    (remoteness 0) other than a stuck position's LOSE, which needs no rule. Scored graphs also
+    get ``terminal_score``: the score where the game is over, 0 elsewhere.
+    """
+    value = np.asarray(solution.value)
+    over = np.asarray(solution.remoteness) == 0
+    if primitive is None:
+        moves = np.diff(solution.graph.indptr) > 0
+        primitive = np.where(over & (moves | (value != LOSE)), value, UNDECIDED)
+    rules = {"primitive": np.asarray(primitive, dtype=VALUE_DTYPE)}
+    if solution.score is not None:
+        rules["terminal_score"] = np.where(over, solution.score, 0).astype("<i8")
+    return rules
 
 
 class SolutionStore:

@@ -314,3 +314,37 @@ def test_cli_verify_tier_directory(tmp_path) -> None:  # type: ignore[no-untyped
     assert run_cli(["solve", "dodgem", "--tiers", str(directory)]).code == 0
     result = run_cli(["verify", str(directory)])
     assert result.code == 0 and result.out.startswith("verified: the tier directory")
+
+
+def test_graph_store_records_its_rules_even_when_saved_from_python(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from perfectplay.solvers.dag import solve_dag
+    from perfectplay.store import save
+
+    graph = GameGraph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], n=4, gain=[1, 5, -2, 3])
+    solution = solve_dag(graph, np.array([UNDECIDED, UNDECIDED, WIN, UNDECIDED], np.uint8))
+    path = tmp_path / "scored.ppstore"
+    save(path, solution)  # no primitive given: read off the solution, with terminal scores
+    assert verify_store(path).ok and not verify_store(path).notes
+    solution.remoteness[1] = 0  # a position with moves made to look over: not a rule
+    save(path, solution, primitive=np.array([UNDECIDED, UNDECIDED, WIN, UNDECIDED], np.uint8))
+    problems = " ".join(verify_store(path).problems)
+    assert "position 1: WIN 0" in problems
+
+
+def test_game_store_start_code_must_be_the_initial_positions(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from perfectplay.api import solve
+    from perfectplay.games.registry import load_game
+    from perfectplay.store import save
+
+    game = load_game("nim", heaps=(1, 2))
+    solved = solve(game)
+    path = tmp_path / "nim.ppstore"
+    save(path, solved)
+    assert verify_store(path).ok
+    codes = np.array(solved.codes, dtype=np.int64)
+    start = solved.id_of(solved.initial)
+    codes[start] = game.encode((2, 1))  # the same position, not its canonical code
+    save(path, solved.solution, game="nim", params={"heaps": [1, 2]}, codes=codes, start=start)
+    assert (
+        "the start is not stored under the initial position's code" in verify_store(path).problems
+    )

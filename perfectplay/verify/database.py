@@ -90,8 +90,19 @@ def _game_moves(
 
 
 def _check_game_moves(store: Any, game: Game[Any], report: Report) -> None:
-    """The stored moves are exactly the game's moves between the stored codes (as multisets)."""
+    """The stored moves are exactly the game's moves between the stored codes (as multisets),
+    and the start is stored under the code of the game's initial position.
+
+    Every stored position but the start is the target of a regenerated move, whose code is
+    canonical: so a code changed to another encoding of the same position is caught there,
+    or here for the start."""
     codes = _codes_by_id(store)
+    start = store.start
+    if start is not None:
+        initial = game.initial()
+        key = game.canonical(initial) if store.manifest["canonical"] else initial
+        if not 0 <= start < store.n or int(codes[start]) != int(game.encode(key)):
+            report.add(np.array([0]), "the start is not stored under the initial position's code")
     sorted_codes = np.asarray(store.array("codes"), dtype=np.int64)
     if (np.diff(sorted_codes) <= 0).any():
         report.add(np.array([0]), "the stored codes are not sorted and distinct")
@@ -174,6 +185,8 @@ def verify_store(
         value = np.asarray(solution.value)
         remoteness = np.asarray(solution.remoteness)
         terminal = None
+        if "terminal_score" in store.manifest["arrays"]:
+            terminal = np.asarray(store.array("terminal_score"))
         if store.game_name is not None:
             moves_report = Report()
             _check_game_moves(store, store.game, moves_report)
@@ -213,7 +226,7 @@ def verify_store(
                     f"{fixed} positions with moves are over by the rules (remoteness 0): "
                     "a graph store does not record why, so their values were taken as given"
                 )
-            if solution.score is not None:
+            if solution.score is not None and terminal is None:
                 report.notes.append(
                     "scores where the game is over were taken as given (not recorded)"
                 )
