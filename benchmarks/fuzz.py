@@ -329,6 +329,17 @@ def _arrays(path: str) -> dict[str, bytes]:
         return {name: store.array(name).tobytes() for name in store.manifest["arrays"]}
 
 
+def _same_rules(edited: dict[str, bytes], original: dict[str, bytes]) -> bool:
+    """Whether two graph stores' primitive arrays differ only where a position has no moves
+    and either array says LOSE or nothing (a stuck position is a LOSE either way)."""
+    new = np.frombuffer(edited["primitive"], np.uint8)
+    old = np.frombuffer(original["primitive"], np.uint8)
+    indptr = np.frombuffer(original["indptr"], np.int32)
+    stuck = np.diff(indptr) == 0
+    loses = np.isin(new, (0, 255)) & np.isin(old, (0, 255))
+    return bool((stuck & loses)[new != old].all())
+
+
 def store_surface() -> Surface:
     from perfectplay.verify import verify_store
 
@@ -348,6 +359,8 @@ def store_surface() -> Surface:
         if arrays == originals[k]:
             return "accepted"  # e.g. a flip in the padding: the same store
         changed = {name for name in arrays if arrays[name] != originals[k].get(name)}
+        if changed == {"primitive"} and _same_rules(arrays, originals[k]):
+            return "accepted"  # a stuck position's LOSE made a rule, or back: the same game
         if stores[k][0] in ("graph", "scored") and changed <= {"indptr", "indices", "gain"}:
             return "rewired"
         return f"wrong: a corrupted {stores[k][0]} store was accepted ({sorted(changed)})"
