@@ -683,7 +683,8 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
         "canonical": (bool,),
     }
     for key, kind in kinds.items():
-        if not isinstance(manifest[key], kind) or (key == "start" and manifest[key] is True):
+        boolean_start = key == "start" and isinstance(manifest[key], bool)
+        if not isinstance(manifest[key], kind) or boolean_start:
             raise StoreError(f"{path} is corrupted: bad manifest field {key!r}")
     if n < 0 or m < 0 or not all(isinstance(entry, dict) for entry in table.values()):
         raise StoreError(f"{path} is corrupted: bad manifest sizes or array table")

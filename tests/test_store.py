@@ -394,8 +394,8 @@ def _with_manifest(path: Path, **changes: object) -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"params": 1}, {"game": 7}, {"scored": "yes"}, {"start": [1]}, {"canonical": None},
-     {"solver": 3}, {"n": -1}],
+    [{"params": 1}, {"game": 7}, {"scored": "yes"}, {"start": [1]}, {"start": False},
+     {"canonical": None}, {"solver": 3}, {"n": -1}],
 )  # fmt: skip
 def test_manifest_fields_of_the_wrong_type_are_refused(
     tmp_path: Path, changes: dict[str, object]

@@ -187,6 +187,9 @@ def verify_store(
         terminal = None
         if "terminal_score" in store.manifest["arrays"]:
             terminal = np.asarray(store.array("terminal_score"))
+            playing = (remoteness != 0) & (np.diff(graph.indptr) > 0)
+            if (terminal[playing] != 0).any():
+                raise StoreError(f"{store.path} is corrupted: a terminal score where play goes on")
         if store.game_name is not None:
             moves_report = Report()
             _check_game_moves(store, store.game, moves_report)
