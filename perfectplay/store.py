@@ -706,6 +706,8 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
             raise StoreError(f"{path} is corrupted: unexpected array {name} {entry!r}")
         if not all(isinstance(entry.get(key), int) for key in ("offset", "nbytes", "crc32")):
             raise StoreError(f"{path} is corrupted: bad offset, size or checksum of {name}")
+        if entry["offset"] < 0:
+            raise StoreError(f"{path} is corrupted: {name} lies outside the file")
         expected = lengths.get(name, n)
         itemsize = np.dtype(entry["dtype"]).itemsize
         if entry.get("shape") != [expected] or entry.get("nbytes") != expected * itemsize:

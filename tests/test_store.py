@@ -407,6 +407,17 @@ def test_manifest_fields_of_the_wrong_type_are_refused(
         open_store(path)
 
 
+def test_a_negative_array_offset_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(4, 6, False))
+    with open_store(path) as store:
+        arrays = store.manifest["arrays"]
+    arrays["value"]["offset"] = -64
+    _with_manifest(path, arrays=arrays)
+    with pytest.raises(StoreError, match="value lies outside the file"):
+        open_store(path)
+
+
 def test_graph_store_keeps_the_primitive_values(tmp_path: Path) -> None:
     solution = _random_solution(3, 4, False)
     primitive = np.array([255, 2, 255, 3], np.uint8)
