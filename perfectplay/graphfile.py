@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numba as nb
@@ -48,6 +49,7 @@ __all__ = [
     "format_solution_json",
     "parse_graph",
     "read_graph_file",
+    "solve_bytes",
 ]
 
 # ---------------------------------------------------------------------------- kernel statuses
@@ -370,7 +372,7 @@ def _estimate_bytes(n: int, m: int) -> int:
     return 2 * id_bytes * m + n + (8 * (n + 1) + id_bytes * m + 8 * m)
 
 
-def parse_graph(data: bytes) -> ParsedGraph:
+def parse_graph(data: bytes, *, then: Callable[[int, int], float] | None = None) -> ParsedGraph:
     """Parse a game graph in the plain text format.
 
     Parameters
@@ -413,8 +415,9 @@ def parse_graph(data: bytes) -> ParsedGraph:
     n, m, pos, line = _parse_header(buf, info)
     if info[_STATUS] != _OK:
         raise _header_error(data, info)
-    estimate = _estimate_bytes(n, m)
-    check_memory(estimate, f"a graph file with {n} positions and {m} moves")
+    estimate = _estimate_bytes(n, m) + (0.0 if then is None else then(n, m))
+    what = f"a graph file with {n} positions and {m} moves"
+    check_memory(estimate, what if then is None else f"{what}, solved and printed")
     id_dtype = np.int32 if n < 2**31 else np.int64
     src = np.empty(m, dtype=id_dtype)
     dst = np.empty(m, dtype=id_dtype)
@@ -425,8 +428,10 @@ def parse_graph(data: bytes) -> ParsedGraph:
     return ParsedGraph(GameGraph.from_edges(src, dst, n=n), primitive)
 
 
-def read_graph_file(path: str) -> ParsedGraph:
+def read_graph_file(path: str, *, then: Callable[[int, int], float] | None = None) -> ParsedGraph:
     """Read and parse the graph file at `path` (``-`` reads standard input).
+
+    `then` (as :func:`parse_graph`) estimates the bytes the caller needs after parsing.
 
     Raises
     ------
@@ -436,9 +441,24 @@ def read_graph_file(path: str) -> ParsedGraph:
         As :func:`parse_graph`.
     """
     if path == "-":
-        return parse_graph(sys.stdin.buffer.read())
+        return parse_graph(sys.stdin.buffer.read(), then=then)
     with open(path, "rb") as source:
-        return parse_graph(source.read())
+        return parse_graph(source.read(), then=then)
+
+
+def solve_bytes(n: int, m: int, *, json: bool = False) -> float:
+    """Memory that solving a parsed graph of `n` positions and `m` moves by retrograde analysis
+    and printing it (text, or JSON) adds to the parsed graph: the reverse CSR and the solver's
+    work arrays, the solution, and the output buffer twice (the buffer and its string).
+
+    ``solve FILE`` passes it to :func:`read_graph_file` so that a file too large for its whole
+    run is refused before anything is allocated.
+
+    >>> solve_bytes(10, 20) > solve_bytes(10, 10)
+    True
+    """
+    out = (_MAX_ENTRY if json else _MAX_LINE) * n
+    return 8.0 * (n + 1) + 8.0 * m + 13.2 * n + 5.0 * n + 2.0 * out
 
 
 # ---------------------------------------------------------------------------- output

@@ -252,3 +252,21 @@ def test_solve_game_counts_reachable_positions_and_symmetry_classes() -> None:
     games = run_cli(["games", "tic-tac-toe"]).out
     assert "5,478 reachable positions in 765 symmetry classes" in games
     assert "solved once, as one symmetry class" in games
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_regression_a_graph_too_large_to_solve_and_print_is_refused_at_its_header(
+    monkeypatch: pytest.MonkeyPatch, json_flag: list[str]
+) -> None:
+    # Regression (found by the fuzz campaign): each stage checked only its own memory, so a
+    # header of 10^9 positions with 4 moves passed the parser's check and was killed at 16 GB.
+    import perfectplay._memory
+
+    budget = 2**30  # 1 GiB: room for parsing 2 * 10^7 positions, not for solving and printing them
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: budget)
+    header = "20000000 1\n0 1\n"
+    result = run_cli(["solve", "-", *json_flag], header)
+    assert result.code == 2 and result.out == ""
+    assert "solved and printed" in result.err and result.err.count("\n") == 1
+    small = run_cli(["solve", "-", *json_flag], "3 1\n0 1\n")
+    assert small.code == 0

@@ -78,12 +78,15 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def resolve_target(target: str, params: Sequence[str] = ()) -> ParsedGraph | Game[Any]:
+def resolve_target(
+    target: str, params: Sequence[str] = (), *, json: bool = False
+) -> ParsedGraph | Game[Any]:
     """The game graph or registered game `target` names.
 
     A registered game's name wins, built with `params` (``KEY=VALUE`` strings, typed by the
     game's parameter specs); otherwise ``-`` (standard input), a path containing ``/`` or an
-    existing file is read as a graph file.
+    existing file is read as a graph file, refused at its header if it could not be parsed,
+    solved and printed (as JSON with `json`) in the memory available.
 
     Raises
     ------
@@ -96,7 +99,7 @@ def resolve_target(target: str, params: Sequence[str] = ()) -> ParsedGraph | Gam
     """
     from perfectplay.errors import InputFormatError, UnknownNameError
     from perfectplay.games.registry import game_entry, load_game, parse_params
-    from perfectplay.graphfile import read_graph_file
+    from perfectplay.graphfile import read_graph_file, solve_bytes
 
     try:
         name = game_entry(target).name
@@ -107,7 +110,7 @@ def resolve_target(target: str, params: Sequence[str] = ()) -> ParsedGraph | Gam
     if target == "-" or "/" in target or os.path.isfile(target):
         if params:
             raise InputFormatError(f"--param applies to a registered game, not to {target}")
-        return read_graph_file(target)
+        return read_graph_file(target, then=lambda n, m: solve_bytes(n, m, json=json))
     raise FileNotFoundError(errno.ENOENT, "no such file", target)
 
 
@@ -126,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         from perfectplay.errors import InputFormatError
 
         raise InputFormatError("--jobs, --chunk-size and --dask apply with --tiers DIR")
-    target = resolve_target(args.target, args.param)
+    target = resolve_target(args.target, args.param, json=args.json)
     if isinstance(target, Game):
         return _solve_game(target, args)
     parsed = target
