@@ -37,6 +37,7 @@ __all__ = [
     "page",
     "tag",
     "value_tag",
+    "xo_mark",
 ]
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -102,6 +103,22 @@ def move_mark(move: Any, shapes: Sequence[str]) -> str:
         data_value=value.name,
         data_remoteness=move.remoteness,
     )
+
+
+def xo_mark(
+    symbol: str, cx: float, cy: float, cross: float, radius: float, width: float
+) -> list[str]:
+    """An X (two strokes reaching `cross` from the centre each way) or an O (a ring of
+    `radius`) centred on ``(cx, cy)``, strokes `width` wide; nothing for another symbol."""
+    if symbol == "X":
+        return [
+            el("line", x1=cx - cross, y1=cy - dy, x2=cx + cross, y2=cy + dy, stroke=INK,
+               stroke_width=width, stroke_linecap="round")
+            for dy in (cross, -cross)
+        ]  # fmt: skip
+    if symbol == "O":
+        return [el("circle", cx=cx, cy=cy, r=radius, fill="none", stroke=INK, stroke_width=width)]
+    return []
 
 
 def arrow(x1: float, y1: float, x2: float, y2: float, colour: str, width: float = 4.0) -> list[str]:

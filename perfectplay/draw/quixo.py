@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from perfectplay.draw._svg import Drawing, el, move_mark, tag
+from perfectplay.draw._svg import Drawing, el, move_mark, tag, xo_mark
 from perfectplay.draw.palette import INK, value_colour
 from perfectplay.games.base import Game
 from perfectplay.values import Value
@@ -63,34 +63,7 @@ def drawing(game: Game[Any], position: tuple[str, str], moves: Mapping[str, Any]
             )
         )
         cx, cy = x + _CELL / 2, y + _CELL / 2
-        if cube == "X":
-            d = 0.09 * _CELL
-            parts += [
-                el(
-                    "line",
-                    x1=cx - d,
-                    y1=cy - d,
-                    x2=cx + d,
-                    y2=cy + d,
-                    stroke=INK,
-                    stroke_width=5,
-                    stroke_linecap="round",
-                ),
-                el(
-                    "line",
-                    x1=cx - d,
-                    y1=cy + d,
-                    x2=cx + d,
-                    y2=cy - d,
-                    stroke=INK,
-                    stroke_width=5,
-                    stroke_linecap="round",
-                ),
-            ]
-        elif cube == "O":
-            parts.append(
-                el("circle", cx=cx, cy=cy, r=0.1 * _CELL, fill="none", stroke=INK, stroke_width=5)
-            )
+        parts += xo_mark(cube, cx, cy, 0.09 * _CELL, 0.1 * _CELL, 5)
         parts.append(el("text", str(index + 1), x=x + 10, y=y + 17, font_size=10, fill="#666666"))
     for label, move in moves.items():
         cell, end = int(label[:-1]) - 1, label[-1]

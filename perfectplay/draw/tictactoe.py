@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from perfectplay.draw._svg import Drawing, el, move_mark, tag
+from perfectplay.draw._svg import Drawing, el, move_mark, tag, xo_mark
 from perfectplay.draw.palette import INK, ink_on, value_colour
 from perfectplay.games.base import Game
 from perfectplay.values import Value
@@ -68,34 +68,8 @@ def drawing(game: Game[Any], position: str, moves: Mapping[str, Any]) -> Drawing
         x, y = _PAD + c * _CELL, r * _CELL
         cx, cy = x + _CELL / 2, y + _CELL / 2
         label = f"{'abc'[c]}{r + 1}"
-        if mark == "X":
-            d = 0.28 * _CELL
-            parts += [
-                el(
-                    "line",
-                    x1=cx - d,
-                    y1=cy - d,
-                    x2=cx + d,
-                    y2=cy + d,
-                    stroke=INK,
-                    stroke_width=8,
-                    stroke_linecap="round",
-                ),
-                el(
-                    "line",
-                    x1=cx - d,
-                    y1=cy + d,
-                    x2=cx + d,
-                    y2=cy - d,
-                    stroke=INK,
-                    stroke_width=8,
-                    stroke_linecap="round",
-                ),
-            ]
-        elif mark == "O":
-            parts.append(
-                el("circle", cx=cx, cy=cy, r=0.29 * _CELL, fill="none", stroke=INK, stroke_width=8)
-            )
+        if mark in ("X", "O"):
+            parts += xo_mark(mark, cx, cy, 0.28 * _CELL, 0.29 * _CELL, 8)
         elif label in moves:
             move = moves[label]
             parts.append(
