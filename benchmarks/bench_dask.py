@@ -115,9 +115,9 @@ def main() -> None:
     print(
         f"projection, Connect Four 6x6 ({sum(size.values()):.3g} rank slots, largest tier "
         f"{max(size.values()):.3g}) on {args.machines} machines x {args.cores} cores at "
-        f"{rate / 1e6:.2f} M ranks/s per worker: {seconds / 3600:.1f} h of tasks; each worker "
-        f"process holds the child tiers of the tier it solves: up to {reads / 2**30:.0f} GiB "
-        "(so one worker process per machine, a thread per core)"
+        f"{rate / 1e6:.2f} M ranks/s per worker: {seconds / 3600:.1f} h of tasks; each machine "
+        f"holds the child tiers of the tier it solves (once, in /dev/shm): up to "
+        f"{reads / 2**30:.0f} GiB"
     )
 
 

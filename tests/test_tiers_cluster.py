@@ -9,6 +9,7 @@ line and exit code 2, with nothing written.
 
 from __future__ import annotations
 
+import glob
 import importlib.util
 import json
 import os
@@ -31,6 +32,8 @@ from perfectplay.games.connect_four_tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
 from perfectplay.tiers.engine import chunk_starts, tier_order
+from perfectplay.tiers.shared import shared_prefix
+from perfectplay.tiers.tasks import solve_token
 
 pytest.importorskip("distributed")
 
@@ -144,6 +147,13 @@ def _analysis(directory: Path) -> object:
 def _same_as_reference(directory: Path, reference: Path) -> None:
     assert tree(directory) == tree(reference)
     assert _analysis(directory) == _analysis(reference)
+    _no_shared_copy_left(directory)
+
+
+def _no_shared_copy_left(directory: Path) -> None:
+    """The workers' shared child tiers (/dev/shm) are removed at the end of a solve."""
+    token = solve_token(os.path.abspath(directory))
+    assert not glob.glob(glob.escape(shared_prefix(token)) + "*")
 
 
 def test_connect_four_4x5_on_the_cluster_equals_the_in_process_files(
@@ -233,6 +243,7 @@ def test_a_driver_killed_mid_tier_then_run_again_keeps_what_was_complete(
     reference = scratch / "reference-4x5-small-chunks"
     solve_tiers(game, reference, chunk_size=chunk, progress=False).close()
     assert tree(directory) == tree(reference)
+    _no_shared_copy_left(directory)
 
 
 def test_a_local_cluster_prints_its_dashboard_and_gives_the_in_process_files(
@@ -253,6 +264,7 @@ def test_a_local_cluster_prints_its_dashboard_and_gives_the_in_process_files(
     ranks = sum(game.tier_size(t) for t in game.tiers())
     assert f"worker processes solved {ranks:,} ranks" in done.stderr
     assert tree(directory) == tree(reference)
+    _no_shared_copy_left(directory)
 
 
 def test_tiers_with_inner_moves_run_as_tasks_too(scratch: Path, dask_cluster: Cluster) -> None:
@@ -341,6 +353,15 @@ def test_local_workers_that_would_not_fit_together_are_refused(
     cluster.check_cluster("tcp://127.0.0.1:8786", game, order, 1 << 30)  # other machines
     with pytest.raises(TooLargeError, match="on 4 local Dask worker processes: tier"):
         cluster.check_cluster("local:4", game, order, 1 << 30)
+    # Small chunks: four processes fit, mapping one copy of the child tiers in shared memory,
+    children = max(sum(game.tier_size(c) for c in game.child_tiers(t)) for t in order)
+    monkeypatch.setattr(_memory, "available_bytes", lambda: 3 * children)
+    monkeypatch.setattr(cluster, "has_room", lambda size: True)
+    cluster.check_cluster("local:4", game, order, 1 << 12)
+    # but not four copies when shared memory has no room for them.
+    monkeypatch.setattr(cluster, "has_room", lambda size: False)
+    with pytest.raises(TooLargeError, match="on 4 local Dask worker processes: tier"):
+        cluster.check_cluster("local:4", game, order, 1 << 12)
 
 
 def test_without_dask_installed_the_error_says_how_to_install_it(

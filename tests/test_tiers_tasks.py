@@ -4,6 +4,7 @@ file exists, and refuse a directory they cannot see."""
 
 from __future__ import annotations
 
+import glob
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -18,8 +19,9 @@ from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.engine import chunk_starts, tier_order
 from perfectplay.tiers.records import record_dtype
+from perfectplay.tiers.shared import shared_prefix
 from perfectplay.tiers.storage import DirectoryStore, game_manifest
-from perfectplay.tiers.tasks import cached_tiers, chunk_task, loopy_task
+from perfectplay.tiers.tasks import cached_tiers, chunk_task, clean_up, loopy_task, solve_token
 
 CHUNK = 4096
 
@@ -27,6 +29,16 @@ CHUNK = 4096
 @pytest.fixture
 def fast_dir(tmp_path: Path) -> Iterator[Path]:
     yield from memory_dir(tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _no_shared_copy_left() -> Iterator[None]:
+    """What the driver does at the end of a solve: the shared child tiers removed."""
+    yield
+    for directory in {d for d, _ in cached_tiers()}:
+        clean_up(directory)
+        assert not glob.glob(glob.escape(shared_prefix(solve_token(directory))) + "*")
+    assert cached_tiers() == []
 
 
 def _store(directory: Path, name: str, params: dict[str, int], chunk: int) -> DirectoryStore:
@@ -64,6 +76,18 @@ def test_tasks_tier_after_tier_give_the_in_process_files(
     for tier in tier_order(game):
         _run_tier(name, params, store, tier)
     assert tree(fast_dir / "tasks") == tree(reference)
+
+
+def test_the_tasks_of_a_tier_map_one_shared_copy_of_each_child_tier(fast_dir: Path) -> None:
+    name, params = "connect-four", {"rows": 4, "cols": 4}
+    game = load_tiered_game(name, **params)
+    store = _store(fast_dir, name, params, CHUNK)
+    order = tier_order(game)
+    for tier in order[:-1]:
+        _run_tier(name, params, store, tier)
+    copies = glob.glob(glob.escape(shared_prefix(solve_token(store.directory))) + "*.records")
+    labels = [game.tier_label(c) for c in game.child_tiers(order[-2])]
+    assert [Path(c).name.split("-")[2] for c in copies] == labels  # older tiers' released
 
 
 def test_a_task_whose_file_exists_does_nothing(fast_dir: Path) -> None:

@@ -19,7 +19,6 @@ the only module that imports Dask.
 from __future__ import annotations
 
 import copy
-import hashlib
 import importlib.util
 import logging
 import os
@@ -42,8 +41,9 @@ from perfectplay.tiers.engine import (
 )
 from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK
 from perfectplay.tiers.records import record_dtype
+from perfectplay.tiers.shared import has_room
 from perfectplay.tiers.storage import DirectoryStore
-from perfectplay.tiers.tasks import TaskResult, chunk_task, loopy_task
+from perfectplay.tiers.tasks import TaskResult, chunk_task, clean_up, loopy_task, solve_token
 
 __all__ = ["check_cluster", "parse_dask", "registered_game", "solve_on_cluster", "throughput"]
 
@@ -112,8 +112,8 @@ def registered_game(game: TieredGame) -> tuple[str, dict[str, Any]]:
 def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
     """Refuse, before anything is written, what cannot run: a bad `spec`, a game workers
     cannot rebuild, or a ``local:N`` cluster whose N workers would not fit in memory together
-    (each holds the child tiers of the tier being solved and a chunk; a tier with inner moves
-    is solved by one worker).
+    (each maps the child tiers of the tier being solved, one copy in shared memory if it has
+    room, and solves a chunk per thread; a tier with inner moves is solved by one worker).
 
     Raises
     ------
@@ -138,7 +138,8 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
         if game.inner_moves(tier):
             need = reads + LOOPY_BYTES_PER_RANK * size
         else:
-            need = processes * (reads + threads * _ACYCLIC_BYTES_PER_RANK * min(size, chunk))
+            copies = 1 if has_room(reads) else processes  # shared by the processes, or not
+            need = copies * reads + processes * threads * _ACYCLIC_BYTES_PER_RANK * min(size, chunk)
         if need > worst:
             worst, worst_tier = need, tier
     check_memory(
@@ -203,7 +204,7 @@ class _Tiers:
         # differ from the driver's).
         self.remote = copy.copy(store)
         self.remote.directory = os.path.abspath(store.directory)
-        self.token = hashlib.sha1(self.remote.directory.encode()).hexdigest()[:12]
+        self.token = solve_token(self.remote.directory)
         self.results: list[TaskResult] = []
 
     def key(self, tier: int, start: int) -> str:
@@ -310,11 +311,13 @@ def solve_on_cluster(
     Notes
     -----
     Cost: the tasks' (:mod:`perfectplay.tiers.tasks`) plus, on the driver, one merge per tier
-    (a read and a write of the compressed chunk files). Each worker process holds the child
-    tiers of the tier being solved (1 byte per rank) and one chunk (18 bytes per rank).
+    (a read and a write of the compressed chunk files). Each machine holds the child tiers of
+    the tier being solved (1 byte per rank) once, in shared memory
+    (:mod:`perfectplay.tiers.shared`), and each worker thread one chunk (18 bytes per rank).
     """
     with _client(spec) as client:
         tiers = _Tiers(client, game, store)
+        client.run(clean_up, tiers.remote.directory)  # shared copies of a killed run's workers
         for tier in order:
             if store.complete(tier):
                 stats.tiers_kept += 1
@@ -325,6 +328,7 @@ def solve_on_cluster(
                     tiers.loopy(tier, bar.update)
                 else:
                     tiers.chunks(tier, bar.update, stats)
+        client.run(clean_up, tiers.remote.directory)
         if any(r.solved for r in tiers.results):
             print(throughput(tiers.results), file=sys.stderr)
 

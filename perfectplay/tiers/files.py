@@ -50,11 +50,40 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import StoreError
 
-__all__ = ["MAGIC", "TierFile", "atomic_write_bytes", "merge_tier_files", "write_tier_file"]
+__all__ = [
+    "MAGIC",
+    "TierFile",
+    "atomic_write_bytes",
+    "merge_tier_files",
+    "populated_empty",
+    "write_tier_file",
+]
 
 MAGIC = b"PPTIER\x00\x02"
 _MAGIC_V1 = b"PPTIER\x00\x01"  # read only: no header CRC
 _LEVEL = 3  # Zstandard level: measured 3 compresses records ~10% better than 1 at ~the same speed
+_POPULATE_MIN = 1 << 22  # bytes: below this, np.empty (numpy's own huge-page threshold)
+
+
+def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
+    """An uninitialised array of `count` entries whose memory the kernel maps at once.
+
+    Large arrays get an anonymous mapping with ``MAP_POPULATE``: one system call maps every
+    page, where filling a fresh ``np.empty`` takes a page fault per 4 KiB page, or waits for
+    huge pages to be compacted (numpy asks for them). Measured on this project's machine,
+    filling 1 GiB: 0.4 s populated, 0.6 s with page faults, 0.2 to 2.5 s with huge pages.
+    Small arrays, and systems without ``MAP_POPULATE``, get ``np.empty``.
+
+    >>> a = populated_empty(1 << 21, np.uint16)
+    >>> a.shape, a.dtype, a.flags.writeable
+    ((2097152,), dtype('uint16'), True)
+    """
+    dtype = np.dtype(dtype)
+    size = count * dtype.itemsize
+    if size < _POPULATE_MIN or not hasattr(mmap, "MAP_POPULATE"):
+        return np.empty(count, dtype=dtype)
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | mmap.MAP_POPULATE
+    return np.frombuffer(mmap.mmap(-1, size, flags=flags), dtype=dtype)
 
 
 def _fsync_dir(directory: str) -> None:
@@ -270,12 +299,21 @@ class TierFile:
             [view[base + int(a) : base + int(b)] for a, b in itertools.pairwise(offsets)],
         )
 
-    def read(self, name: str, *, threads: int = 1) -> NDArray[Any]:
-        """The whole array `name`, checksum verified. Cost: one decompression of the array."""
+    def read(self, name: str, *, threads: int = 1, out: NDArray[Any] | None = None) -> NDArray[Any]:
+        """The whole array `name`, checksum verified. Cost: one decompression of the array.
+
+        Decompressed into `out` if given (its length and dtype must be the array's), else into
+        a new array whose pages are mapped at once (:func:`populated_empty`).
+        """
         self.verify(name)
         entry, _, blobs = self.blobs(name)
         dtype = np.dtype(entry["dtype"])
-        out = np.empty(self.stop - self.start, dtype=dtype)
+        if out is None:
+            out = populated_empty(self.stop - self.start, dtype)
+        elif out.shape != (self.stop - self.start,) or out.dtype != dtype:
+            for blob in blobs:
+                blob.release()
+            raise ValueError(f"out must hold {self.stop - self.start} of {dtype}")
         raw = out.view(np.uint8)
         step = self.block * dtype.itemsize
 

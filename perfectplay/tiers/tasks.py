@@ -4,11 +4,12 @@ Module-level functions of plain, picklable arguments (:mod:`perfectplay.tiers.cl
 them; nothing here imports Dask). A task names its game by registry name and parameters and
 rebuilds it once per worker process; it reads the child tiers it needs from the tier directory,
 which every worker must see at the same path, and keeps them for the next task of the same tier
-(tiers no longer needed are dropped). It writes its result as a file, atomically, through the
-driver's :class:`~perfectplay.tiers.storage.DirectoryStore` (sent pickled: a worker never opens
-the directory anew, since opening removes the temporary files of chunks other workers are
-writing). A task whose file exists does nothing, so a task run twice (a worker lost, a driver
-restarted) cannot change a tier.
+(tiers no longer needed are dropped). The worker processes of one machine share one copy of
+each child tier (:mod:`perfectplay.tiers.shared`). It writes its result as a file, atomically,
+through the driver's :class:`~perfectplay.tiers.storage.DirectoryStore` (sent pickled: a worker
+never opens the directory anew, since opening removes the temporary files of chunks other
+workers are writing). A task whose file exists does nothing, so a task run twice (a worker
+lost, a driver restarted) cannot change a tier.
 
 Examples
 --------
@@ -29,6 +30,7 @@ False
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 import threading
@@ -43,15 +45,24 @@ from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import solve_loopy
+from perfectplay.tiers.shared import load_shared, release_shared, remove_shared, shared_name
 from perfectplay.tiers.storage import MANIFEST, DirectoryStore
 
-__all__ = ["TaskResult", "cached_tiers", "chunk_task", "loopy_task"]
+__all__ = [
+    "TaskResult",
+    "cached_tiers",
+    "chunk_task",
+    "clean_up",
+    "loopy_task",
+    "solve_token",
+]
 
 _lock = threading.Lock()  # a worker with several threads runs several tasks at once
 _games: dict[tuple[str, tuple[tuple[str, Any], ...]], TieredGame] = {}
-_tiers: dict[tuple[str, int, int, int], SolvedTier] = {}
-"""Child tiers read by this process, by (directory, tier, inode, mtime) of the tier file: a
-directory solved again (another game, or removed and re-solved) is never answered from here."""
+_tiers: dict[tuple[str, int, int, int], tuple[SolvedTier, str]] = {}
+"""Child tiers mapped by this process and the names of their shared copies, by (directory,
+tier, inode, mtime) of the tier file: a directory solved again (another game, or removed and
+re-solved) is never answered from here."""
 
 
 class TaskResult(NamedTuple):
@@ -95,19 +106,41 @@ def _check_directory(store: DirectoryStore) -> None:
         )
 
 
+def solve_token(directory: str) -> str:
+    """A short name for the solve into `directory` (an absolute path), the same on every
+    machine: it prefixes the solve's task keys and its shared files."""
+    return hashlib.sha1(directory.encode()).hexdigest()[:12]
+
+
 def _children(game: TieredGame, store: DirectoryStore, tier: int) -> list[SolvedTier]:
-    """The solved child tiers of `tier`, read once per process; other cached tiers dropped."""
+    """The solved child tiers of `tier`, mapped from this machine's shared copies (made by the
+    first process that needs them); tiers no longer needed are dropped and their copies
+    removed."""
     keys = []
     for child in game.child_tiers(tier):
         stat = os.stat(store.tier_path(child))
         keys.append((store.directory, child, stat.st_ino, stat.st_mtime_ns))
     with _lock:
         for key in [k for k in _tiers if k not in keys]:
-            del _tiers[key]
+            release_shared(_tiers.pop(key)[1])
         for key in keys:
             if key not in _tiers:  # the process's other tasks wait for it: every core reads
-                _tiers[key] = store.load(key[1], threads=os.cpu_count() or 1)
-        return [_tiers[key] for key in keys]
+                base = shared_name(store, key[1], solve_token(store.directory))
+                _tiers[key] = (load_shared(store, key[1], base, os.cpu_count() or 1), base)
+        return [_tiers[key][0] for key in keys]
+
+
+def clean_up(directory: str) -> int:
+    """Drop this process's child tiers of the solve into `directory` and remove this machine's
+    shared copies of them; how many shared files there were.
+
+    The driver runs it on every worker at the start of a solve (copies left by killed workers)
+    and at its end.
+    """
+    with _lock:
+        for key in [k for k in _tiers if k[0] == directory]:
+            del _tiers[key]
+    return remove_shared(solve_token(directory))
 
 
 def cached_tiers() -> list[tuple[str, int]]:

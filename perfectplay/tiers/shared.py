@@ -1,0 +1,170 @@
+"""Child tiers shared by the worker processes of one machine, decompressed once into memory.
+
+A Dask worker process reads the whole child tiers of the tier it solves. With several worker
+processes on one machine (``--dask local:N``, or ``dask worker --nworkers N``), each would
+decompress its own copy: N times the work at the start of every tier, N times the memory, and
+N copies competing for the processor caches during the random child look-ups. Instead, the
+first process to need a child tier decompresses it into a file in shared memory
+(``/dev/shm``); every process of the machine maps that file. The file's name holds the solve's
+token, the tier and the inode and modification time of its tier file, so a tier solved again
+is never answered from an old copy. A file appears under its final name only once complete
+(written under a temporary name, then renamed); a lock file keeps two processes from
+decompressing the same tier at once (if the lock is lost, both write the same bytes and the
+last rename wins).
+
+Without ``/dev/shm``, or with too little room in it for the tier (Docker gives 64 MiB by
+default), a process reads the tier into its own memory, as the in-process engine does.
+
+Examples
+--------
+>>> import tempfile
+>>> from perfectplay.games.registry import load_tiered_game
+>>> from perfectplay.tiers.engine import solve_tiers
+>>> from perfectplay.tiers.storage import DirectoryStore, read_manifest
+>>> game = load_tiered_game("connect-four", rows=3, cols=3)
+>>> directory = tempfile.mkdtemp()
+>>> _ = solve_tiers(game, directory, progress=False)
+>>> store = DirectoryStore(directory, read_manifest(directory))
+>>> tier = store.load(4)
+>>> shared = load_shared(store, 4, shared_name(store, 4, "doctest"))
+>>> bool((shared.records == tier.records).all())
+True
+>>> remove_shared("doctest") >= 0  # what a worker runs at the end of a solve
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import glob
+import mmap
+import os
+import shutil
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.tiers.expand import SolvedTier
+from perfectplay.tiers.files import TierFile
+from perfectplay.tiers.storage import DirectoryStore
+
+__all__ = [
+    "SHARED_MEMORY",
+    "has_room",
+    "load_shared",
+    "release_shared",
+    "remove_shared",
+    "shared_name",
+    "shared_prefix",
+]
+
+SHARED_MEMORY = "/dev/shm"
+"""Where a machine's worker processes share decompressed child tiers (a tmpfs)."""
+_MARGIN = 1 << 26
+"""Bytes left free in shared memory beyond a tier's (other solves, other users)."""
+
+
+def shared_prefix(token: str) -> str:
+    """The start of the names of every shared file of the solve `token`."""
+    return os.path.join(SHARED_MEMORY, f"perfectplay-{token}-")
+
+
+def shared_name(store: DirectoryStore, tier: int, token: str) -> str:
+    """Where this machine keeps the shared copy of complete `tier` (a path without suffix:
+    one file per array, ``.records`` and ``.scores``, and a ``.lock``)."""
+    stat = os.stat(store.tier_path(tier))
+    return f"{shared_prefix(token)}{store.labels[tier]}-{stat.st_ino}-{stat.st_mtime_ns}"
+
+
+def _map(path: str, size: int, dtype: np.dtype[Any], *, create: bool) -> NDArray[Any]:
+    """The file at `path` (created with `size` bytes if `create`) mapped shared, all pages in."""
+    fd = os.open(path, os.O_RDWR | (os.O_CREAT | os.O_TRUNC if create else 0), 0o600)
+    try:
+        if create:
+            os.ftruncate(fd, size)
+        flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+        return np.frombuffer(mmap.mmap(fd, size, flags=flags), dtype=dtype)
+    finally:
+        os.close(fd)
+
+
+def has_room(size: int) -> bool:
+    """Whether shared memory has `size` bytes free (and a margin)."""
+    try:
+        return shutil.disk_usage(SHARED_MEMORY).free >= size + _MARGIN
+    except OSError:
+        return False
+
+
+def load_shared(store: DirectoryStore, tier: int, base: str, threads: int = 1) -> SolvedTier:
+    """Solved `tier` of `store`, mapped from this machine's shared copy (made if missing).
+
+    Parameters
+    ----------
+    store : DirectoryStore
+        The tier directory.
+    tier : int
+        A complete tier.
+    base : str
+        The shared copy's name, :func:`shared_name`.
+    threads : int
+        Threads decompressing, when this process makes the copy.
+
+    Returns
+    -------
+    SolvedTier
+        Its arrays map the shared files; they are writeable, but nothing may write them.
+
+    Notes
+    -----
+    Cost: one decompression of the tier per machine (the checksums verified), then a mapping
+    per process. Memory: 1 to 4 bytes per rank of the tier once per machine, in ``/dev/shm``
+    until :func:`release_shared` or :func:`remove_shared`.
+    """
+    with TierFile(store.tier_path(tier)) as f:
+        entries = {name: f.meta["arrays"][name] for name in f.arrays}
+        count = f.stop - f.start
+        size = sum(count * np.dtype(e["dtype"]).itemsize for e in entries.values())
+        paths = {name: f"{base}.{name}" for name in entries}
+        if not all(os.path.exists(p) for p in paths.values()) and not has_room(size):
+            return store.load(tier, threads=threads)
+        arrays = {}
+        with open(f"{base}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            for name, path in paths.items():
+                dtype = np.dtype(entries[name]["dtype"])
+                if os.path.exists(path):
+                    arrays[name] = _map(path, count * dtype.itemsize, dtype, create=False)
+                    continue
+                tmp = f"{path}.tmp-{os.getpid()}"
+                try:
+                    out = _map(tmp, count * dtype.itemsize, dtype, create=True)
+                    arrays[name] = f.read(name, threads=threads, out=out)
+                    os.replace(tmp, path)
+                finally:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(tmp)
+    return SolvedTier(tier, arrays["records"], arrays.get("scores"))
+
+
+def release_shared(base: str) -> None:
+    """Remove this machine's shared copy named `base` (processes mapping it keep their map)."""
+    for path in glob.glob(glob.escape(base) + ".*"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def remove_shared(token: str) -> int:
+    """Remove every shared file of the solve `token` on this machine; how many there were.
+
+    The driver runs it on every worker at the start of a solve (files left by killed workers)
+    and at its end.
+    """
+    removed = 0
+    for path in glob.glob(glob.escape(shared_prefix(token)) + "*"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+            removed += 1
+    return removed
