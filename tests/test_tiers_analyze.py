@@ -70,12 +70,16 @@ def nonzero(counts: dict[str, int]) -> dict[str, int]:
         ("dodgem", {"size": 3}, lambda p: 1, None),  # loopy tiers, no symmetry
     ],
 )
+@pytest.mark.parametrize("block", [1 << 22, 7])  # whole tiers, and reached ranks 7 at a time
 def test_reachable_counts_equal_the_in_memory_enumeration(
     name: str,
     params: dict[str, Any],
     orbit: Callable[[Any], int],
     tier_of: Callable[[Any], int] | None,
+    block: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(analyze_module, "_BLOCK", block)
     game = load_tiered_game(name, **params)
     db = solve_tiers(game, progress=False)
     analysis = analyze_tiers(db, progress=False, jobs=2)

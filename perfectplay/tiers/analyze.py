@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +30,8 @@ from perfectplay.values import Value
 __all__ = ["Analysis", "TierCounts", "analyze_tiers"]
 
 _CACHE = "analysis.json"
+_BLOCK = 1 << 22
+"""Ranks of a tier scanned at once for reached positions."""
 _NAMES = ("WIN", "LOSE", "TIE", "DRAW")
 
 
@@ -130,46 +132,69 @@ class _Walk:
             parts = list(self.pool.map(one, starts))
         return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
 
-    def tier(self, tier: int, advance: Callable[[int], None] | None) -> NDArray[np.int64]:
-        """Walk `tier` (breadth first inside it if it has inner moves); its reached ranks."""
+    def tier(
+        self, tier: int, advance: Callable[[int], None], count: Callable[[NDArray[np.int64]], None]
+    ) -> None:
+        """Walk `tier` (breadth first inside it if it has inner moves), then `count` its
+        reached ranks, a block at a time."""
         flags = self.reached.pop(tier, None)
         if flags is None:
-            return np.empty(0, dtype=np.int64)
-        frontier = np.flatnonzero(flags).astype(np.int64)
+            return
+        if not self.game.inner_moves(tier):  # every move leaves the tier: one pass, by blocks
+            for ranks in _blocks(flags):
+                self.expand(tier, ranks)
+                advance(len(ranks))
+                count(ranks)
+            return
+        frontier = np.flatnonzero(flags)
         while len(frontier):
             inner = self.expand(tier, frontier)
-            if advance is not None:
-                advance(len(frontier))
-            if not self.game.inner_moves(tier):
-                break
+            advance(len(frontier))
             new = np.unique(inner)
             frontier = new[~flags[new]]
             flags[frontier] = True
-        return np.flatnonzero(flags).astype(np.int64)
+        for ranks in _blocks(flags):
+            count(ranks)
 
 
-def _count(
-    db: TierDatabase, tier: int, ranks: NDArray[np.int64], table: dict[tuple[int, int], list[int]]
-) -> TierCounts:
-    counts = TierCounts(tier, db.tiered.tier_label(tier))
-    if not len(ranks):
-        return counts
-    value, rem = unpack(db.records(tier)[ranks])
-    orbit = np.concatenate(
-        [db.tiered.orbit_sizes(tier, ranks[s : s + BATCH]) for s in range(0, len(ranks), BATCH)]
-    ).astype(np.int64)
-    span = int(rem.max(initial=0)) + 2
-    key = value.astype(np.int64) * span + rem + 1
-    classes = np.bincount(key, minlength=4 * span)
-    positions = np.bincount(key, weights=orbit, minlength=4 * span)
-    for k in np.flatnonzero(classes):
-        v, r = Value(int(k) // span), int(k) % span - 1
-        counts.classes[v.name] += int(classes[k])
-        counts.positions[v.name] += int(positions[k])
-        row = table.setdefault((int(v), r), [0, 0])
-        row[0] += int(classes[k])
-        row[1] += int(positions[k])
-    return counts
+def _blocks(flags: NDArray[np.bool_]) -> Iterator[NDArray[np.int64]]:
+    """The ranks whose flag is set, in increasing order, at most `_BLOCK` ranks scanned at a
+    time (so a tier's reached ranks are never all in memory at 8 bytes each)."""
+    for lo in range(0, len(flags), _BLOCK):
+        yield lo + np.flatnonzero(flags[lo : lo + _BLOCK])
+
+
+class _Counter:
+    """Classes and positions of one tier by value, and of all tiers by value and remoteness."""
+
+    def __init__(self, db: TierDatabase, tier: int, table: dict[tuple[int, int], list[int]]):
+        self.db, self.tier, self.table = db, tier, table
+        self.counts = TierCounts(tier, db.tiered.tier_label(tier))
+        self.records: NDArray[Any] | None = None  # read at the first reached rank
+
+    def __call__(self, ranks: NDArray[np.int64]) -> None:
+        if not len(ranks):
+            return
+        if self.records is None:
+            self.records = self.db.records(self.tier)
+        value, rem = unpack(self.records[ranks])
+        orbit = np.concatenate(
+            [
+                self.db.tiered.orbit_sizes(self.tier, ranks[s : s + BATCH])
+                for s in range(0, len(ranks), BATCH)
+            ]
+        ).astype(np.int64)
+        span = int(rem.max(initial=0)) + 2
+        key = value.astype(np.int64) * span + rem + 1
+        classes = np.bincount(key, minlength=4 * span)
+        positions = np.bincount(key, weights=orbit, minlength=4 * span)
+        for k in np.flatnonzero(classes):
+            v, r = Value(int(k) // span), int(k) % span - 1
+            self.counts.classes[v.name] += int(classes[k])
+            self.counts.positions[v.name] += int(positions[k])
+            row = self.table.setdefault((int(v), r), [0, 0])
+            row[0] += int(classes[k])
+            row[1] += int(positions[k])
 
 
 def analyze_tiers(
@@ -196,7 +221,9 @@ def analyze_tiers(
     -----
     Cost: one ``children`` call per reachable class (the moves, not the values, are needed),
     plus one decompression of each tier. Memory: one flag byte per rank of the tiers being
-    walked (a tier and its child tiers) and one tier's records.
+    walked (a tier and its child tiers) and one tier's records; reached ranks are taken
+    2^22 ranks at a time (a tier with inner moves holds its breadth-first frontier, 8 bytes per
+    reached rank).
 
     Examples
     --------
@@ -228,11 +255,12 @@ def analyze_tiers(
         for tier in reversed(db.order):
             label = game.tier_label(tier)
             disable = None if progress is None else not progress
+            counter = _Counter(db, tier, table)
             with tqdm(
                 desc=f"tier {label}", unit="pos", unit_scale=True, leave=False, disable=disable
             ) as bar:
-                ranks = walk.tier(tier, bar.update)
-            per_tier[tier] = _count(db, tier, ranks, table)
+                walk.tier(tier, bar.update, counter)
+            per_tier[tier] = counter.counts
     finally:
         if pool is not None:
             pool.shutdown()
