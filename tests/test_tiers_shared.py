@@ -122,6 +122,18 @@ def test_no_shared_memory_at_all_reads_a_private_copy(
     assert np.array_equal(copy.records, solved.load(tier).records)
 
 
+def test_shared_memory_refusing_its_files_reads_a_private_copy(
+    solved: DirectoryStore, room: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(shared, "_map", refuse)
+    tier = _largest(solved)
+    copy = load_shared(solved, tier, shared_name(solved, tier, TOKEN))
+    assert np.array_equal(copy.records, solved.load(tier).records)
+
+
 def test_a_damaged_tier_leaves_no_shared_file(
     solved: DirectoryStore, room: Path, tmp_path: Path
 ) -> None:

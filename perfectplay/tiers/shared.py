@@ -12,8 +12,9 @@ is never answered from an old copy. A file appears under its final name only onc
 decompressing the same tier at once (if the lock is lost, both write the same bytes and the
 last rename wins).
 
-Without ``/dev/shm``, or with too little room in it for the tier (Docker gives 64 MiB by
-default), a process reads the tier into its own memory, as the in-process engine does.
+Without ``/dev/shm``, with too little room in it for the tier (Docker gives 64 MiB by
+default), or where it refuses the files, a process reads the tier into its own memory, as the
+in-process engine does.
 
 Examples
 --------
@@ -46,6 +47,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay.errors import StoreError
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.files import TierFile
 from perfectplay.tiers.storage import DirectoryStore
@@ -98,6 +100,30 @@ def has_room(size: int) -> bool:
         return False
 
 
+def _shared_arrays(f: TierFile, base: str, threads: int) -> dict[str, NDArray[Any]]:
+    """Every array of tier file `f`, mapped from the shared files named `base` (made by this
+    process, under the lock, where missing)."""
+    count = f.stop - f.start
+    arrays = {}
+    with open(f"{base}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for name in f.arrays:
+            path = f"{base}.{name}"
+            dtype = np.dtype(f.meta["arrays"][name]["dtype"])
+            if os.path.exists(path):
+                arrays[name] = _map(path, count * dtype.itemsize, dtype, create=False)
+                continue
+            tmp = f"{path}.tmp-{os.getpid()}"
+            try:
+                out = _map(tmp, count * dtype.itemsize, dtype, create=True)
+                arrays[name] = f.read(name, threads=threads, out=out)
+                os.replace(tmp, path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
+    return arrays
+
+
 def load_shared(store: DirectoryStore, tier: int, base: str, threads: int = 1) -> SolvedTier:
     """Solved `tier` of `store`, mapped from this machine's shared copy (made if missing).
 
@@ -124,28 +150,16 @@ def load_shared(store: DirectoryStore, tier: int, base: str, threads: int = 1) -
     until :func:`release_shared` or :func:`remove_shared`.
     """
     with TierFile(store.tier_path(tier)) as f:
-        entries = {name: f.meta["arrays"][name] for name in f.arrays}
         count = f.stop - f.start
-        size = sum(count * np.dtype(e["dtype"]).itemsize for e in entries.values())
-        paths = {name: f"{base}.{name}" for name in entries}
-        if not all(os.path.exists(p) for p in paths.values()) and not has_room(size):
+        size = sum(count * np.dtype(f.meta["arrays"][n]["dtype"]).itemsize for n in f.arrays)
+        if not all(os.path.exists(f"{base}.{n}") for n in f.arrays) and not has_room(size):
             return store.load(tier, threads=threads)
-        arrays = {}
-        with open(f"{base}.lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            for name, path in paths.items():
-                dtype = np.dtype(entries[name]["dtype"])
-                if os.path.exists(path):
-                    arrays[name] = _map(path, count * dtype.itemsize, dtype, create=False)
-                    continue
-                tmp = f"{path}.tmp-{os.getpid()}"
-                try:
-                    out = _map(tmp, count * dtype.itemsize, dtype, create=True)
-                    arrays[name] = f.read(name, threads=threads, out=out)
-                    os.replace(tmp, path)
-                finally:
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(tmp)
+        try:
+            arrays = _shared_arrays(f, base, threads)
+        except StoreError:
+            raise
+        except OSError:  # shared memory refuses its files (read-only, no permission)
+            return store.load(tier, threads=threads)
     return SolvedTier(tier, arrays["records"], arrays.get("scores"))
 
 
