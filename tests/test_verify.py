@@ -184,6 +184,15 @@ def test_bad_solution_text_is_named(text: bytes, message: str) -> None:
         parse_solution(text, 2)
 
 
+@pytest.mark.parametrize("text", [b"", b"\n\n", b"  \r\n"])
+def test_an_empty_solution_solves_only_the_empty_graph(text: bytes) -> None:
+    # Found by the fuzz campaign: an empty text raised IndexError instead of being read.
+    assert parse_solution(text, 0)[0].size == 0
+    assert verify_graph_text(b"# no position\n0 0\n", text).ok
+    with pytest.raises(InputFormatError, match=r"no line for position 0 \(0 of 3 given\)"):
+        parse_solution(text, 3)
+
+
 def test_graph_text_primitives_are_honoured() -> None:
     graph = b"2 1\n0 1\n0 TIE\n"
     assert verify_graph_text(graph, b"0 TIE 0\n1 LOSE 0\n").ok
