@@ -16,13 +16,16 @@ against their game's moves, so there it counts as wrong).
 
 Every surface runs in a child process; the parent watches a heartbeat and kills a child whose
 current input runs past ``--timeout`` seconds, saves that input and restarts the surface with
-the cases left. Tracebacks and hangs are saved under ``--out``.
+the cases left. Tracebacks and hangs are saved under ``--out``; ``--recheck FOLDER`` runs the
+saved hangs again without the short limit and times them (an input that finishes was slow, one
+that does not is a hang).
 
 Usage::
 
     python benchmarks/fuzz.py --cases 1000                 # every surface, 1000 inputs each
     python benchmarks/fuzz.py --cases 100 --surfaces graph-file store
     python benchmarks/fuzz.py --cases 100000 --budget 300   # at most 5 minutes per surface
+    python benchmarks/fuzz.py --recheck OUT                 # time the inputs saved as hangs
 """
 
 from __future__ import annotations
@@ -632,6 +635,60 @@ def campaign(
     return figures
 
 
+def _timed(name: str, data: Any, result: Any) -> None:
+    import warnings
+
+    warnings.simplefilter("ignore")
+    _, check, warm = surfaces()[name]()
+    for sample in warm:
+        with contextlib.suppress(Exception):
+            check(sample)
+    began = time.perf_counter()
+    try:
+        verdict = check(data)
+    except PerfectPlayError:
+        verdict = "rejected"
+    except Exception as error:  # what the campaign looks for
+        verdict = f"traceback: {type(error).__name__}"
+    result.put((verdict, time.perf_counter() - began))
+
+
+def recheck(folders: list[str], per_surface: int, limit: float) -> None:
+    """Run inputs saved as over the time limit again, up to `limit` seconds each, and print
+    how long each took: an input that finishes is slow, one that does not is a hang."""
+    import ast
+    import glob
+
+    names = {name.replace(":", "-"): name for name in surfaces()}
+    chosen: dict[str, list[tuple[str, Any]]] = {}
+    for folder in folders:
+        for path in sorted(glob.glob(os.path.join(folder, "*-hang-*.txt"))):
+            safe = os.path.basename(path).rsplit("-hang-", 1)[0]
+            with open(path, "rb") as saved:
+                data = ast.literal_eval(saved.read().decode("utf-8", "replace"))
+            picked = chosen.setdefault(names[safe], [])
+            if len(picked) < per_surface and all(d != data for _, d in picked):
+                picked.append((path, data))
+    ctx = mp.get_context("fork")
+    print("| surface | input | outcome | seconds |\n|---|---|---|---|")
+    for name, inputs in chosen.items():
+        for path, data in inputs:
+            result = ctx.Queue()
+            child = ctx.Process(target=_timed, args=(name, data, result))
+            child.start()
+            child.join(limit + 60)  # the warm-up is not timed
+            if child.is_alive():
+                child.kill()
+                child.join()
+                verdict, seconds = "still running: a hang", limit
+            elif child.exitcode != 0:
+                verdict, seconds = f"died (exit code {child.exitcode})", float("nan")
+            else:
+                verdict, seconds = result.get()
+            shown = repr(data)[:60].replace("|", "\\|")
+            print(f"| {name} | `{shown}` ({os.path.basename(path)}) | {verdict} | {seconds:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=1000, help="inputs per surface")
@@ -644,7 +701,19 @@ def main() -> None:
     parser.add_argument(
         "--seed", type=int, default=1, help="hypothesis seed (another seed, other inputs)"
     )
+    parser.add_argument(
+        "--recheck",
+        nargs="+",
+        metavar="FOLDER",
+        help="instead of fuzzing: run the inputs saved as over --timeout in these --out "
+        "folders again, with no limit but --recheck-limit, and time them",
+    )
+    parser.add_argument("--recheck-per-surface", type=int, default=5, help="inputs per surface")
+    parser.add_argument("--recheck-limit", type=float, default=600.0, help="seconds per input")
     args = parser.parse_args()
+    if args.recheck:
+        recheck(args.recheck, args.recheck_per_surface, args.recheck_limit)
+        return
     out = args.out or tempfile.mkdtemp(prefix="perfectplay-fuzz-")
     os.makedirs(out, exist_ok=True)
     names = args.surfaces or list(surfaces())
