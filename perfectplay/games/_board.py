@@ -299,6 +299,7 @@ class Board:
             raise InvalidGraphError(f"a board must be an array of bool, got dtype {mask.dtype}")
         self.free: NDArray[np.bool_] = mask
         self.rows, self.cols = int(mask.shape[0]), int(mask.shape[1])
+        check_memory(33.0 * self.rows * self.cols, f"a board of {self.rows} x {self.cols} cells")
         self.cell_of: IntArray = np.flatnonzero(mask).astype(np.int64)
         self.cells = int(self.cell_of.shape[0])
         self.id_of: IntArray = np.full(self.rows * self.cols, -1, dtype=np.int64)
