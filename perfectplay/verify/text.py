@@ -101,9 +101,9 @@ def parse_solution(data: bytes, n: int) -> tuple[NDArray[np.uint8], NDArray[np.i
     del edge
     lines = np.searchsorted(np.flatnonzero(buf == 10), starts) + 1
     # Every line holding a token must hold exactly three.
-    first = np.ones(lines.shape[0], dtype=np.bool_)  # the first token of its line
-    first[1:] = lines[1:] != lines[:-1]
-    line_start = np.flatnonzero(first)
+    opens = np.ones(lines.shape[0], dtype=np.bool_)  # the first token of its line
+    opens[1:] = lines[1:] != lines[:-1]
+    line_start = np.flatnonzero(opens)
     per_line = np.diff(np.append(line_start, starts.shape[0]))
     wrong = np.flatnonzero(per_line != 3)
     if wrong.size:
