@@ -66,7 +66,8 @@ def add_parser(subparsers: Any) -> None:
         "--chunk-size",
         type=int,
         metavar="N",
-        help="with --tiers: ranks per chunk of a tier (default 4194304; a new DIR only)",
+        help="with --tiers: ranks per chunk of a tier (default 4194304, with --dask 67108864; "
+        "a new DIR only)",
     )
     parser.add_argument(
         "--dask",
