@@ -31,7 +31,7 @@ from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four_tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
-from perfectplay.tiers.engine import chunk_starts, tier_order
+from perfectplay.tiers.engine import DASK_CHUNK, chunk_starts, tier_order
 from perfectplay.tiers.shared import shared_prefix
 from perfectplay.tiers.tasks import solve_token
 
@@ -270,7 +270,7 @@ def test_a_local_cluster_prints_its_dashboard_and_gives_the_in_process_files(
 def test_tiers_with_inner_moves_run_as_tasks_too(scratch: Path, dask_cluster: Cluster) -> None:
     game = load_tiered_game("dodgem", size=3)
     reference = scratch / "dodgem-reference"
-    solve_tiers(game, reference, progress=False).close()
+    solve_tiers(game, reference, chunk_size=DASK_CHUNK, progress=False).close()  # Dask's default
     directory = scratch / "dodgem-dask"
     with solve_tiers(game, directory, dask=dask_cluster.address, progress=False) as db:
         assert db.stats.tiers_solved == len(game.tiers())
