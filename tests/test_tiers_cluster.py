@@ -33,6 +33,7 @@ from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
 from perfectplay.tiers.engine import DASK_CHUNK, chunk_starts, tier_order
 from perfectplay.tiers.shared import shared_prefix
+from perfectplay.tiers.storage import DirectoryStore
 from perfectplay.tiers.tasks import solve_token
 
 pytest.importorskip("distributed")
@@ -275,6 +276,26 @@ def test_tiers_with_inner_moves_run_as_tasks_too(scratch: Path, dask_cluster: Cl
     with solve_tiers(game, directory, dask=dask_cluster.address, progress=False) as db:
         assert db.stats.tiers_solved == len(game.tiers())
     assert tree(directory) == tree(reference)
+
+
+def test_a_solve_that_fails_midway_leaves_no_shared_copy(
+    scratch: Path, dask_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = load_tiered_game("connect-four", rows=4, cols=4)
+    directory = scratch / "fails-4x4"
+    merge, merged = DirectoryStore.merge, []
+
+    def failing(store: DirectoryStore, tier: int, starts: list[int]) -> None:
+        if len(merged) == 3:  # the tasks of this tier mapped the shared copy of the last one
+            raise OSError(28, "No space left on device")
+        merged.append(tier)
+        merge(store, tier, starts)
+
+    monkeypatch.setattr(DirectoryStore, "merge", failing)
+    with pytest.raises(OSError, match="No space left"):
+        solve_tiers(game, directory, dask=dask_cluster.address, chunk_size=4096, progress=False)
+    assert len(merged) == 3
+    _no_shared_copy_left(directory)
 
 
 def test_the_in_process_engine_never_imports_dask() -> None:

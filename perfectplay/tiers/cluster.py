@@ -18,6 +18,7 @@ the only module that imports Dask.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib.util
 import logging
@@ -318,17 +319,20 @@ def solve_on_cluster(
     with _client(spec) as client:
         tiers = _Tiers(client, game, store)
         client.run(clean_up, tiers.remote.directory)  # shared copies of a killed run's workers
-        for tier in order:
-            if store.complete(tier):
-                stats.tiers_kept += 1
-                continue
-            stats.tiers_solved += 1
-            with _progress_bar(game.tier_size(tier), game.tier_label(tier), progress) as bar:
-                if game.inner_moves(tier):
-                    tiers.loopy(tier, bar.update)
-                else:
-                    tiers.chunks(tier, bar.update, stats)
-        client.run(clean_up, tiers.remote.directory)
+        try:
+            for tier in order:
+                if store.complete(tier):
+                    stats.tiers_kept += 1
+                    continue
+                stats.tiers_solved += 1
+                with _progress_bar(game.tier_size(tier), game.tier_label(tier), progress) as bar:
+                    if game.inner_moves(tier):
+                        tiers.loopy(tier, bar.update)
+                    else:
+                        tiers.chunks(tier, bar.update, stats)
+        finally:  # the machines' shared child tiers freed, even after a failed task
+            with contextlib.suppress(Exception):  # a cluster that failed may not answer
+                client.run(clean_up, tiers.remote.directory)
         if any(r.solved for r in tiers.results):
             print(throughput(tiers.results), file=sys.stderr)
 
