@@ -25,11 +25,6 @@ from perfectplay.solvers.geography import solve_geography
 
 __all__ = ["solve"]
 
-_VERTEX_BYTES = 88.0
-"""Bytes per vertex: the graph (about 20) and what the matching solver checks for (64)."""
-_EDGE_BYTES = 48.0
-"""Bytes per edge given: both directions in the graph, and the merge of duplicates."""
-
 
 def _case(reader: TokenReader) -> int:
     """Read one case and return |D(G)|."""
@@ -45,9 +40,8 @@ def _case(reader: TokenReader) -> int:
         raise InputFormatError(
             f"edge {k + 1} joins vertex {int(edges[2 * k])} to itself", reader.line()
         )
-    # Refused before the graph is built: its CSR arrays, then the solver's (measured 58 bytes
-    # per vertex at the peak with blossoms, 24 on a bipartite graph, n = 1e7 to 3e7).
-    check_memory(_VERTEX_BYTES * n + _EDGE_BYTES * m, f"a graph of {n} vertices and {m} edges")
+    # Refused before the graph is built (its own check, then the solver's, come later).
+    check_memory(Geography.bytes_to_solve(n, m), f"a graph of {n} vertices and {m} edges")
     game = Geography(n, edges[0::2] - 1, edges[1::2] - 1)
     return int(np.count_nonzero(solve_geography(game.graph()).in_d))
 

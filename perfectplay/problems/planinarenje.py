@@ -28,11 +28,10 @@ __all__ = ["solve"]
 
 _WORDS = np.frombuffer(b"Mirko\n\x00Slavko\n", dtype=np.uint8).reshape(2, 7)
 """The answer's two lines as rows of bytes, ``Mirko`` padded with a zero byte."""
-_PEAK_BYTES = 200.0
-"""Bytes per peak: measured 50 at the peak (N = 1e7 to 3e7); the matching solver checks for
-128 (64 per vertex, 2 N vertices) once the graph (about 32) is built, so no less is asked."""
-_TRAIL_BYTES = 48.0
-"""Bytes per trail given: both directions in the graph, and the merge of duplicates."""
+_ANSWER_BYTES = 24.0
+"""Bytes per peak of the answer laid out as bytes, beside the graph and its solve (2 N vertices
+each, :meth:`Geography.bytes_to_solve`): measured 50 per peak at the whole run's peak (N = 1e7
+to 3e7)."""
 
 
 def solve(data: bytes) -> str:
@@ -55,7 +54,9 @@ def solve(data: bytes) -> str:
     m = reader.integer("the number of trails M", low=0)
     trails = reader.integers(2 * m, "a trail 'v d' (peak v, valley d)", low=1, high=n)
     reader.expect_end()
-    check_memory(_PEAK_BYTES * n + _TRAIL_BYTES * m, f"{n} peaks and {m} trails")
+    check_memory(
+        Geography.bytes_to_solve(2 * n, m) + _ANSWER_BYTES * n, f"{n} peaks and {m} trails"
+    )
     game = Geography.bipartite(n, n, trails[0::2] - 1, trails[1::2] - 1)
     wins = solve_geography(game.graph()).mover_wins[:n]
     return _lines(wins)

@@ -165,9 +165,7 @@ def load_shared(store: DirectoryStore, tier: int, base: str, threads: int = 1) -
 
 def release_shared(base: str) -> None:
     """Remove this machine's shared copy named `base` (processes mapping it keep their map)."""
-    for path in glob.glob(glob.escape(base) + ".*"):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
+    _unlink_matching(glob.escape(base) + ".*")
 
 
 def remove_shared(token: str) -> int:
@@ -176,8 +174,13 @@ def remove_shared(token: str) -> int:
     The driver runs it on every worker at the start of a solve (files left by killed workers)
     and at its end.
     """
+    return _unlink_matching(glob.escape(shared_prefix(token)) + "*")
+
+
+def _unlink_matching(pattern: str) -> int:
+    """Remove the files matching glob `pattern` (others may be removing them too); how many."""
     removed = 0
-    for path in glob.glob(glob.escape(shared_prefix(token)) + "*"):
+    for path in glob.glob(pattern):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
             removed += 1
