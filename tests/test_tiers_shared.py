@@ -15,10 +15,13 @@ from perfectplay.errors import StoreError
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import shared
 from perfectplay.tiers.engine import solve_tiers
+from perfectplay.tiers.files import TierFile
 from perfectplay.tiers.shared import (
+    building_name,
     load_shared,
     release_shared,
     remove_shared,
+    share_chunk,
     shared_name,
     shared_prefix,
 )
@@ -168,3 +171,78 @@ def test_clean_up_drops_a_solves_copies_and_no_other(solved: DirectoryStore, roo
     left = [p.name for p in room.iterdir()]
     assert len(left) == 2 and other.records.size > 0
     assert all(name.startswith(Path(shared_prefix("another-solve")).name) for name in left)
+
+
+def _share_chunks(store: DirectoryStore, tier: int, which: slice, dtype: str = "uint8") -> str:
+    """Share the chunks `which` of solved `tier` as the tasks solving them do; the copy's name."""
+    records = store.load(tier).records.astype(dtype)
+    building = building_name(store, tier, TOKEN)
+    for start in range(0, len(records), store.chunk)[which]:
+        chunk = records[start : start + store.chunk]
+        assert share_chunk(building, len(records), start, {"records": chunk})
+    return building
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int] | None]:
+    """The rank ranges read from tier files from now on (None: a whole array)."""
+    calls: list[tuple[int, int] | None] = []
+    read = TierFile.read
+
+    def counted(self: TierFile, name: str, **kwargs: object) -> object:
+        calls.append(kwargs.get("ranks"))  # type: ignore[arg-type]
+        return read(self, name, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TierFile, "read", counted)
+    return calls
+
+
+def test_a_tier_assembled_from_all_its_chunks_is_taken_over_without_reading_its_file(
+    solved: DirectoryStore, room: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tier = _largest(solved)
+    assert solved.manifest["sizes"][solved.manifest["tiers"].index(tier)] > 2 * solved.chunk
+    building = _share_chunks(solved, tier, slice(None))
+    reads = _reads(monkeypatch)
+    base = shared_name(solved, tier, TOKEN)
+    copy = load_shared(solved, tier, base, building=building)
+    assert reads == []
+    assert np.array_equal(copy.records, solved.load(tier).records)
+    assert sorted(p.name for p in room.iterdir()) == sorted(
+        Path(base + suffix).name for suffix in (".lock", ".records")
+    )
+
+
+def test_the_ranks_no_chunk_wrote_are_read_from_the_tier_file(
+    solved: DirectoryStore, room: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tier = _largest(solved)
+    size = solved.manifest["sizes"][solved.manifest["tiers"].index(tier)]
+    building = _share_chunks(solved, tier, slice(1, None, 2))  # what one of two machines solved
+    reads = _reads(monkeypatch)
+    copy = load_shared(solved, tier, shared_name(solved, tier, TOKEN), building=building)
+    assert np.array_equal(copy.records, solved.load(tier).records)
+    gaps = [(s, min(s + solved.chunk, size)) for s in range(0, size, 2 * solved.chunk)]
+    assert reads[: len(gaps)] == gaps
+
+
+def test_an_assembled_copy_of_another_dtype_is_not_used_and_is_removed(
+    solved: DirectoryStore, room: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tier = _largest(solved)
+    building = _share_chunks(solved, tier, slice(None), dtype="uint16")
+    reads = _reads(monkeypatch)
+    base = shared_name(solved, tier, TOKEN)
+    copy = load_shared(solved, tier, base, building=building)
+    assert reads == [None]
+    assert np.array_equal(copy.records, solved.load(tier).records)
+    assert not any(p.name.startswith(Path(building).name) for p in room.iterdir())
+
+
+def test_a_chunk_finding_no_room_is_not_shared_and_leaves_no_mark(
+    solved: DirectoryStore, room: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared, "has_room", lambda size: False)
+    tier = _largest(solved)
+    chunk = solved.load(tier).records[: solved.chunk]
+    assert not share_chunk(building_name(solved, tier, TOKEN), 10**6, 0, {"records": chunk})
+    assert list(room.iterdir()) == []

@@ -113,8 +113,9 @@ def registered_game(game: TieredGame) -> tuple[str, dict[str, Any]]:
 def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
     """Refuse, before anything is written, what cannot run: a bad `spec`, a game workers
     cannot rebuild, or a ``local:N`` cluster whose N workers would not fit in memory together
-    (each maps the child tiers of the tier being solved, one copy in shared memory if it has
-    room, and solves a chunk per thread; a tier with inner moves is solved by one worker).
+    (each maps the child tiers of the tier being solved, and the tier is assembled from its
+    chunks, one copy of each in shared memory if it has room; each worker solves a chunk per
+    thread; a tier with inner moves is solved by one worker).
 
     Raises
     ------
@@ -136,11 +137,13 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
     for tier in order:
         size = game.tier_size(tier)
         reads = sum(game.tier_size(c) for c in game.child_tiers(tier))
+        shared = has_room(reads + size)  # the children and the tier assembled, one copy each
         if game.inner_moves(tier):
-            need = reads + LOOPY_BYTES_PER_RANK * size
+            need = reads + LOOPY_BYTES_PER_RANK * size + (size if shared else 0)
         else:
-            copies = 1 if has_room(reads) else processes  # shared by the processes, or not
-            need = copies * reads + processes * threads * _ACYCLIC_BYTES_PER_RANK * min(size, chunk)
+            copies = 1 if shared else processes  # shared by the processes, or not
+            need = copies * reads + (size if shared else 0)
+            need += processes * threads * _ACYCLIC_BYTES_PER_RANK * min(size, chunk)
         if need > worst:
             worst, worst_tier = need, tier
     check_memory(
@@ -313,8 +316,9 @@ def solve_on_cluster(
     -----
     Cost: the tasks' (:mod:`perfectplay.tiers.tasks`) plus, on the driver, one merge per tier
     (a read and a write of the compressed chunk files). Each machine holds the child tiers of
-    the tier being solved (1 byte per rank) once, in shared memory
-    (:mod:`perfectplay.tiers.shared`), and each worker thread one chunk (18 bytes per rank).
+    the tier being solved and the part of that tier solved there (1 byte per rank) once, in
+    shared memory (:mod:`perfectplay.tiers.shared`), and each worker thread one chunk (18
+    bytes per rank).
     """
     with _client(spec) as client:
         tiers = _Tiers(client, game, store)

@@ -299,42 +299,65 @@ class TierFile:
             [view[base + int(a) : base + int(b)] for a, b in itertools.pairwise(offsets)],
         )
 
-    def read(self, name: str, *, threads: int = 1, out: NDArray[Any] | None = None) -> NDArray[Any]:
-        """The whole array `name`, checksum verified. Cost: one decompression of the array.
+    def read(
+        self,
+        name: str,
+        *,
+        threads: int = 1,
+        out: NDArray[Any] | None = None,
+        ranks: tuple[int, int] | None = None,
+    ) -> NDArray[Any]:
+        """The array `name`, checksum verified: whole, or its entries of the ranks
+        ``ranks[0]..ranks[1]-1`` of the tier (``ranks[0]`` at a block's start). Cost: one
+        decompression of the blocks read.
 
-        Decompressed into `out` if given (its length and dtype must be the array's), else into
+        Decompressed into `out` if given (its length and dtype must be those read), else into
         a new array whose pages are mapped at once (:func:`populated_empty`).
+
+        >>> import tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "t.tier")
+        >>> write_tier_file(path, {}, 0, 10, 4, {"records": np.arange(10, dtype=np.uint8)})
+        >>> TierFile(path).read("records", ranks=(4, 9)).tolist()
+        [4, 5, 6, 7, 8]
         """
+        first, stop = (self.start, self.stop) if ranks is None else ranks
+        aligned = (first - self.start) % self.block == 0
+        if not (aligned and self.start <= first <= stop <= self.stop):
+            raise ValueError(f"ranks {first}..{stop - 1} do not start a block of {self.path}")
         self.verify(name)
         entry, _, blobs = self.blobs(name)
         dtype = np.dtype(entry["dtype"])
         if out is None:
-            out = populated_empty(self.stop - self.start, dtype)
-        elif out.shape != (self.stop - self.start,) or out.dtype != dtype:
+            out = populated_empty(stop - first, dtype)
+        elif out.shape != (stop - first,) or out.dtype != dtype:
             for blob in blobs:
                 blob.release()
-            raise ValueError(f"out must hold {self.stop - self.start} of {dtype}")
+            raise ValueError(f"out must hold {stop - first} of {dtype}")
         raw = out.view(np.uint8)
         step = self.block * dtype.itemsize
+        skip = (first - self.start) // self.block  # blocks before the first one read
 
         def decompress(index: int) -> None:
-            want = min(step, raw.size - index * step)
+            size = min(step, (self.stop - self.start) * dtype.itemsize - index * step)
             try:
-                data = zstandard.ZstdDecompressor().decompress(blobs[index], max_output_size=want)
+                data = zstandard.ZstdDecompressor().decompress(blobs[index], max_output_size=size)
             except zstandard.ZstdError as error:
                 raise self._fail(f"block {index} of {name}: {error}") from None
-            if len(data) != want:
-                raise self._fail(f"block {index} of {name} holds {len(data)} bytes, not {want}")
-            raw[index * step : index * step + want] = np.frombuffer(data, dtype=np.uint8)
+            if len(data) != size:
+                raise self._fail(f"block {index} of {name} holds {len(data)} bytes, not {size}")
+            at = (index - skip) * step
+            want = min(size, raw.size - at)
+            raw[at : at + want] = np.frombuffer(data, dtype=np.uint8, count=want)
 
         try:
-            if len(blobs) * step < raw.size:
+            if len(blobs) * step < (self.stop - self.start) * dtype.itemsize:
                 raise self._fail(f"{name} has too few blocks")
-            if threads > 1 and len(blobs) > 1:
+            indices = range(skip, skip + -(-raw.size // step))
+            if threads > 1 and len(indices) > 1:
                 with ThreadPoolExecutor(threads) as pool:
-                    list(pool.map(decompress, range(len(blobs))))
+                    list(pool.map(decompress, indices))
             else:
-                for index in range(len(blobs)):
+                for index in indices:
                     decompress(index)
         finally:  # views of the file: released, so that close() can unmap it after an error
             for blob in blobs:

@@ -12,6 +12,12 @@ is never answered from an old copy. A file appears under its final name only onc
 decompressing the same tier at once (if the lock is lost, both write the same bytes and the
 last rename wins).
 
+A tier being solved in chunks is also assembled there: each task writes its chunk's arrays
+into this machine's copy of the tier (:func:`share_chunk`), and marks the ranks it wrote. When
+the tier becomes a child, the first process needing it takes that copy over, decompressing
+from the tier file only the ranks no task of this machine wrote (all of them on a single
+machine whose tasks all ran there).
+
 Without ``/dev/shm``, with too little room in it for the tier (Docker gives 64 MiB by
 default), or where it refuses the files, a process reads the tier into its own memory, as the
 in-process engine does.
@@ -37,11 +43,13 @@ True
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import glob
 import mmap
 import os
 import shutil
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -54,10 +62,12 @@ from perfectplay.tiers.storage import DirectoryStore
 
 __all__ = [
     "SHARED_MEMORY",
+    "building_name",
     "has_room",
     "load_shared",
     "release_shared",
     "remove_shared",
+    "share_chunk",
     "shared_name",
     "shared_prefix",
 ]
@@ -80,6 +90,81 @@ def shared_name(store: DirectoryStore, tier: int, token: str) -> str:
     return f"{shared_prefix(token)}{store.labels[tier]}-{stat.st_ino}-{stat.st_mtime_ns}"
 
 
+def building_name(store: DirectoryStore, tier: int, token: str) -> str:
+    """Where this machine assembles `tier` while its chunks are solved (a path without
+    suffix: one file per array, named with its dtype, and a marker per chunk written)."""
+    return f"{shared_prefix(token)}{store.labels[tier]}-building"
+
+
+def _array_path(base: str, name: str, dtype: np.dtype[Any]) -> str:
+    return f"{base}.{name}.{dtype.name}"
+
+
+def _pwrite(path: str, size: int, offset: int, array: NDArray[Any]) -> None:
+    """Write `array` at byte `offset` of the file at `path` (created with `size` bytes, holes
+    unallocated, if missing or still empty)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if os.fstat(fd).st_size != size:  # new (other processes truncate it alike)
+            os.ftruncate(fd, size)
+        data = np.ascontiguousarray(array).view(np.uint8).data
+        done = 0
+        while done < len(data):
+            done += os.pwrite(fd, data[done:], offset + done)
+    finally:
+        os.close(fd)
+
+
+def share_chunk(base: str, size: int, start: int, arrays: Mapping[str, NDArray[Any]]) -> bool:
+    """Write a solved chunk's arrays at rank `start` into this machine's copy of its tier
+    (`size` ranks, named `base` by :func:`building_name`), then mark those ranks written.
+
+    Returns
+    -------
+    bool
+        Whether the chunk is shared; False if shared memory has no room or refuses the files
+        (the next tier then decompresses these ranks from the tier file).
+
+    Notes
+    -----
+    Cost: one copy of the chunk's arrays. Memory: the copy grows in ``/dev/shm`` by the
+    chunk's bytes.
+    """
+    stop = start + len(next(iter(arrays.values())))
+    try:
+        for name, array in arrays.items():
+            if not has_room(array.nbytes):
+                return False
+            itemsize = array.dtype.itemsize
+            _pwrite(_array_path(base, name, array.dtype), size * itemsize, start * itemsize, array)
+        with open(f"{base}.done-{start}-{stop}", "w"):
+            pass
+    except OSError:  # full (raced with another writer) or refused: these ranks stay unmarked
+        return False
+    return True
+
+
+def _written(base: str) -> list[tuple[int, int]]:
+    """The rank ranges marked written in the copy named `base`, in order."""
+    ranges = []
+    for path in glob.glob(glob.escape(base) + ".done-*"):
+        first, _, stop = path.rpartition(".done-")[2].partition("-")
+        ranges.append((int(first), int(stop)))
+    return sorted(ranges)
+
+
+def _gaps(written: list[tuple[int, int]], start: int, stop: int) -> list[tuple[int, int]]:
+    """The ranges of ranks of `start..stop-1` that `written` (sorted ranges) leaves out."""
+    gaps, at = [], start
+    for first, end in written:
+        if first > at:
+            gaps.append((at, first))
+        at = max(at, end)
+    if at < stop:
+        gaps.append((at, stop))
+    return gaps
+
+
 def _map(path: str, size: int, dtype: np.dtype[Any], *, create: bool) -> NDArray[Any]:
     """The file at `path` (created with `size` bytes if `create`) mapped shared, all pages in."""
     fd = os.open(path, os.O_RDWR | (os.O_CREAT | os.O_TRUNC if create else 0), 0o600)
@@ -100,9 +185,19 @@ def has_room(size: int) -> bool:
         return False
 
 
-def _shared_arrays(f: TierFile, base: str, threads: int) -> dict[str, NDArray[Any]]:
-    """Every array of tier file `f`, mapped from the shared files named `base` (made by this
-    process, under the lock, where missing)."""
+def _shared_arrays(
+    f: TierFile, base: str, building: str | None, threads: int
+) -> dict[str, NDArray[Any]]:
+    """Every array of tier file `f`, mapped from the shared files named `base`: where missing,
+    made by this process under the lock, from the copy assembled as `building` if it has one
+    of the same dtype (the ranks no task wrote there decompressed into it), else by
+    decompressing the tier.
+
+    Raises
+    ------
+    OSError
+        If shared memory has no room for a copy, or refuses the files.
+    """
     count = f.stop - f.start
     arrays = {}
     with open(f"{base}.lock", "a") as lock:
@@ -110,21 +205,36 @@ def _shared_arrays(f: TierFile, base: str, threads: int) -> dict[str, NDArray[An
         for name in f.arrays:
             path = f"{base}.{name}"
             dtype = np.dtype(f.meta["arrays"][name]["dtype"])
+            size = count * dtype.itemsize
+            assembled = "" if building is None else _array_path(building, name, dtype)
+            if not os.path.exists(path) and assembled and os.path.exists(assembled):
+                for first, stop in _gaps(_written(building or ""), f.start, f.stop):
+                    if not has_room((stop - first) * dtype.itemsize):
+                        raise OSError(errno.ENOSPC, "no room in shared memory", assembled)
+                    part = f.read(name, threads=threads, ranks=(first, stop))
+                    _pwrite(assembled, size, (first - f.start) * dtype.itemsize, part)
+                os.replace(assembled, path)
             if os.path.exists(path):
-                arrays[name] = _map(path, count * dtype.itemsize, dtype, create=False)
+                arrays[name] = _map(path, size, dtype, create=False)
                 continue
+            if not has_room(size):
+                raise OSError(errno.ENOSPC, "no room in shared memory", path)
             tmp = f"{path}.tmp-{os.getpid()}"
             try:
-                out = _map(tmp, count * dtype.itemsize, dtype, create=True)
+                out = _map(tmp, size, dtype, create=True)
                 arrays[name] = f.read(name, threads=threads, out=out)
                 os.replace(tmp, path)
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
+        if building is not None:
+            release_shared(building)  # its markers, and copies of another dtype
     return arrays
 
 
-def load_shared(store: DirectoryStore, tier: int, base: str, threads: int = 1) -> SolvedTier:
+def load_shared(
+    store: DirectoryStore, tier: int, base: str, threads: int = 1, building: str | None = None
+) -> SolvedTier:
     """Solved `tier` of `store`, mapped from this machine's shared copy (made if missing).
 
     Parameters
@@ -137,6 +247,9 @@ def load_shared(store: DirectoryStore, tier: int, base: str, threads: int = 1) -
         The shared copy's name, :func:`shared_name`.
     threads : int
         Threads decompressing, when this process makes the copy.
+    building : str, optional
+        The name of the copy assembled while the tier was solved (:func:`building_name`),
+        taken over where it exists.
 
     Returns
     -------
@@ -145,20 +258,26 @@ def load_shared(store: DirectoryStore, tier: int, base: str, threads: int = 1) -
 
     Notes
     -----
-    Cost: one decompression of the tier per machine (the checksums verified), then a mapping
-    per process. Memory: 1 to 4 bytes per rank of the tier once per machine, in ``/dev/shm``
-    until :func:`release_shared` or :func:`remove_shared`.
+    Cost: one decompression of the tier per machine (the checksums verified), or of the
+    ranks its assembled copy lacks, then a mapping per process. Memory: 1 to 4 bytes per rank
+    of the tier once per machine, in ``/dev/shm`` until :func:`release_shared` or
+    :func:`remove_shared`.
     """
     with TierFile(store.tier_path(tier)) as f:
-        count = f.stop - f.start
-        size = sum(count * np.dtype(f.meta["arrays"][n]["dtype"]).itemsize for n in f.arrays)
-        if not all(os.path.exists(f"{base}.{n}") for n in f.arrays) and not has_room(size):
+        dtypes = {name: np.dtype(f.meta["arrays"][name]["dtype"]) for name in f.arrays}
+        shared = all(
+            os.path.exists(f"{base}.{name}")
+            or (building is not None and os.path.exists(_array_path(building, name, dtype)))
+            for name, dtype in dtypes.items()
+        )
+        size = sum((f.stop - f.start) * dtype.itemsize for dtype in dtypes.values())
+        if not shared and not has_room(size):
             return store.load(tier, threads=threads)
         try:
-            arrays = _shared_arrays(f, base, threads)
+            arrays = _shared_arrays(f, base, building, threads)
         except StoreError:
             raise
-        except OSError:  # shared memory refuses its files (read-only, no permission)
+        except OSError:  # shared memory is full or refuses its files (read-only, no permission)
             return store.load(tier, threads=threads)
     return SolvedTier(tier, arrays["records"], arrays.get("scores"))
 

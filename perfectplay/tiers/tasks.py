@@ -5,7 +5,9 @@ them; nothing here imports Dask). A task names its game by registry name and par
 rebuilds it once per worker process; it reads the child tiers it needs from the tier directory,
 which every worker must see at the same path, and keeps them for the next task of the same tier
 (tiers no longer needed are dropped). The worker processes of one machine share one copy of
-each child tier (:mod:`perfectplay.tiers.shared`). It writes its result as a file, atomically,
+each child tier (:mod:`perfectplay.tiers.shared`), assembled there from the chunks solved on
+that machine as they finish, so a machine that solved a whole tier never decompresses it. It
+writes its result as a file, atomically,
 through the driver's :class:`~perfectplay.tiers.storage.DirectoryStore` (sent pickled: a worker
 never opens the directory anew, since opening removes the temporary files of chunks other
 workers are writing). A task whose file exists does nothing, so a task run twice (a worker
@@ -45,7 +47,14 @@ from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import solve_loopy
-from perfectplay.tiers.shared import load_shared, release_shared, remove_shared, shared_name
+from perfectplay.tiers.shared import (
+    building_name,
+    load_shared,
+    release_shared,
+    remove_shared,
+    share_chunk,
+    shared_name,
+)
 from perfectplay.tiers.storage import MANIFEST, DirectoryStore
 
 __all__ = [
@@ -125,9 +134,19 @@ def _children(game: TieredGame, store: DirectoryStore, tier: int) -> list[Solved
             release_shared(_tiers.pop(key)[1])
         for key in keys:
             if key not in _tiers:  # the process's other tasks wait for it: every core reads
-                base = shared_name(store, key[1], solve_token(store.directory))
-                _tiers[key] = (load_shared(store, key[1], base, os.cpu_count() or 1), base)
+                token = solve_token(store.directory)
+                base = shared_name(store, key[1], token)
+                building = building_name(store, key[1], token)
+                solved = load_shared(store, key[1], base, os.cpu_count() or 1, building)
+                _tiers[key] = (solved, base)
         return [_tiers[key][0] for key in keys]
+
+
+def _share(store: DirectoryStore, tier: int, size: int, start: int, arrays: dict[str, Any]) -> None:
+    """Write solved ranks of `tier` (`size` ranks) into this machine's copy of it in shared
+    memory too, for the tasks of its parent tiers (ranks not shared there are read from the
+    tier file)."""
+    share_chunk(building_name(store, tier, solve_token(store.directory)), size, start, arrays)
 
 
 def clean_up(directory: str) -> int:
@@ -196,6 +215,7 @@ def chunk_task(
     )  # fmt: skip
     arrays = {"records": records} if score is None else {"records": records, "scores": score}
     store.put_chunk(tier, start, stop, arrays, most)
+    _share(store, tier, game.tier_size(tier), start, arrays)
     return TaskResult(
         tier, start, stop - start, True, time.perf_counter() - began, time.thread_time() - cpu,
         _worker(),
@@ -225,6 +245,7 @@ def loopy_task(
     began, cpu = time.perf_counter(), time.process_time()  # the tier's threads are all ours
     records, top = solve_loopy(game, tier, children, jobs=os.cpu_count() or 1)
     store.put(tier, records, None, top)
+    _share(store, tier, size, 0, {"records": records})
     return TaskResult(
         tier, 0, size, True, time.perf_counter() - began, time.process_time() - cpu, _worker()
     )
