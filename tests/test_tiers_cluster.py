@@ -31,7 +31,7 @@ from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four_tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
-from perfectplay.tiers.engine import DASK_CHUNK, chunk_starts, tier_order
+from perfectplay.tiers.engine import DASK_CHUNK, chunk_bounds, tier_order
 from perfectplay.tiers.shared import shared_prefix
 from perfectplay.tiers.storage import DirectoryStore
 from perfectplay.tiers.tasks import solve_token
@@ -39,7 +39,7 @@ from perfectplay.tiers.tasks import solve_token
 pytest.importorskip("distributed")
 
 BIN = Path(sys.executable).parent
-CHUNK = 262144  # 5x5: 672 chunks in 26 tiers, 95 in the largest
+CHUNK = 262144  # 5x5: 673 chunks in 26 tiers, 95 in the largest
 DRIVER = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
@@ -167,10 +167,15 @@ def test_connect_four_4x5_on_the_cluster_equals_the_in_process_files(
     assert done.returncode == 0, done.stderr
     run = json.loads(done.stdout)["run"]
     game = load_tiered_game("connect-four", rows=4, cols=5)
-    chunks = sum(len(chunk_starts(game.tier_size(t), CHUNK)) for t in game.tiers())
+    chunks = sum(len(_chunks(game.tier_size(t), CHUNK)) for t in game.tiers())
     assert run == {"tiers_solved": 21, "tiers_kept": 0, "chunks_solved": chunks, "chunks_kept": 0}
     assert f"scheduler {dask_cluster.address}, 2 workers" in done.stderr
     _same_as_reference(directory, _reference(scratch, 4, 5))
+
+
+def _chunks(size: int, chunk: int) -> list[tuple[int, int]]:
+    """The chunks of a tier of `size` ranks in a directory of chunks of `chunk` ranks."""
+    return chunk_bounds(size, chunk, min(chunk, 1 << 18))
 
 
 def _chunk_files(directory: Path) -> list[Path]:
@@ -197,7 +202,7 @@ def test_a_worker_killed_mid_tier_changes_nothing_on_5x5(
         os.killpg(victim.pid, signal.SIGKILL)
         victim.wait()
         written = len(list(chunks.glob("*.tier")))
-        assert written < len(chunk_starts(game.tier_size(largest), CHUNK))
+        assert written < len(_chunks(game.tier_size(largest), CHUNK))
         dask_cluster.add_worker()
         assert driver.wait(timeout=240) == 0, (scratch / "5x5.log").read_text()
     finally:
@@ -208,7 +213,7 @@ def test_a_worker_killed_mid_tier_changes_nothing_on_5x5(
 def test_a_driver_killed_mid_tier_then_run_again_keeps_what_was_complete(
     scratch: Path, dask_cluster: Cluster
 ) -> None:
-    chunk = 65536  # 4x5 in 98 chunks
+    chunk = 65536  # 4x5 in 99 chunks
     directory = scratch / "driver-4x5"
     command = _command(directory, dask_cluster.address, 4, 5, chunk)
     driver = _start(command, scratch / "driver.log")
@@ -238,7 +243,7 @@ def test_a_driver_killed_mid_tier_then_run_again_keeps_what_was_complete(
     assert run["chunks_kept"] >= len(chunks)
     labels = {f"tier-{game.tier_label(t)}.tier": t for t in game.tiers()}
     pending = sum(
-        len(chunk_starts(game.tier_size(t), chunk)) for n, t in labels.items() if n not in tiers
+        len(_chunks(game.tier_size(t), chunk)) for n, t in labels.items() if n not in tiers
     )
     assert run["chunks_kept"] + run["chunks_solved"] == pending
     reference = scratch / "reference-4x5-small-chunks"

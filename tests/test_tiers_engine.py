@@ -3,6 +3,7 @@ files whatever the threads and chunks, and resume after ``kill -9`` of a real so
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -27,7 +28,7 @@ from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError
 from perfectplay.games.base import GameInfo
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import TieredGame, TierMoves, solve_tiers
-from perfectplay.tiers.engine import tier_order
+from perfectplay.tiers.engine import chunk_bounds, tier_order
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 Ids = NDArray[np.int64]
@@ -167,7 +168,8 @@ def test_threads_and_chunks_give_identical_tier_files(fast_dir: Path, scored: bo
         directory = tmp_path / f"{jobs}-{chunk}"
         with solve_tiers(game, directory, jobs=jobs, chunk_size=chunk, progress=False) as db:
             assert db.stats is not None
-            chunks = -(-game.size // (chunk or 1 << 22))
+            size = chunk or 1 << 22
+            chunks = len(chunk_bounds(game.size, size, min(size, BLOCK)))
             assert (db.stats.tiers_solved, db.stats.chunks_solved) == (4, 4 * chunks)
         runs[jobs, chunk] = tree(directory)
     reference = runs[1, BLOCK]
@@ -447,3 +449,27 @@ def test_a_crash_at_any_rename_resumes_to_the_same_files_loopy_tiers(
             assert db.stats is not None
             assert db.stats.tiers_kept == kept and db.stats.tiers_solved == len(db.order) - kept
         assert tree(directory) == expected, crash_at
+
+
+@given(
+    whole=st.integers(0, 4096),
+    rest=st.integers(0, (1 << 18) - 1),
+    blocks=st.integers(1, 64),
+    block=st.sampled_from([1, 4, 4096, 1 << 18]),
+)
+def test_chunks_cover_the_tier_in_whole_blocks_and_shrink_towards_its_end(
+    whole: int, rest: int, blocks: int, block: int
+) -> None:
+    size, chunk = whole * block + rest % block, blocks * block
+    bounds = chunk_bounds(size, chunk, block)
+    assert bounds[0][0] == 0 and bounds[-1][1] == size
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
+    lengths = [stop - start for start, stop in bounds]
+    assert all(n % block == 0 and 0 < n <= chunk for n in lengths[:-1])
+    assert all(a >= b for a, b in itertools.pairwise(lengths[:-1]))  # shrinking
+    least = max(block, chunk // 16 // block * block)
+    assert all(n >= least for n in lengths[:-1])
+    # Each chunk takes at most about a quarter of what is left, so the last ones are small.
+    for start, stop in bounds:
+        assert stop - start <= max(least, -(-(size - start) // (4 * block)) * block)
+    assert chunk_bounds(size, chunk, block) == bounds  # a resumed run finds the same chunks

@@ -17,7 +17,7 @@ from tier_dirs import memory_dir, tree
 from perfectplay.errors import ClusterError
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import solve_tiers
-from perfectplay.tiers.engine import chunk_starts, tier_order
+from perfectplay.tiers.engine import chunk_bounds, tier_order
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.shared import shared_prefix
 from perfectplay.tiers.storage import DirectoryStore, game_manifest
@@ -54,11 +54,11 @@ def _run_tier(name: str, params: dict[str, int], store: DirectoryStore, tier: in
         return int(loopy_task(name, params, store, tier).solved)
     bound = 1 + max((store.max_remoteness(c) for c in game.child_tiers(tier)), default=-1)
     dtype = np.dtype(record_dtype(bound)).name
-    starts = chunk_starts(game.tier_size(tier), store.chunk)
-    solved = sum(chunk_task(name, params, store, tier, s, dtype).solved for s in starts)
+    bounds = chunk_bounds(game.tier_size(tier), store.chunk, store.block)
+    solved = sum(chunk_task(name, params, store, tier, *b, dtype).solved for b in bounds)
     assert sorted(d for d, _ in cached_tiers()) in ([], [store.directory])
     assert sorted(t for _, t in cached_tiers()) == sorted(game.child_tiers(tier))
-    store.merge(tier, starts)
+    store.merge(tier, [start for start, _ in bounds])
     return solved
 
 
@@ -100,11 +100,12 @@ def test_a_task_whose_file_exists_does_nothing(fast_dir: Path) -> None:
     last = order[-1]
     bound = 1 + max(store.max_remoteness(c) for c in game.child_tiers(last))
     dtype = np.dtype(record_dtype(bound)).name
-    first = chunk_task(name, params, store, last, 0, dtype)
-    assert first.solved and first.seconds > 0 and first.ranks == min(CHUNK, game.tier_size(last))
+    stop = chunk_bounds(game.tier_size(last), store.chunk, store.block)[0][1]
+    first = chunk_task(name, params, store, last, 0, stop, dtype)
+    assert first.solved and first.seconds > 0 and first.ranks == stop
     path = Path(store.chunk_path(last, 0))
     stamp = path.stat().st_ino, path.stat().st_mtime_ns
-    again = chunk_task(name, params, store, last, 0, dtype)
+    again = chunk_task(name, params, store, last, 0, stop, dtype)
     assert not again.solved and again.seconds == 0
     assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp
 
@@ -126,6 +127,6 @@ def test_a_worker_that_does_not_see_the_directory_says_so() -> None:
     shutil.rmtree(directory)
     tier = tier_order(load_tiered_game(name, **params))[0]
     with pytest.raises(ClusterError, match=r"does not see the tier directory .*shared"):
-        chunk_task(name, params, store, tier, 0, "uint8")
+        chunk_task(name, params, store, tier, 0, 1, "uint8")
     with pytest.raises(ClusterError, match="does not see the tier directory"):
         loopy_task(name, params, store, tier)

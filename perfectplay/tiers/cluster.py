@@ -38,7 +38,7 @@ from perfectplay.tiers.engine import (
     _ACYCLIC_BYTES_PER_RANK,
     SolveStats,
     _progress_bar,
-    chunk_starts,
+    chunk_bounds,
 )
 from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK
 from perfectplay.tiers.records import record_dtype
@@ -232,20 +232,19 @@ class _Tiers:
         from distributed import as_completed
 
         game, store = self.game, self.store
-        size = game.tier_size(tier)
-        starts = chunk_starts(size, store.chunk)
+        bounds = chunk_bounds(game.tier_size(tier), store.chunk, store.block)
         todo = []
-        for start in starts:
+        for start, stop in bounds:
             if store.chunk_done(tier, start):
                 stats.chunks_kept += 1
-                advance(min(start + store.chunk, size) - start)
+                advance(stop - start)
             else:
-                todo.append(start)
+                todo.append((start, stop))
         bound = 1 + max((store.max_remoteness(c) for c in game.child_tiers(tier)), default=-1)
         dtype = np.dtype(record_dtype(bound)).name
         job = (self.name, self.params, self.remote, tier)
         submit = self.client.submit
-        futures = [submit(chunk_task, *job, s, dtype, key=self.key(tier, s)) for s in todo]
+        futures = [submit(chunk_task, *job, *b, dtype, key=self.key(tier, b[0])) for b in todo]
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
             done = self.result(future, f"tier {store.labels[tier]}, chunk {future.key}")
             if done.solved:
@@ -253,6 +252,7 @@ class _Tiers:
             else:
                 stats.chunks_kept += 1
             advance(done.ranks)
+        starts = [start for start, _ in bounds]
         missing = [s for s in starts if not store.chunk_done(tier, s)]
         if missing:
             raise ClusterError(

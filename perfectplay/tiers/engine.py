@@ -34,7 +34,7 @@ __all__ = [
     "DASK_CHUNK",
     "DEFAULT_CHUNK",
     "SolveStats",
-    "chunk_starts",
+    "chunk_bounds",
     "solve_tiers",
     "tier_order",
 ]
@@ -110,9 +110,37 @@ def tier_order(game: TieredGame) -> list[int]:
     return order
 
 
-def chunk_starts(size: int, chunk: int) -> list[int]:
-    """The first rank of each chunk of a tier of `size` ranks."""
-    return list(range(0, size, chunk)) or [0]
+_TAIL_PARTS = 4
+"""Near a tier's end, a chunk takes this fraction of the ranks left, ..."""
+_SMALLEST = 16
+"""... down to 1/16 of a full chunk."""
+
+
+def chunk_bounds(size: int, chunk: int, block: int) -> list[tuple[int, int]]:
+    """The ranks ``start..stop-1`` of each chunk of a tier of `size` ranks.
+
+    Chunks of `chunk` ranks, then, over the tier's last 4 chunks' worth, chunks of a quarter of
+    the ranks left, down to ``chunk / 16`` (guided scheduling): the threads or workers finish a
+    tier together instead of waiting on one last full chunk, and a tier smaller than 4 chunks
+    is still cut into several. Chunks hold whole blocks of `block` ranks (but the last); the
+    layout depends on nothing else, so a resumed run finds the same chunks.
+
+    Examples
+    --------
+    >>> chunk_bounds(100, 16, 2)  # doctest: +NORMALIZE_WHITESPACE
+    [(0, 16), (16, 32), (32, 48), (48, 62), (62, 72), (72, 80), (80, 86), (86, 90), (90, 94),
+     (94, 96), (96, 98), (98, 100)]
+    >>> chunk_bounds(0, 16, 2)
+    [(0, 0)]
+    """
+    least = max(block, chunk // _SMALLEST // block * block)
+    bounds, start = [], 0
+    while start < size:
+        quarter = -(-(size - start) // (_TAIL_PARTS * block)) * block
+        stop = min(start + min(chunk, max(least, quarter)), size)
+        bounds.append((start, stop))
+        start = stop
+    return bounds or [(0, 0)]
 
 
 def _progress_bar(total: int, label: str, enabled: bool | None) -> Any:
@@ -164,20 +192,18 @@ def _solve_chunked(
     tier: int,
     store: DirectoryStore | MemoryStore,
     children: Sequence[SolvedTier],
-    chunk: int,
+    bounds: list[tuple[int, int]],
     jobs: int,
     dtype: type[np.unsignedinteger],
     advance: Callable[[int], None],
     stats: SolveStats,
 ) -> None:
-    size = game.tier_size(tier)
     scored = game.info.scored
-    starts = chunk_starts(size, chunk)
+    starts = [start for start, _ in bounds]
     parts: dict[int, tuple[NDArray[Any], NDArray[np.int64] | None, int]] = {}
     lock = threading.Lock()
 
-    def one(start: int) -> None:
-        stop = min(start + chunk, size)
+    def one(start: int, stop: int) -> None:
         if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
             with lock:
                 stats.chunks_kept += 1
@@ -196,12 +222,12 @@ def _solve_chunked(
         else:
             parts[start] = (records, score, most)
 
-    if jobs > 1 and len(starts) > 1:
+    if jobs > 1 and len(bounds) > 1:
         with ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(one, starts))
+            list(pool.map(one, *zip(*bounds, strict=True)))
     else:
-        for start in starts:
-            one(start)
+        for start, stop in bounds:
+            one(start, stop)
     if isinstance(store, DirectoryStore):
         store.merge(tier, starts)
     else:
@@ -293,7 +319,7 @@ def solve_tiers(
         store = MemoryStore()
     else:
         store = DirectoryStore(path, game_manifest(game, order, chunk, block))
-        chunk = store.chunk
+        chunk, block = store.chunk, store.block
     last_use = {c: i for i, t in enumerate(order) for c in game.child_tiers(t)}
     loaded: dict[int, SolvedTier] = {}
     most: dict[int, int] = {}
@@ -320,8 +346,8 @@ def solve_tiers(
             else:
                 bound = 1 + max((most[c] for c in game.child_tiers(tier)), default=-1)
                 _solve_chunked(
-                    game, tier, store, children, chunk, jobs, record_dtype(bound), bar.update,
-                    stats,
+                    game, tier, store, children, chunk_bounds(size, chunk, block), jobs,
+                    record_dtype(bound), bar.update, stats,
                 )  # fmt: skip
         for c in list(loaded):
             if last_use.get(c, -1) <= index:

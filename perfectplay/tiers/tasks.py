@@ -23,10 +23,11 @@ Examples
 >>> order = tier_order(game)
 >>> store = DirectoryStore(tempfile.mkdtemp(), game_manifest(game, order, 1 << 18, 1 << 18))
 >>> params = dict(game.info.params)
->>> first = chunk_task("connect-four", params, store, order[0], 0, "uint8")
->>> first.solved, first.ranks == game.tier_size(order[0])
+>>> size = game.tier_size(order[0])
+>>> first = chunk_task("connect-four", params, store, order[0], 0, size, "uint8")
+>>> first.solved, first.ranks == size
 (True, True)
->>> chunk_task("connect-four", params, store, order[0], 0, "uint8").solved  # done already
+>>> chunk_task("connect-four", params, store, order[0], 0, size, "uint8").solved  # done already
 False
 """
 
@@ -174,16 +175,18 @@ def chunk_task(
     store: DirectoryStore,
     tier: int,
     start: int,
+    stop: int,
     dtype_name: str,
 ) -> TaskResult:
-    """Solve the chunk of `tier` at rank `start` (a tier without inner moves) into its file.
+    """Solve the chunk ``start..stop-1`` of `tier` (a tier without inner moves) into its file.
 
     Parameters
     ----------
     game_name, params : the registered game and its parameters.
     store : DirectoryStore
         The driver's store of the tier directory (its chunk size and file names).
-    tier, start : the tier and the chunk's first rank.
+    tier, start, stop : the tier and the chunk's ranks
+        (:func:`~perfectplay.tiers.engine.chunk_bounds`).
     dtype_name : str
         The record dtype (``"uint8"``, ...): wide enough for 1 + the child tiers' largest
         remoteness, the same for every chunk of the tier.
@@ -203,7 +206,6 @@ def chunk_task(
     child tiers the first time this process meets the tier (1 byte per rank each, kept).
     """
     game = _game(game_name, params)
-    stop = min(start + store.chunk, game.tier_size(tier))
     _check_directory(store)
     if store.chunk_done(tier, start):
         return TaskResult(tier, start, stop - start, False, 0.0, 0.0, _worker())
