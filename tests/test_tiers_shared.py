@@ -179,7 +179,7 @@ def _share_chunks(store: DirectoryStore, tier: int, which: slice, dtype: str = "
     building = building_name(store, tier, TOKEN)
     for start in range(0, len(records), store.chunk)[which]:
         chunk = records[start : start + store.chunk]
-        assert share_chunk(building, len(records), start, {"records": chunk})
+        assert share_chunk(building, len(records), store.block, start, {"records": chunk})
     return building
 
 
@@ -244,5 +244,17 @@ def test_a_chunk_finding_no_room_is_not_shared_and_leaves_no_mark(
     monkeypatch.setattr(shared, "has_room", lambda size: False)
     tier = _largest(solved)
     chunk = solved.load(tier).records[: solved.chunk]
-    assert not share_chunk(building_name(solved, tier, TOKEN), 10**6, 0, {"records": chunk})
+    building = building_name(solved, tier, TOKEN)
+    assert not share_chunk(building, 10**6, solved.block, 0, {"records": chunk})
     assert list(room.iterdir()) == []
+
+
+def test_a_copy_removed_while_tasks_write_takes_its_marks_along(
+    solved: DirectoryStore, room: Path
+) -> None:
+    tier = _largest(solved)
+    building = _share_chunks(solved, tier, slice(0, 1))
+    (room / (Path(building).name + ".records.uint8")).unlink()  # the driver clearing a killed
+    _share_chunks(solved, tier, slice(1, 2))  # run's copies; a late task makes the file anew
+    copy = load_shared(solved, tier, shared_name(solved, tier, TOKEN), building=building)
+    assert np.array_equal(copy.records, solved.load(tier).records)

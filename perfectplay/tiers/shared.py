@@ -13,9 +13,9 @@ decompressing the same tier at once (if the lock is lost, both write the same by
 last rename wins).
 
 A tier being solved in chunks is also assembled there: each task writes its chunk's arrays
-into this machine's copy of the tier (:func:`share_chunk`), and marks the ranks it wrote. When
+into this machine's copy of the tier (:func:`share_chunk`), and marks the blocks it wrote. When
 the tier becomes a child, the first process needing it takes that copy over, decompressing
-from the tier file only the ranks no task of this machine wrote (all of them on a single
+from the tier file only the blocks no task of this machine wrote (all of them on a single
 machine whose tasks all ran there).
 
 Without ``/dev/shm``, with too little room in it for the tier (Docker gives 64 MiB by
@@ -92,7 +92,7 @@ def shared_name(store: DirectoryStore, tier: int, token: str) -> str:
 
 def building_name(store: DirectoryStore, tier: int, token: str) -> str:
     """Where this machine assembles `tier` while its chunks are solved (a path without
-    suffix: one file per array, named with its dtype, and a marker per chunk written)."""
+    suffix: one file per array, named with its dtype)."""
     return f"{shared_prefix(token)}{store.labels[tier]}-building"
 
 
@@ -100,24 +100,20 @@ def _array_path(base: str, name: str, dtype: np.dtype[Any]) -> str:
     return f"{base}.{name}.{dtype.name}"
 
 
-def _pwrite(path: str, size: int, offset: int, array: NDArray[Any]) -> None:
-    """Write `array` at byte `offset` of the file at `path` (created with `size` bytes, holes
-    unallocated, if missing or still empty)."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        if os.fstat(fd).st_size != size:  # new (other processes truncate it alike)
-            os.ftruncate(fd, size)
-        data = np.ascontiguousarray(array).view(np.uint8).data
-        done = 0
-        while done < len(data):
-            done += os.pwrite(fd, data[done:], offset + done)
-    finally:
-        os.close(fd)
+def _blocks(size: int, block: int) -> int:
+    return -(-size // block)
 
 
-def share_chunk(base: str, size: int, start: int, arrays: Mapping[str, NDArray[Any]]) -> bool:
+def share_chunk(
+    base: str, size: int, block: int, start: int, arrays: Mapping[str, NDArray[Any]]
+) -> bool:
     """Write a solved chunk's arrays at rank `start` into this machine's copy of its tier
-    (`size` ranks, named `base` by :func:`building_name`), then mark those ranks written.
+    (`size` ranks in blocks of `block`, named `base` by :func:`building_name`), then mark the
+    chunk's blocks written.
+
+    Each array's file holds the array, then a byte per block, set once the block is written:
+    the marks live and die with the data they certify (the driver removing a killed run's
+    copies while one of its tasks still writes cannot leave a mark without its data).
 
     Returns
     -------
@@ -130,39 +126,52 @@ def share_chunk(base: str, size: int, start: int, arrays: Mapping[str, NDArray[A
     Cost: one copy of the chunk's arrays. Memory: the copy grows in ``/dev/shm`` by the
     chunk's bytes.
     """
-    stop = start + len(next(iter(arrays.values())))
     try:
         for name, array in arrays.items():
             if not has_room(array.nbytes):
                 return False
             itemsize = array.dtype.itemsize
-            _pwrite(_array_path(base, name, array.dtype), size * itemsize, start * itemsize, array)
-        with open(f"{base}.done-{start}-{stop}", "w"):
-            pass
-    except OSError:  # full (raced with another writer) or refused: these ranks stay unmarked
+            path = _array_path(base, name, array.dtype)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                total = size * itemsize + _blocks(size, block)
+                if os.fstat(fd).st_size != total:  # new (other processes truncate it alike)
+                    os.ftruncate(fd, total)
+                _pwrite(fd, start * itemsize, np.ascontiguousarray(array).view(np.uint8))
+                first, stop = start // block, _blocks(start + len(array), block)
+                _pwrite(fd, size * itemsize + first, np.ones(stop - first, dtype=np.uint8))
+            finally:
+                os.close(fd)
+    except OSError:  # full (raced with another writer) or refused: these blocks stay unmarked
         return False
     return True
 
 
-def _written(base: str) -> list[tuple[int, int]]:
-    """The rank ranges marked written in the copy named `base`, in order."""
-    ranges = []
-    for path in glob.glob(glob.escape(base) + ".done-*"):
-        first, _, stop = path.rpartition(".done-")[2].partition("-")
-        ranges.append((int(first), int(stop)))
-    return sorted(ranges)
+def _pwrite(fd: int, offset: int, data: NDArray[np.uint8]) -> None:
+    """Write the bytes `data` at `offset` of the open file `fd`."""
+    view, done = data.data, 0
+    while done < len(view):
+        done += os.pwrite(fd, view[done:], offset + done)
 
 
-def _gaps(written: list[tuple[int, int]], start: int, stop: int) -> list[tuple[int, int]]:
-    """The ranges of ranks of `start..stop-1` that `written` (sorted ranges) leaves out."""
-    gaps, at = [], start
-    for first, end in written:
-        if first > at:
-            gaps.append((at, first))
-        at = max(at, end)
-    if at < stop:
-        gaps.append((at, stop))
-    return gaps
+def _take_over(path: str, f: TierFile, name: str, dtype: np.dtype[Any], threads: int) -> None:
+    """Complete the copy at `path` of array `name` of tier file `f` (assembled by
+    :func:`share_chunk`) from `f`, where no block was marked written, and drop its marks."""
+    size = (f.stop - f.start) * dtype.itemsize
+    fd = os.open(path, os.O_RDWR)
+    try:
+        marks = np.frombuffer(os.pread(fd, _blocks(f.stop - f.start, f.block), size), np.uint8)
+        edges = np.diff(np.concatenate(([0], marks == 0, [0])).astype(np.int8))
+        firsts, stops = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
+        for first, stop in zip(firsts, stops, strict=True):  # blocks first..stop-1 unmarked
+            ranks = (f.start + first * f.block, min(f.start + stop * f.block, f.stop))
+            if not has_room((ranks[1] - ranks[0]) * dtype.itemsize):
+                raise OSError(errno.ENOSPC, "no room in shared memory", path)
+            part = f.read(name, threads=threads, ranks=ranks)
+            _pwrite(fd, (ranks[0] - f.start) * dtype.itemsize, part.view(np.uint8))
+        os.ftruncate(fd, size)
+    finally:
+        os.close(fd)
 
 
 def _map(path: str, size: int, dtype: np.dtype[Any], *, create: bool) -> NDArray[Any]:
@@ -208,11 +217,7 @@ def _shared_arrays(
             size = count * dtype.itemsize
             assembled = "" if building is None else _array_path(building, name, dtype)
             if not os.path.exists(path) and assembled and os.path.exists(assembled):
-                for first, stop in _gaps(_written(building or ""), f.start, f.stop):
-                    if not has_room((stop - first) * dtype.itemsize):
-                        raise OSError(errno.ENOSPC, "no room in shared memory", assembled)
-                    part = f.read(name, threads=threads, ranks=(first, stop))
-                    _pwrite(assembled, size, (first - f.start) * dtype.itemsize, part)
+                _take_over(assembled, f, name, dtype, threads)
                 os.replace(assembled, path)
             if os.path.exists(path):
                 arrays[name] = _map(path, size, dtype, create=False)
@@ -228,7 +233,7 @@ def _shared_arrays(
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
         if building is not None:
-            release_shared(building)  # its markers, and copies of another dtype
+            release_shared(building)  # copies of another dtype
     return arrays
 
 

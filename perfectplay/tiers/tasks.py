@@ -147,7 +147,8 @@ def _share(store: DirectoryStore, tier: int, size: int, start: int, arrays: dict
     """Write solved ranks of `tier` (`size` ranks) into this machine's copy of it in shared
     memory too, for the tasks of its parent tiers (ranks not shared there are read from the
     tier file)."""
-    share_chunk(building_name(store, tier, solve_token(store.directory)), size, start, arrays)
+    name = building_name(store, tier, solve_token(store.directory))
+    share_chunk(name, size, store.block, start, arrays)
 
 
 def clean_up(directory: str) -> int:
