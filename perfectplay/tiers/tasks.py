@@ -29,6 +29,8 @@ Examples
 (True, True)
 >>> chunk_task("connect-four", params, store, order[0], 0, size, "uint8").solved  # done already
 False
+>>> clean_up(store.directory)  # what the driver runs at the end: the tier's copy in /dev/shm
+1
 """
 
 from __future__ import annotations
