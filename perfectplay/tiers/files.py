@@ -335,10 +335,11 @@ class TierFile:
             raise ValueError(f"out must hold {stop - first} of {dtype}")
         raw = out.view(np.uint8)
         step = self.block * dtype.itemsize
+        whole = (self.stop - self.start) * dtype.itemsize  # bytes of the whole array
         skip = (first - self.start) // self.block  # blocks before the first one read
 
         def decompress(index: int) -> None:
-            size = min(step, (self.stop - self.start) * dtype.itemsize - index * step)
+            size = min(step, whole - index * step)
             try:
                 data = zstandard.ZstdDecompressor().decompress(blobs[index], max_output_size=size)
             except zstandard.ZstdError as error:
@@ -350,7 +351,7 @@ class TierFile:
             raw[at : at + want] = np.frombuffer(data, dtype=np.uint8, count=want)
 
         try:
-            if len(blobs) * step < (self.stop - self.start) * dtype.itemsize:
+            if len(blobs) * step < whole:
                 raise self._fail(f"{name} has too few blocks")
             indices = range(skip, skip + -(-raw.size // step))
             if threads > 1 and len(indices) > 1:

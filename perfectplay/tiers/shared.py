@@ -195,12 +195,12 @@ def has_room(size: int) -> bool:
 
 
 def _shared_arrays(
-    f: TierFile, base: str, building: str | None, threads: int
+    f: TierFile, dtypes: Mapping[str, np.dtype[Any]], base: str, building: str | None, threads: int
 ) -> dict[str, NDArray[Any]]:
-    """Every array of tier file `f`, mapped from the shared files named `base`: where missing,
-    made by this process under the lock, from the copy assembled as `building` if it has one
-    of the same dtype (the ranks no task wrote there decompressed into it), else by
-    decompressing the tier.
+    """Every array of tier file `f` (of `dtypes`), mapped from the shared files named `base`:
+    where missing, made by this process under the lock, from the copy assembled as `building`
+    if it has one of the same dtype (the ranks no task wrote there decompressed into it), else
+    by decompressing the tier.
 
     Raises
     ------
@@ -211,9 +211,8 @@ def _shared_arrays(
     arrays = {}
     with open(f"{base}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        for name in f.arrays:
+        for name, dtype in dtypes.items():
             path = f"{base}.{name}"
-            dtype = np.dtype(f.meta["arrays"][name]["dtype"])
             size = count * dtype.itemsize
             assembled = "" if building is None else _array_path(building, name, dtype)
             if not os.path.exists(path) and assembled and os.path.exists(assembled):
@@ -279,7 +278,7 @@ def load_shared(
         if not shared and not has_room(size):
             return store.load(tier, threads=threads)
         try:
-            arrays = _shared_arrays(f, base, building, threads)
+            arrays = _shared_arrays(f, dtypes, base, building, threads)
         except StoreError:
             raise
         except OSError:  # shared memory is full or refuses its files (read-only, no permission)
