@@ -45,7 +45,8 @@ here, 4 MiB of records, 75 MB in flight."""
 DASK_CHUNK = 1 << 26
 """Ranks per chunk as a Dask task: about 1 s of work for Connect Four 5x6 on one core here
 (0.9 s measured), so a task's round trip through the scheduler and its file are small beside
-it; 1.2 GB in flight per worker thread. Measured on 5x6 with local:2, whole command: 116.8 s
+it; 1.2 GB in flight per worker thread. Measured on 5x6 with local:2, whole command, with
+chunks all of one size (before :func:`chunk_bounds` shrank them towards a tier's end): 116.8 s
 with chunks of 2^22, 107.1 s with 2^25, 106.1 s with 2^26."""
 _BLOCK = 1 << 18
 _ACYCLIC_BYTES_PER_RANK = 18  # value, remoteness, score of a chunk, and its packed records
