@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from perfectplay.games.connect_four_tiers import TieredConnectFour
+from perfectplay.games.connect_four.tiers import TieredConnectFour
 
 CHUNK = 65536
 WINDOWS = 8

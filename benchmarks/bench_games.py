@@ -21,13 +21,13 @@ import time
 from typing import Any
 
 from perfectplay.api import solve_enumeration
-from perfectplay.games.base import Game
-from perfectplay.games.connect_four import ConnectFour
-from perfectplay.games.dodgem import Dodgem
-from perfectplay.games.enumerate import enumerate_game
-from perfectplay.games.nim import Nim
-from perfectplay.games.subtraction import Subtraction
-from perfectplay.games.tictactoe import TicTacToe
+from perfectplay.enumeration.enumerate import enumerate_game
+from perfectplay.games.connect_four.rules import ConnectFour
+from perfectplay.games.dodgem.rules import Dodgem
+from perfectplay.games.nim.rules import Nim
+from perfectplay.games.subtraction.rules import Subtraction
+from perfectplay.games.tictactoe.rules import TicTacToe
+from perfectplay.protocol.game import Game
 from perfectplay.values import Value
 
 # (label, game, path, canonical, expected start value, runs, tier: 0 quick, 1 default, 2 --full)

@@ -158,7 +158,7 @@ def main() -> None:
 
 def two_tokens(side: int, repeats: int) -> None:
     """Print the best time of building + solving two tokens on an open side x side board."""
-    from perfectplay.games.two_tokens import TwoTokens
+    from perfectplay.builders.two_tokens import TwoTokens
 
     solve_geography(TwoTokens(np.ones((3, 3), dtype=bool)).graph())  # warm-up
     best_build = best_total = float("inf")

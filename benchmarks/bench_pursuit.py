@@ -18,7 +18,7 @@ from the start and reports the time and the peak RSS above the baseline:
 
 * ``materialised``: :meth:`Pursuit.solve` (the position graph, its reverse, the retrograde
   solver), as ``make-you-happy`` did before the tier engine;
-* ``implicit``: :class:`~perfectplay.games.pursuit_tiers.PursuitTiers` solved in memory by
+* ``implicit``: :class:`~perfectplay.builders.pursuit_tiers.PursuitTiers` solved in memory by
   :func:`perfectplay.tiers.solve_tiers` (moves and un-moves generated from the board).
 
 The whole command carries numba's start-up (about 0.8-1 s of CPU on this machine for loading
@@ -74,8 +74,8 @@ def make_input(name: str) -> str:
 
 def solve_alone(path: str, method: str, jobs: int | None) -> dict[str, float]:
     """In this process: solve the input at `path` by `method`; time and peak RSS above base."""
-    from perfectplay.games.pursuit import Pursuit
-    from perfectplay.games.pursuit_tiers import PursuitTiers
+    from perfectplay.builders.pursuit import Pursuit
+    from perfectplay.builders.pursuit_tiers import PursuitTiers
     from perfectplay.graph import GameGraph
     from perfectplay.tiers import solve_tiers
 

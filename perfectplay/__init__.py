@@ -55,10 +55,10 @@ _EXPORTS = {
     "grundy_values": ".solvers.grundy",
     "solve_grundy": ".solvers.grundy",
     # games and the user API
-    "Game": ".games.base",
-    "GameInfo": ".games.base",
-    "check_game": ".games.check",
-    "enumerate_game": ".games.enumerate",
+    "Game": ".protocol.game",
+    "GameInfo": ".protocol.game",
+    "check_game": ".enumeration.check",
+    "enumerate_game": ".enumeration.enumerate",
     "game_names": ".games.registry",
     "load_game": ".games.registry",
     "GameMove": ".api",
@@ -71,8 +71,8 @@ _EXPORTS = {
     "PlaySession": ".play",
     "open_solved": ".solved",
     # the tier engine: games larger than memory
-    "TieredGame": ".tiers.base",
-    "TierMoves": ".tiers.base",
+    "TieredGame": ".protocol.tiered",
+    "TierMoves": ".protocol.tiered",
     "TierDatabase": ".tiers.database",
     "open_tiers": ".tiers.database",
     "solve_tiers": ".tiers.engine",
@@ -86,6 +86,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from perfectplay.api import GameMove, GameSolution, solve
+    from perfectplay.enumeration.check import check_game
+    from perfectplay.enumeration.enumerate import enumerate_game
     from perfectplay.errors import (
         CyclicGraphError,
         GameDefinitionError,
@@ -99,12 +101,11 @@ if TYPE_CHECKING:
         TooLargeError,
         UnknownNameError,
     )
-    from perfectplay.games.base import Game, GameInfo
-    from perfectplay.games.check import check_game
-    from perfectplay.games.enumerate import enumerate_game
     from perfectplay.games.registry import game_names, load_game, load_tiered_game
     from perfectplay.graph import GameGraph, as_game_graph
     from perfectplay.play import PlaySession
+    from perfectplay.protocol.game import Game, GameInfo
+    from perfectplay.protocol.tiered import TieredGame, TierMoves
     from perfectplay.solution import MoveValue, Solution
     from perfectplay.solved import open_solved
     from perfectplay.solvers.auto import solve_graph
@@ -118,7 +119,6 @@ if TYPE_CHECKING:
     from perfectplay.solvers.grundy import GrundySolution, grundy_sum, grundy_values, solve_grundy
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.store import SolutionStore, open_store, save
-    from perfectplay.tiers.base import TieredGame, TierMoves
     from perfectplay.tiers.check import check_tiered_game
     from perfectplay.tiers.database import TierDatabase, open_tiers
     from perfectplay.tiers.engine import solve_tiers

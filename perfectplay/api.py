@@ -1,6 +1,6 @@
 """``perfectplay.solve``: one call from a game (or a game graph) to perfect play everywhere.
 
-Given a :class:`~perfectplay.games.base.Game`, :func:`solve` enumerates every reachable
+Given a :class:`~perfectplay.protocol.game.Game`, :func:`solve` enumerates every reachable
 position, solves the position graph (DAG sweep when acyclic, retrograde analysis otherwise)
 and returns a :class:`GameSolution` you index by *position*. Given a graph (a
 :class:`~perfectplay.graph.GameGraph`, scipy sparse matrix, networkx graph or edge array) it
@@ -9,7 +9,7 @@ player to move.
 
 Examples
 --------
->>> from perfectplay.games.tictactoe import TicTacToe
+>>> from perfectplay.games.tictactoe.rules import TicTacToe
 >>> s = solve(TicTacToe())
 >>> s.value(s.initial), len(s)
 (<Value.TIE: 2>, 765)
@@ -27,16 +27,17 @@ from typing import Any, overload
 
 from numpy.typing import ArrayLike
 
+from perfectplay.enumeration.enumerate import enumerate_game
+from perfectplay.enumeration.solving import GameSolution, solve_enumeration
 from perfectplay.errors import GameDefinitionError
-from perfectplay.games.base import Game, P
-from perfectplay.games.enumerate import enumerate_game
-from perfectplay.games.solving import GameMove, GameSolution, solve_enumeration
 from perfectplay.graph import as_game_graph
+from perfectplay.protocol.answers import GameMove
+from perfectplay.protocol.game import Game, P
 from perfectplay.solution import Solution
 
 __all__ = ["GameMove", "GameSolution", "solve", "solve_enumeration"]
-# GameMove, GameSolution and solve_enumeration live in the games layer (perfectplay.games.solving,
-# which check_game also uses); they are re-exported here, where users have always found them.
+# GameMove (perfectplay.protocol.answers), GameSolution and solve_enumeration (the enumeration
+# engine, perfectplay.enumeration.solving) are re-exported here, where users find them.
 
 
 @overload
@@ -77,7 +78,7 @@ def solve(
     Parameters
     ----------
     obj : Game or graph-like
-        A :class:`~perfectplay.games.base.Game` (e.g. from ``load_game``), or anything
+        A :class:`~perfectplay.protocol.game.Game` (e.g. from ``load_game``), or anything
         :func:`~perfectplay.graph.as_game_graph` accepts.
     primitive, terminal_score : array, optional
         Graphs only: the values the rules fix (WIN/LOSE/TIE, UNDECIDED elsewhere) and the
@@ -86,7 +87,7 @@ def solve(
         A position without moves (and no value fixed by the rules) is a WIN for the player to
         move instead of a LOSE.
     max_positions, progress, vectorized : optional
-        Games only: passed to :func:`~perfectplay.games.enumerate.enumerate_game`.
+        Games only: passed to :func:`~perfectplay.enumeration.enumerate.enumerate_game`.
 
     Returns
     -------
@@ -105,7 +106,7 @@ def solve(
 
     Notes
     -----
-    Cost: the enumeration (see :func:`~perfectplay.games.enumerate.enumerate_game`) plus the
+    Cost: the enumeration (see :func:`~perfectplay.enumeration.enumerate.enumerate_game`) plus the
     solver's O(n + m) (acyclic) or O(n + m) retrograde analysis.
     """
     if isinstance(obj, Game):

@@ -36,7 +36,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from perfectplay.api import GameMove
 from perfectplay.errors import InputFormatError
-from perfectplay.games.base import Game
+from perfectplay.protocol.game import Game
 from perfectplay.values import NO_REMOTENESS, Value
 
 __all__ = [

@@ -65,18 +65,18 @@ import os
 import struct
 import tempfile
 import zlib
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perfectplay.api import GameMove, GameSolution
+from perfectplay.api import GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
-from perfectplay.games.base import Game
 from perfectplay.graph import GameGraph
+from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
+from perfectplay.protocol.game import Game
 from perfectplay.solution import Solution, optimal_moves
 from perfectplay.values import LOSE, NO_REMOTENESS, UNDECIDED, VALUE_DTYPE, Value
 
@@ -119,47 +119,6 @@ _VALUES = sorted(Value)
 _VALUE_SLOT = np.full(256, len(_VALUES), dtype=np.int64)
 _VALUE_SLOT[[int(v) for v in _VALUES]] = np.arange(len(_VALUES))
 """Position of each uint8 value code in `_VALUES`; ``len(_VALUES)`` marks an invalid code."""
-
-
-@dataclass(frozen=True)
-class PositionValue:
-    """The solved value of one position, for the player to move there."""
-
-    value: Value
-    """The outcome for the player to move, with best play from both sides."""
-    remoteness: int
-    """Moves until the game ends under best play (0: over here; -1: a draw, never ends)."""
-    score: int | None = None
-    """Scored games: the (own - opponent) total the player to move can force."""
-
-
-def valued_moves(
-    moves: Iterable[tuple[Any, ...]], probe: Callable[[Any], PositionValue]
-) -> list[GameMove[Any]]:
-    """Each move ``(label, child[, gain])`` with its value for the player making it.
-
-    The child's value (from `probe`, for the player to move there) is flipped, its remoteness
-    one more, and a scored child's score subtracted from the move's gain. Shared by every
-    saved solution (store files, tier directories). Cost: one probe per move.
-    """
-    result: list[GameMove[Any]] = []
-    for move in moves:
-        label, child = move[0], move[1]
-        entry = probe(child)
-        r = entry.remoteness
-        score = None
-        if entry.score is not None:
-            score = (int(move[2]) if len(move) > 2 else 0) - entry.score
-        result.append(
-            GameMove(
-                str(label),
-                child,
-                entry.value.flipped(),
-                NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
-                score,
-            )
-        )
-    return result
 
 
 def _aligned(offset: int) -> int:

@@ -9,10 +9,10 @@ import pytest
 
 from perfectplay.api import GameMove, GameSolution, solve
 from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
-from perfectplay.games.base import Game, GameInfo
-from perfectplay.games.dodgem import Dodgem
-from perfectplay.games.subtraction import Subtraction
-from perfectplay.games.tictactoe import TicTacToe
+from perfectplay.games.dodgem.rules import Dodgem
+from perfectplay.games.subtraction.rules import Subtraction
+from perfectplay.games.tictactoe.rules import TicTacToe
+from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.solution import Solution
 from perfectplay.values import Value
 

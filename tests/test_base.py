@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from perfectplay.errors import GameDefinitionError
-from perfectplay.games.base import OPTIONAL_METHODS, Game, GameInfo, provides
+from perfectplay.protocol.game import OPTIONAL_METHODS, Game, GameInfo, provides
 from perfectplay.values import Value
 
 

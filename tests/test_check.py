@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import perfectplay.games
+from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError
-from perfectplay.games.base import Game, GameInfo
-from perfectplay.games.check import check_game
-from perfectplay.games.subtraction import Subtraction
+from perfectplay.games.subtraction.rules import Subtraction
+from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
+from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
-from perfectplay.games.check import check_game
-from perfectplay.games.connect_four import ConnectFour
+from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.values import UNDECIDED, Value
 
 VALUE_OF = {-1: Value.LOSE, 0: Value.TIE, 1: Value.WIN}

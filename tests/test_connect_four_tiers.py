@@ -12,9 +12,9 @@ from tiered_random import explicit_graph
 
 from perfectplay.api import solve
 from perfectplay.errors import GameDefinitionError, InputFormatError
-from perfectplay.games import _connect_four_tier_kernels as kernels
-from perfectplay.games.connect_four import ConnectFour, superset_sizes
-from perfectplay.games.connect_four_tiers import TieredConnectFour
+from perfectplay.games.connect_four import _tier_kernels as kernels
+from perfectplay.games.connect_four.rules import ConnectFour, superset_sizes
+from perfectplay.games.connect_four.tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.check import check_tiered_game

@@ -7,10 +7,10 @@ from brute import brute_dodgem
 from cli_helpers import run_cli
 
 from perfectplay.api import solve
+from perfectplay.enumeration.check import check_game
+from perfectplay.enumeration.enumerate import enumerate_game
 from perfectplay.errors import GameDefinitionError, InputFormatError
-from perfectplay.games.check import check_game
-from perfectplay.games.dodgem import Dodgem
-from perfectplay.games.enumerate import enumerate_game
+from perfectplay.games.dodgem.rules import Dodgem
 from perfectplay.values import Value
 
 

@@ -11,7 +11,7 @@ from tiered_random import explicit_graph
 
 from perfectplay.api import solve
 from perfectplay.errors import InputFormatError, PositionNotFoundError
-from perfectplay.games.dodgem_tiers import DodgemTiers
+from perfectplay.games.dodgem.tiers import DodgemTiers
 from perfectplay.games.registry import load_game, load_tiered_game
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.check import check_tiered_game

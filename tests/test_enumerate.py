@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
-from perfectplay.games._enumerate_kernels import (
+from perfectplay.enumeration._kernels import (
     BAD_CODE,
     BAD_PARENT,
     DONE,
@@ -22,14 +21,15 @@ from perfectplay.games._enumerate_kernels import (
     first_bad_outcome,
     group_moves,
 )
-from perfectplay.games.base import Game, GameInfo
-from perfectplay.games.check import check_game
-from perfectplay.games.connect_four import ConnectFour
-from perfectplay.games.enumerate import enumerate_game, has_vectorized_path
-from perfectplay.games.nim import Nim
+from perfectplay.enumeration.check import check_game
+from perfectplay.enumeration.enumerate import enumerate_game, has_vectorized_path
+from perfectplay.errors import GameDefinitionError, PositionNotFoundError, TooLargeError
+from perfectplay.games.connect_four.rules import ConnectFour
+from perfectplay.games.nim.rules import Nim
 from perfectplay.games.registry import game_names, load_game
-from perfectplay.games.subtraction import Subtraction
-from perfectplay.games.tictactoe import TicTacToe
+from perfectplay.games.subtraction.rules import Subtraction
+from perfectplay.games.tictactoe.rules import TicTacToe
+from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import UNDECIDED, Value
 
 
@@ -262,7 +262,7 @@ def test_position_bound_refuses_before_any_work(monkeypatch: pytest.MonkeyPatch)
 
 def test_plain_path_refuses_once_the_moves_exceed_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     # 64 KiB of memory: 2048 moves at 32 bytes. Nim (100,) has 5050 moves, 101 positions.
-    monkeypatch.setattr("perfectplay.games.enumerate.available_bytes", lambda: 2**16)
+    monkeypatch.setattr("perfectplay.enumeration.enumerate.available_bytes", lambda: 2**16)
     with pytest.raises(TooLargeError, match="moves from its first"):
         enumerate_game(Nim((100,)), vectorized=False)
     assert enumerate_game(Nim((60,)), vectorized=False).graph.m == 60 * 61 // 2
@@ -275,7 +275,7 @@ def test_vectorized_path_reads_the_memory_rarely(monkeypatch: pytest.MonkeyPatch
         calls.append(1)
         return 2**40
 
-    monkeypatch.setattr("perfectplay.games.enumerate.available_bytes", counted)
+    monkeypatch.setattr("perfectplay.enumeration.enumerate.available_bytes", counted)
     monkeypatch.setattr("perfectplay._memory.available_bytes", counted)
     e = enumerate_game(Subtraction(3000, (1,)), vectorized=True)
     assert e.layers.size == 3002  # one layer per heap size, each checked against the budget

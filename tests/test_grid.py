@@ -9,8 +9,8 @@ from brute import geography_mover_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay.builders.grid import Grid
 from perfectplay.errors import InputFormatError, InvalidGraphError
-from perfectplay.games.grid import Grid
 from perfectplay.solvers.geography import solve_geography
 
 

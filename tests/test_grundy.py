@@ -188,7 +188,7 @@ def test_enumerated_nim_grundy_values_are_nim_sums_and_match_the_solved_values(
     heaps: tuple[int, ...],
 ) -> None:
     from perfectplay.api import solve
-    from perfectplay.games.nim import Nim
+    from perfectplay.games.nim.rules import Nim
 
     solved = solve(Nim(heaps=heaps))
     grundy = grundy_values(solved.graph)

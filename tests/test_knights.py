@@ -8,9 +8,9 @@ from brute import brute_knights
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay.builders._cells import pair_count
+from perfectplay.builders.knights import Knights
 from perfectplay.errors import GameDefinitionError, InputFormatError, InvalidGraphError
-from perfectplay.games._board import pair_count
-from perfectplay.games.knights import Knights
 from perfectplay.solvers.geography import solve_geography
 
 JUMPS = {(a, b) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) if abs(a) != abs(b)}

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.errors import InputFormatError
-from perfectplay.games.base import Game
-from perfectplay.games.nim import Nim
+from perfectplay.games.nim.rules import Nim
 from perfectplay.play import PlaySession, describe
+from perfectplay.protocol.game import Game
 from perfectplay.store import SolutionStore, open_store, save
 from perfectplay.values import Value
 

@@ -9,8 +9,8 @@ from brute import pursuit_bob_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay.builders.pursuit import EVADER, PURSUER, Pursuit
 from perfectplay.errors import InvalidGraphError, TooLargeError, UnknownNameError
-from perfectplay.games.pursuit import EVADER, PURSUER, Pursuit
 from perfectplay.graph import GameGraph
 from perfectplay.values import DRAW, LOSE, UNDECIDED, WIN
 

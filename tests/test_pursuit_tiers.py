@@ -10,9 +10,9 @@ from brute import pursuit_bob_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay.builders.pursuit import EVADER, Pursuit
+from perfectplay.builders.pursuit_tiers import PursuitTiers
 from perfectplay.errors import InvalidGraphError, StoreError
-from perfectplay.games.pursuit import EVADER, Pursuit
-from perfectplay.games.pursuit_tiers import PursuitTiers
 from perfectplay.graph import GameGraph
 from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.tiers import solve_tiers

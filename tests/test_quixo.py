@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
+from perfectplay.enumeration.check import check_game
+from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import GameDefinitionError, InputFormatError
-from perfectplay.games import _quixo_kernels as kernels
-from perfectplay.games.check import check_game
-from perfectplay.games.quixo import Quixo, QuixoPosition, TieredQuixo
+from perfectplay.games.quixo import _kernels as kernels
+from perfectplay.games.quixo.rules import Quixo, QuixoPosition, TieredQuixo
 from perfectplay.games.registry import load_game, load_tiered_game
-from perfectplay.games.solving import GameSolution
 from perfectplay.graph import GameGraph
 from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.tiers import solve_tiers

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
-from perfectplay.games.check import check_game
 from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
 
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.errors import InputFormatError
-from perfectplay.games import staircase
+from perfectplay.games.staircase import rules as staircase
 from perfectplay.problems import _reader, get_problem
 from perfectplay.problems import staircase as staircase_problem
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from tiered_random import explicit_graph
 
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError
-from perfectplay.games.staircase import Staircase, count_positions, staircase_score
-from perfectplay.games.staircase_tiers import StaircaseTiers
+from perfectplay.games.staircase.rules import Staircase, count_positions, staircase_score
+from perfectplay.games.staircase.tiers import StaircaseTiers
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import TIE, UNDECIDED

@@ -18,8 +18,8 @@ from perfectplay.errors import (
     StoreError,
     UnknownNameError,
 )
-from perfectplay.games.base import Game, GameInfo
 from perfectplay.graph import GameGraph
+from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.solution import Solution
 from perfectplay.store import FORMAT_VERSION, MAGIC, PositionValue, open_store, save
 from perfectplay.values import Value

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
+from perfectplay.enumeration.check import check_game
+from perfectplay.enumeration.enumerate import enumerate_game
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
-from perfectplay.games.check import check_game
-from perfectplay.games.enumerate import enumerate_game
-from perfectplay.games.subtraction import Subtraction
+from perfectplay.games.subtraction.rules import Subtraction
 from perfectplay.values import Value
 
 

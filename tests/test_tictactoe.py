@@ -6,10 +6,10 @@ import pytest
 from brute import brute_tictactoe
 
 from perfectplay.api import solve
+from perfectplay.enumeration.check import check_game
+from perfectplay.enumeration.enumerate import enumerate_game
 from perfectplay.errors import InputFormatError
-from perfectplay.games.check import check_game
-from perfectplay.games.enumerate import enumerate_game
-from perfectplay.games.tictactoe import TicTacToe
+from perfectplay.games.tictactoe.rules import TicTacToe
 from perfectplay.values import Value
 
 VALUE_OF = {-1: Value.LOSE, 0: Value.TIE, 1: Value.WIN}

@@ -10,8 +10,8 @@ import pytest
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError
-from perfectplay.games.connect_four_tiers import TieredConnectFour
-from perfectplay.games.dodgem_tiers import DodgemTiers
+from perfectplay.games.connect_four.tiers import TieredConnectFour
+from perfectplay.games.dodgem.tiers import DodgemTiers
 from perfectplay.games.registry import game_entry, game_names, load_tiered_game
 from perfectplay.tiers import TierMoves
 from perfectplay.tiers.check import check_tiered_game

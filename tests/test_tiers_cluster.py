@@ -28,7 +28,7 @@ from tier_dirs import memory_dir, tree
 
 from perfectplay import _memory
 from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
-from perfectplay.games.connect_four_tiers import TieredConnectFour
+from perfectplay.games.connect_four.tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
 from perfectplay.tiers.engine import DASK_CHUNK, chunk_bounds, tier_order

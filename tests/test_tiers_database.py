@@ -14,11 +14,11 @@ import pytest
 from tier_dirs import memory_dir
 
 from perfectplay.api import solve
+from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import InputFormatError, PositionNotFoundError, StoreError
-from perfectplay.games.connect_four import ConnectFour
+from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.registry import load_tiered_game
-from perfectplay.games.solving import GameSolution
-from perfectplay.games.staircase_tiers import StaircaseTiers
+from perfectplay.games.staircase.tiers import StaircaseTiers
 from perfectplay.solved import open_solved
 from perfectplay.store import PositionValue
 from perfectplay.tiers import TierDatabase, open_tiers, solve_tiers

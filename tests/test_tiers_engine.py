@@ -25,8 +25,8 @@ from tier_dirs import memory_dir, tree
 
 import perfectplay._memory
 from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
-from perfectplay.games.base import GameInfo
 from perfectplay.games.registry import load_tiered_game
+from perfectplay.protocol.game import GameInfo
 from perfectplay.tiers import TieredGame, TierMoves, solve_tiers
 from perfectplay.tiers.engine import chunk_bounds, tier_order
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from tiered_random import RandomTieredGame, explicit_graph, random_tiered_games
 
 from perfectplay.errors import StoreError
-from perfectplay.games.base import GameInfo
+from perfectplay.protocol.game import GameInfo
 from perfectplay.solution import Solution
 from perfectplay.tiers import TierDatabase, TieredGame, TierMoves, open_tiers, solve_tiers
 from perfectplay.tiers.analyze import analyze_tiers

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import perfectplay.games
+from perfectplay.builders.undirected import Geography
 from perfectplay.errors import InvalidGraphError, TooLargeError
-from perfectplay.games.undirected import Geography
 from perfectplay.solvers.geography import solve_geography
 
 

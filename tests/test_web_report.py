@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import perfectplay
-from perfectplay.games.base import Game, GameInfo
 from perfectplay.games.registry import load_game
+from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 from perfectplay.web.report import MAX_MOVES, position_report, start_position
 from perfectplay.web.solutions import Solved

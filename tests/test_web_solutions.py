@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import perfectplay
-from perfectplay.games.base import Game, GameInfo
 from perfectplay.games.registry import load_game
+from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 from perfectplay.web.solutions import SolutionCache, Solved, Solving, game_key
 

@@ -23,12 +23,12 @@ import numpy as np
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from perfectplay.games.base import Game, GameInfo
 from perfectplay.graph import GameGraph
+from perfectplay.protocol.game import Game, GameInfo
+from perfectplay.protocol.tiered import TieredGame, TierMoves
 from perfectplay.solution import Solution
 from perfectplay.solvers.dag import solve_dag
 from perfectplay.solvers.retrograde import solve_retrograde
-from perfectplay.tiers.base import TieredGame, TierMoves
 from perfectplay.values import LOSE, TIE, UNDECIDED, VALUE_DTYPE, WIN, Value
 
 Ids = NDArray[np.int64]

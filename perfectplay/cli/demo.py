@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _pursuit_demo() -> list[str]:
-    from perfectplay.games.pursuit import EVADER, Pursuit
+    from perfectplay.builders.pursuit import EVADER, Pursuit
     from perfectplay.problems import get_problem
     from perfectplay.problems.make_you_happy import SAMPLE
 

@@ -27,7 +27,7 @@ def _has_symmetries(target: str) -> bool:
     """Whether the game class at ``module:Class`` merges symmetric positions (``canonical``)."""
     import importlib
 
-    from perfectplay.games.base import Game
+    from perfectplay.protocol.game import Game
 
     module, _, name = target.partition(":")
     game_class = getattr(importlib.import_module(module), name)

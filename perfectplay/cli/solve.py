@@ -15,8 +15,8 @@ if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
     from collections.abc import Sequence
 
     from perfectplay.api import GameSolution
-    from perfectplay.games.base import Game
     from perfectplay.graphfile import ParsedGraph
+    from perfectplay.protocol.game import Game
 
 __all__ = ["add_parser", "count_words", "reachable_positions", "resolve_target", "run"]
 
@@ -120,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
 
     The whole output is built before anything is written, so an error leaves stdout empty.
     """
-    from perfectplay.games.base import Game
     from perfectplay.graphfile import format_solution, format_solution_json
+    from perfectplay.protocol.game import Game
     from perfectplay.solvers.retrograde import solve_retrograde
 
     if args.tiers is not None:
@@ -211,8 +211,8 @@ def reachable_positions(solved: GameSolution[Any]) -> int | None:
     without merging symmetric positions when it has at most COUNT_LIMIT classes (at most 48
     positions per class, else not counted); larger games give None.
     """
+    from perfectplay.enumeration.enumerate import enumerate_game
     from perfectplay.errors import TooLargeError
-    from perfectplay.games.enumerate import enumerate_game
 
     classes = len(solved)
     if not solved.enumeration.canonical:

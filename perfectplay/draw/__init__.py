@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from perfectplay.draw.charts import counts_svg, value_history_svg
 from perfectplay.draw.output import write_picture
-from perfectplay.draw.palette import PALETTE
 from perfectplay.draw.position import position_svg
+from perfectplay.svg.palette import PALETTE
 
 __all__ = ["PALETTE", "counts_svg", "position_svg", "value_history_svg", "write_picture"]

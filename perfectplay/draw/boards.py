@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.draw._svg import Drawing, arrow, el, page
 from perfectplay.draw.errors import check_picture_size
 from perfectplay.draw.geography import LEGEND, NOTE, geography_drawing
-from perfectplay.draw.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
+from perfectplay.svg.elements import Drawing, arrow, el, page
+from perfectplay.svg.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
 
 __all__ = ["grid_svg", "knights_svg", "two_tokens_svg"]
 
@@ -86,7 +86,7 @@ def grid_svg(
     -----
     Cost: the geography solve (near-linear) plus O(cells).
     """
-    from perfectplay.games.grid import Grid
+    from perfectplay.builders.grid import Grid
     from perfectplay.solvers.geography import solve_geography
 
     check_picture_size(free.size, "cells")
@@ -106,7 +106,7 @@ def knights_svg(
     -----
     Cost: the geography solve plus O(cells).
     """
-    from perfectplay.games.knights import Knights
+    from perfectplay.builders.knights import Knights
     from perfectplay.solvers.geography import solve_geography
 
     check_picture_size(free.size, "cells")
@@ -150,8 +150,8 @@ def two_tokens_svg(
     -----
     Cost: the pair graph and its geography solve, O(F^2) for F reachable free cells.
     """
-    from perfectplay.games.grid import Grid
-    from perfectplay.games.two_tokens import TwoTokens
+    from perfectplay.builders.grid import Grid
+    from perfectplay.builders.two_tokens import TwoTokens
     from perfectplay.solvers.geography import solve_geography
 
     rows, cols = free.shape

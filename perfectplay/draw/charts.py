@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.draw._svg import Drawing, el, group, page
-from perfectplay.draw.palette import INK, ink_on, value_colour
+from perfectplay.svg.elements import Drawing, el, group, page
+from perfectplay.svg.palette import INK, ink_on, value_colour
 from perfectplay.values import NO_REMOTENESS, Value
 
 __all__ = ["counts_svg", "nice_ticks", "value_counts", "value_history_svg"]

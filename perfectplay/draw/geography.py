@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.draw._svg import Drawing, arrow, el, group, page
 from perfectplay.draw.errors import check_picture_size
 from perfectplay.draw.layout import place
-from perfectplay.draw.palette import INK, PALETTE
+from perfectplay.svg.elements import Drawing, arrow, el, group, page
+from perfectplay.svg.palette import INK, PALETTE
 from perfectplay.values import Value
 
 __all__ = ["LEGEND", "bipartite_svg", "edges_of", "geography_drawing", "geography_svg"]

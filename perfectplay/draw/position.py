@@ -21,37 +21,37 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from perfectplay.draw._svg import Drawing, page
 from perfectplay.draw.text import text_drawing
-from perfectplay.games.base import Game
+from perfectplay.protocol.game import Game
+from perfectplay.svg.elements import Drawing, page
 
-__all__ = ["RENDERERS", "graph_position_svg", "position_svg"]
-
-RENDERERS: dict[str, tuple[str, str, str]] = {
-    "tic-tac-toe": ("perfectplay.games.tictactoe:TicTacToe", "tictactoe", "drawing"),
-    "connect-four": ("perfectplay.games.connect_four:ConnectFour", "connect_four", "drawing"),
-    "nim": ("perfectplay.games.nim:Nim", "heaps", "nim_drawing"),
-    "subtraction": ("perfectplay.games.subtraction:Subtraction", "heaps", "subtraction_drawing"),
-    "dodgem": ("perfectplay.games.dodgem:Dodgem", "dodgem", "drawing"),
-    "quixo": ("perfectplay.games.quixo:Quixo", "quixo", "drawing"),
-}
-"""Game name -> (the game class it draws, renderer module in perfectplay.draw, function)."""
+__all__ = ["graph_position_svg", "position_svg"]
 
 _NOTE = "moves coloured by their value for the player making them; number: remoteness"
 
 
 def _board(game: Game[Any], position: Any, by_label: dict[str, Any]) -> Drawing | None:
-    """The game's own board picture, or None if it has none (or the board is too large)."""
-    entry = RENDERERS.get(game.info.name)
-    if entry is None:
+    """The game's own board picture, or None if it has none (or the board is too large).
+
+    The picture is the one the game's registry entry names, used only for an instance of that
+    entry's class (a user's game that merely shares a name is drawn as text).
+    """
+    from perfectplay.errors import UnknownNameError
+    from perfectplay.games.registry import game_entry
+
+    try:
+        entry = game_entry(game.info.name)
+    except UnknownNameError:
         return None
-    target, module, function = entry
-    class_module, _, class_name = target.partition(":")
-    if not isinstance(game, getattr(importlib.import_module(class_module), class_name)):
-        return None  # a user's game that only shares the name
-    render = getattr(importlib.import_module(f"perfectplay.draw.{module}"), function)
-    result: Drawing | None = render(game, position, by_label)
+    if entry.picture is None or not isinstance(game, _attribute(entry.target)):
+        return None
+    result: Drawing | None = _attribute(entry.picture)(game, position, by_label)
     return result
+
+
+def _attribute(target: str) -> Any:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def position_svg(
@@ -69,7 +69,7 @@ def position_svg(
         The legal moves with their values, as ``GameSolution.move_values(position)`` (or an
         open store's) returns them: ``GameMove.value`` is already the value **for the player
         making the move** (the child's value for its own player to move, flipped). Each is
-        drawn in the value's colour (:data:`~perfectplay.draw.palette.PALETTE`) with its value
+        drawn in the value's colour (:data:`~perfectplay.svg.palette.PALETTE`) with its value
         initial and remoteness. None or empty: the board alone.
     size : float, optional
         Width in pixels of the rendered picture; default its natural size.

@@ -56,8 +56,8 @@ def _jsoi_game(data: bytes, size: float | None) -> str:
 
 
 def _planinarenje(data: bytes, size: float | None) -> str:
+    from perfectplay.builders.undirected import Geography
     from perfectplay.draw.geography import bipartite_svg
-    from perfectplay.games.undirected import Geography
     from perfectplay.solvers.geography import solve_geography
 
     reader = TokenReader(data)
@@ -78,8 +78,8 @@ def _planinarenje(data: bytes, size: float | None) -> str:
 
 
 def _hamilg(data: bytes, size: float | None) -> str:
+    from perfectplay.builders.undirected import Geography
     from perfectplay.draw.geography import geography_svg
-    from perfectplay.games.undirected import Geography
     from perfectplay.solvers.geography import solve_geography
 
     reader = TokenReader(data)
@@ -111,7 +111,7 @@ def _knights(data: bytes, size: float | None) -> str:
             size=size,
             caption="the mover wins from the cells in the WIN colour",
         )
-    from perfectplay.games.knights import Knights
+    from perfectplay.builders.knights import Knights
     from perfectplay.solvers.geography import solve_geography
 
     game = Knights(free, 2)
@@ -160,7 +160,7 @@ def _make_you_happy(data: bytes, size: float | None) -> str:
 
 
 def _staircase(data: bytes, size: float | None) -> str:
-    from perfectplay.draw.staircase import staircase_svg
+    from perfectplay.games.staircase.picture import staircase_svg
 
     reader = TokenReader(data)
     n = reader.integer("n", low=1)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from perfectplay.draw._svg import Drawing, arrow, el, group, page
 from perfectplay.draw.errors import check_picture_size
 from perfectplay.draw.layout import place
-from perfectplay.draw.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
+from perfectplay.svg.elements import Drawing, arrow, el, group, page
+from perfectplay.svg.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
 from perfectplay.values import Value
 
 __all__ = ["MAX_VERTICES", "pursuit_svg"]
@@ -49,7 +49,7 @@ def pursuit_svg(
     bob, alice : int
         The start: the evader's and the pursuer's vertex; Bob moves first.
     endless : {"evader", "pursuer", "draw"}
-        Who wins a game that never ends (:class:`~perfectplay.games.pursuit.Pursuit`).
+        Who wins a game that never ends (:class:`~perfectplay.builders.pursuit.Pursuit`).
 
     Raises
     ------
@@ -60,7 +60,7 @@ def pursuit_svg(
     -----
     Cost: solving the whole board, O(n^2 + m n), then O(n^2) to draw.
     """
-    from perfectplay.games.pursuit import EVADER, Pursuit
+    from perfectplay.builders.pursuit import EVADER, Pursuit
     from perfectplay.graph import GameGraph
 
     check_picture_size(n, "vertices", MAX_VERTICES)

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from perfectplay.draw._svg import Drawing, el, move_mark, tag
-from perfectplay.draw.palette import INK, ink_on, value_colour
+from perfectplay.svg.elements import Drawing, el, move_mark, tag
+from perfectplay.svg.palette import INK, ink_on, value_colour
 
 __all__ = ["BUTTON_HEIGHT", "BUTTON_WIDTH", "move_buttons", "text_drawing"]
 

@@ -1,15 +1,11 @@
-"""Games: each builds a `GameGraph` (or is enumerated into one) and draws its positions.
+"""Games: one folder per game, holding its rules, tier form, kernels and picture.
 
-- :mod:`~perfectplay.games.base` — the `Game` protocol for users' own games;
-  :mod:`~perfectplay.games.enumerate` turns one into a graph; :mod:`~perfectplay.games.check`
-  tests its conformance; :mod:`~perfectplay.games.registry` loads games by name.
-- Classic games, registered by name: :mod:`~perfectplay.games.tictactoe`,
-  :mod:`~perfectplay.games.connect_four`, :mod:`~perfectplay.games.nim`,
-  :mod:`~perfectplay.games.subtraction`, :mod:`~perfectplay.games.dodgem`.
-- Board games whose position graphs are built by array code: :mod:`~perfectplay.games.grid`,
-  :mod:`~perfectplay.games.two_tokens`, :mod:`~perfectplay.games.knights`,
-  :mod:`~perfectplay.games.undirected` (geography), :mod:`~perfectplay.games.pursuit`,
-  :mod:`~perfectplay.games.staircase` (scored).
+- Registered by name (:mod:`~perfectplay.games.registry`): :mod:`.tictactoe`,
+  :mod:`.connect_four`, :mod:`.nim`, :mod:`.subtraction`, :mod:`.dodgem`, :mod:`.quixo`;
+- the staircase game (scored; contest problem ``staircase``): :mod:`.staircase`.
 
-A game never knows which front end shows it.
+Each folder holds ``rules.py`` (the game in plain Python, the reference its kernels are tested
+against), ``tiers.py`` where it has a tier form, private numba kernels and ``picture.py``. The
+contest problems' graph builders live in :mod:`perfectplay.builders`. A game never knows which
+front end shows it.
 """

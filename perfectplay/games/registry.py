@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from perfectplay._names import normalise_name
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
-from perfectplay.games.base import Game
+from perfectplay.protocol.game import Game
 
 if TYPE_CHECKING:
-    from perfectplay.tiers.base import TieredGame
+    from perfectplay.protocol.tiered import TieredGame
 
 __all__ = [
     "GameEntry",
@@ -106,9 +106,13 @@ class GameEntry:
     params: tuple[Param, ...] = ()
     """Parameters, in the order ``perfectplay games`` lists them."""
     tiered: str | None = None
-    """``"module:Class"`` of the game as a :class:`~perfectplay.tiers.base.TieredGame` (same
+    """``"module:Class"`` of the game as a :class:`~perfectplay.protocol.tiered.TieredGame` (same
     parameters), for the tier engine (``perfectplay solve GAME --tiers DIR``); None if it has
     none."""
+    picture: str | None = None
+    """``"module:function"`` drawing a position of the game as SVG (``function(game, position,
+    moves_by_label)`` returning a drawing, or None where the board is too large); None if the
+    game has no picture of its own (the front ends then draw its text)."""
 
 
 _REGISTRY: dict[str, GameEntry] = {
@@ -116,49 +120,55 @@ _REGISTRY: dict[str, GameEntry] = {
     for entry in (
         GameEntry(
             "tic-tac-toe",
-            "perfectplay.games.tictactoe:TicTacToe",
+            "perfectplay.games.tictactoe.rules:TicTacToe",
             "noughts and crosses on 3x3; a tie from the start, 5,478 reachable positions in 765 "
             "symmetry classes",
+            picture="perfectplay.games.tictactoe.picture:drawing",
         ),
         GameEntry(
             "connect-four",
-            "perfectplay.games.connect_four:ConnectFour",
+            "perfectplay.games.connect_four.rules:ConnectFour",
             "drop stones into columns, four in a row wins (in memory up to 5x5; 7x6 on the tier "
             "engine)",
             (
                 Param("rows", "int", 4, "board height"),
                 Param("cols", "int", 5, "board width"),
             ),
-            tiered="perfectplay.games.connect_four_tiers:TieredConnectFour",
+            tiered="perfectplay.games.connect_four.tiers:TieredConnectFour",
+            picture="perfectplay.games.connect_four.picture:drawing",
         ),
         GameEntry(
             "nim",
-            "perfectplay.games.nim:Nim",
+            "perfectplay.games.nim.rules:Nim",
             "take any number of tokens from one heap; who takes the last token wins",
             (Param("heaps", "ints", (3, 4, 5), "starting heap sizes"),),
+            picture="perfectplay.games.nim.picture:nim_drawing",
         ),
         GameEntry(
             "subtraction",
-            "perfectplay.games.subtraction:Subtraction",
+            "perfectplay.games.subtraction.rules:Subtraction",
             "one heap, take an allowed number of tokens; who takes the last token wins",
             (
                 Param("heap", "int", 20, "starting heap size"),
                 Param("take", "ints", (1, 2, 3), "the numbers of tokens a move may take"),
             ),
+            picture="perfectplay.games.nim.picture:subtraction_drawing",
         ),
         GameEntry(
             "dodgem",
-            "perfectplay.games.dodgem:Dodgem",
+            "perfectplay.games.dodgem.rules:Dodgem",
             "Colin Vout's car race (Winning Ways); loopy, a first-player win on 3x3",
             (Param("size", "int", 3, "board side; each player has size - 1 cars"),),
-            tiered="perfectplay.games.dodgem_tiers:DodgemTiers",
+            tiered="perfectplay.games.dodgem.tiers:DodgemTiers",
+            picture="perfectplay.games.dodgem.picture:drawing",
         ),
         GameEntry(
             "quixo",
-            "perfectplay.games.quixo:Quixo",
+            "perfectplay.games.quixo.rules:Quixo",
             "push edge cubes back into rows, n in a row wins (GamesmanOne's rules); loopy",
             (Param("size", "int", 4, "board side: 3, 4 or 5"),),
-            tiered="perfectplay.games.quixo:TieredQuixo",
+            tiered="perfectplay.games.quixo.rules:TieredQuixo",
+            picture="perfectplay.games.quixo.picture:drawing",
         ),
     )
 }

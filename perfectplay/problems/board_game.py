@@ -6,7 +6,7 @@ of the two tokens. Output per instance: ``Alice wins.`` if Alice, who moves firs
 ``Bob wins.``.
 
 Tokens adjacent at the start: Alice captures at once. Otherwise the game is vertex geography
-on the pairs of cells at distance >= 2 (:class:`~perfectplay.games.two_tokens.TwoTokens`), and
+on the pairs of cells at distance >= 2 (:class:`~perfectplay.builders.two_tokens.TwoTokens`), and
 Alice wins iff every maximum matching covers the start. Only the cells the tokens can ever
 reach matter, so the board is first cut down to the free cells connected to a token.
 
@@ -22,9 +22,9 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay.builders.grid import Grid, marked_cells, parse_board
+from perfectplay.builders.two_tokens import TwoTokens
 from perfectplay.errors import InputFormatError
-from perfectplay.games.grid import Grid, marked_cells, parse_board
-from perfectplay.games.two_tokens import TwoTokens
 from perfectplay.problems._reader import TokenReader
 
 __all__ = ["read_board", "solve"]
@@ -88,7 +88,7 @@ def solve(data: bytes) -> str:
     Cost per instance: O(rows * cols) to read and cut the board down to the ``c`` free cells
     connected to a token, then O(c^2) positions with at most 8 moves each, solved by a
     maximum matching on moves generated from the board, never stored
-    (:meth:`~perfectplay.games.two_tokens.TwoTokens.mover_wins`): about 10 bytes per
+    (:meth:`~perfectplay.builders.two_tokens.TwoTokens.mover_wins`): about 10 bytes per
     position.
     """
     reader = TokenReader(data)

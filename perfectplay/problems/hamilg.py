@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from perfectplay._memory import check_memory
+from perfectplay.builders.undirected import Geography
 from perfectplay.errors import InputFormatError
-from perfectplay.games.undirected import Geography
 from perfectplay.problems._reader import TokenReader
 from perfectplay.solvers.geography import solve_geography
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.games.grid import Grid
+from perfectplay.builders.grid import Grid
 from perfectplay.problems._reader import TokenReader
 from perfectplay.problems.board_game import read_board
 from perfectplay.solvers.geography import solve_geography

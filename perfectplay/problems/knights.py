@@ -4,7 +4,7 @@ An n x n board (1-based cells) with k blocked cells and m knights (m = 1 or 2; t
 indistinguishable and never share a cell). A move jumps one knight to an unblocked cell, not
 onto the other knight; no position may occur twice in a game (the start counts); whoever cannot
 move loses. Vertex geography on the (bipartite) position graph of
-:class:`~perfectplay.games.knights.Knights`: the mover wins iff every maximum matching covers
+:class:`~perfectplay.builders.knights.Knights`: the mover wins iff every maximum matching covers
 the position.
 
 Input: ``n m k``, then k lines ``a b`` (row a, column b blocked). Output: the number of
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from perfectplay._memory import check_memory
-from perfectplay.games.knights import Knights
+from perfectplay.builders.knights import Knights
 from perfectplay.problems._reader import TokenReader
 from perfectplay.solvers.geography import solve_geography
 

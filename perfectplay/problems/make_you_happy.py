@@ -13,9 +13,9 @@ solver handles n = 2000, m = 20000 in seconds), vertices in ``1..n``, ``x != y``
 self-loop ``b == b`` (the statement forbids loops; a loop would be a "pass" move). Repeated
 edges, also forbidden by the statement, are accepted: they only repeat a move.
 
-This is :class:`~perfectplay.games.pursuit.Pursuit` with Bob as the evader, Alice as the
+This is :class:`~perfectplay.builders.pursuit.Pursuit` with Bob as the evader, Alice as the
 pursuer and endless games to the evader, solved as the implicit tiered game
-:class:`~perfectplay.games.pursuit_tiers.PursuitTiers` by the tier engine in memory: moves and
+:class:`~perfectplay.builders.pursuit_tiers.PursuitTiers` by the tier engine in memory: moves and
 un-moves come from the board's CSR and its reverse, the position graph is never built.
 
 >>> print(solve(b"1\\n3 3\\n1 2\\n2 3\\n3 1\\n2 1\\n"), end="")
@@ -27,9 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from perfectplay._memory import check_memory
+from perfectplay.builders.pursuit import Pursuit
+from perfectplay.builders.pursuit_tiers import PursuitTiers
 from perfectplay.errors import InputFormatError
-from perfectplay.games.pursuit import Pursuit
-from perfectplay.games.pursuit_tiers import PursuitTiers
 from perfectplay.graph import GameGraph
 from perfectplay.problems._reader import TokenReader
 from perfectplay.tiers import solve_tiers
@@ -67,7 +67,7 @@ def bob_wins(board: GameGraph, x: int, y: int) -> bool:
     Notes
     -----
     Only the vertices reachable from `x` or `y` are kept
-    (:meth:`~perfectplay.games.pursuit.Pursuit.restricted`). Every position of the game on
+    (:meth:`~perfectplay.builders.pursuit.Pursuit.restricted`). Every position of the game on
     them is solved by the tier engine (:func:`~perfectplay.tiers.solve_tiers`, in memory, all
     cores); a DRAW (endless play) is Bob's win. Cost, with ``n`` and ``m`` counting those
     vertices and edges: O(n^2 + m n) time, about ``44 n^2`` bytes (the engine's 22 bytes per

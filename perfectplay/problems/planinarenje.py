@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
-from perfectplay.games.undirected import Geography
+from perfectplay.builders.undirected import Geography
 from perfectplay.problems._reader import TokenReader
 from perfectplay.solvers.geography import solve_geography
 

@@ -1,6 +1,6 @@
 """The tier engine: strong solutions of games far larger than memory, one tier at a time.
 
-A :class:`~perfectplay.tiers.base.TieredGame` splits its positions into tiers whose moves stay
+A :class:`~perfectplay.protocol.tiered.TieredGame` splits its positions into tiers whose moves stay
 inside the tier or lead to tiers solved before. :func:`solve_tiers` solves the tiers in that
 order, each in parallel chunks, into compressed, checksummed files in a directory (resumable
 after a crash), reading the child tiers it needs; nothing of the whole game is held in memory
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from perfectplay._lazy import lazy_exports
 
 _EXPORTS = {
-    "TieredGame": ".base",
-    "TierMoves": ".base",
+    "TieredGame": "perfectplay.protocol.tiered",
+    "TierMoves": "perfectplay.protocol.tiered",
     "TierDatabase": ".database",
     "open_tiers": ".database",
     "solve_tiers": ".engine",
@@ -46,8 +46,8 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
+    from perfectplay.protocol.tiered import TieredGame, TierMoves
     from perfectplay.tiers.analyze import analyze_tiers
-    from perfectplay.tiers.base import TieredGame, TierMoves
     from perfectplay.tiers.check import check_tiered_game
     from perfectplay.tiers.database import TierDatabase, open_tiers
     from perfectplay.tiers.engine import SolveStats, solve_tiers

@@ -12,8 +12,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, ScoreOverflowError
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers._kernels import combine, combine_scores, scatter_records
-from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
 
 __all__ = ["solve_range"]

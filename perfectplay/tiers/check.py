@@ -2,7 +2,7 @@
 
 The engine trusts the game's arrays; this check does not. On random slots of every tier it
 compares the tiered game with ``as_game()``, the same game written as an ordinary
-:class:`~perfectplay.games.base.Game`, one position at a time in plain Python.
+:class:`~perfectplay.protocol.game.Game`, one position at a time in plain Python.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 
 from perfectplay.errors import GameDefinitionError, PerfectPlayError
-from perfectplay.tiers.base import TieredGame
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.engine import tier_order
 from perfectplay.tiers.expand import slot_ranks
 from perfectplay.values import UNDECIDED, Value

@@ -33,7 +33,7 @@ import numpy as np
 
 from perfectplay._memory import check_memory
 from perfectplay.errors import ClusterError, InputFormatError
-from perfectplay.tiers.base import TieredGame
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.engine import (
     _ACYCLIC_BYTES_PER_RANK,
     SolveStats,

@@ -17,11 +17,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import PositionNotFoundError, StoreError
-from perfectplay.games.base import Game
-from perfectplay.games.solving import GameMove
+from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
+from perfectplay.protocol.game import Game
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.solution import optimal_moves
-from perfectplay.store import PositionValue, valued_moves
-from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.files import TierFile
 from perfectplay.tiers.records import NO_POSITION, unpack
 from perfectplay.tiers.storage import (

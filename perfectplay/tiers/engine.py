@@ -23,8 +23,8 @@ from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory, format_bytes
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
-from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, solve_loopy
 from perfectplay.tiers.records import record_dtype
@@ -251,7 +251,7 @@ def solve_tiers(
     Parameters
     ----------
     game : TieredGame
-        The game (see :mod:`perfectplay.tiers.base`).
+        The game (see :mod:`perfectplay.protocol.tiered`).
     directory : path, optional
         Where to write the tier files. An existing directory of the same game resumes: tiers
         and chunks already complete are kept. None: solve in memory.

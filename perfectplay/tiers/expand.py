@@ -11,8 +11,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError
+from perfectplay.protocol.tiered import TieredGame, TierMoves
 from perfectplay.tiers._kernels import lookup, lookup_scores
-from perfectplay.tiers.base import TieredGame, TierMoves
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 __all__ = ["BATCH", "Batch", "SolvedTier", "expand", "slot_ranks"]

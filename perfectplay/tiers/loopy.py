@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers._kernels import (
     NO_POSITION_VALUE,
     apply_tie_level,
@@ -35,7 +36,6 @@ from perfectplay.tiers._kernels import (
     gather_level,
     init_loopy,
 )
-from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
 from perfectplay.tiers.records import record_dtype
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import StoreError
-from perfectplay.tiers.base import TieredGame
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.expand import SolvedTier, slot_ranks
 from perfectplay.tiers.files import TierFile, atomic_write_bytes, merge_tier_files, write_tier_file
 

@@ -46,8 +46,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from perfectplay.errors import ClusterError
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
-from perfectplay.tiers.base import TieredGame
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import solve_loopy
 from perfectplay.tiers.shared import (

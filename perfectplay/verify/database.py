@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import StoreError
-from perfectplay.games.base import Game, provides
+from perfectplay.protocol.game import Game, provides
 from perfectplay.values import DRAW, LOSE, TIE, UNDECIDED, WIN, Value
 from perfectplay.verify.rules import Report, check_solution
 

@@ -52,8 +52,8 @@ from perfectplay.errors import (
     TooLargeError,
     UnknownNameError,
 )
-from perfectplay.games.base import Game
 from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
+from perfectplay.protocol.game import Game
 from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
 from perfectplay.web.report import position_report

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.errors import InputFormatError
-from perfectplay.games.base import provides
+from perfectplay.protocol.game import provides
 from perfectplay.values import NO_REMOTENESS, Value
 from perfectplay.web.solutions import Solved
 

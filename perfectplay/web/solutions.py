@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.api import GameMove, GameSolution, solve
-from perfectplay.games.base import Game
+from perfectplay.protocol.game import Game
 from perfectplay.store import SolutionStore
 from perfectplay.values import Value
 

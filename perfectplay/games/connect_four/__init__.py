@@ -1,0 +1,1 @@
+"""Connect Four: rules (:mod:`.rules`), tier form (:mod:`.tiers`), kernels and picture."""

@@ -1,0 +1,229 @@
+"""Connect Four on small boards: drop stones into columns; four in a row wins.
+
+Players alternately drop a stone into a column that is not full; it falls to the lowest empty
+cell. Whoever first lines up four of their stones (horizontally, vertically or diagonally)
+wins; a full board without a line is a tie. X moves first.
+
+A position is a tuple of strings, one per column from left to right, each listing that
+column's stones from the bottom up (``("X", "", "OX", "", "")``). Move labels are column
+letters ``a``, ``b``, ... Mirroring the board left-right keeps the value, so ``canonical``
+picks the mirror image with the smaller code.
+
+Codes are bitboards in the layout of John Tromp's Fhourstones solver: bit ``c * (rows + 1) + r``
+is the cell in column ``c``, row ``r`` from the bottom, with one empty guard row on top of each
+column so that line tests by shifting never wrap around. A code is ``(mask << S) | current``
+where ``mask`` holds every stone, ``current`` the stones of the player to move and
+``S = (rows + 1) * cols``. Boards up to ``(rows + 1) * cols <= 63`` bits are accepted (7x6
+and 6x7 among them); the plain path works on any of them with Python integers. The vectorized
+path, which generates the children of a whole layer in one numba pass over its codes
+(:mod:`perfectplay.games.connect_four._kernels`, a few bit operations per move), needs a code
+in int64, so ``(rows + 1) * cols <= 31``; bigger boards are solved by the tier engine
+(:class:`~perfectplay.games.connect_four.tiers.TieredConnectFour`).
+
+Values: 4x4, 4x5 (4 rows, 5 columns), 5x4 and 5x5 are draws (TIE) from the start, ending on
+the last cell (remoteness ``rows * cols``), as in the table of results of J. Tromp (all
+boards with width + height <= 15) reproduced by C. Steininger's solver; 4 rows x 6 columns
+is a second-player win.
+
+References
+----------
+J. Tromp, *John's Connect Four Playground* (board logic, Fhourstones benchmark and results on
+other board sizes), https://tromp.github.io/c4/c4.html. C. Steininger, *c4* (outcome and last
+move for every board with width + height <= 16), https://github.com/ChristopheSteininger/c4.
+L. V. Allis, *A Knowledge-based Approach of Connect-Four*, M.Sc. thesis, Vrije Universiteit
+Amsterdam, 1988.
+
+Examples
+--------
+>>> game = ConnectFour(rows=4, cols=5)
+>>> p = ("XO", "X", "", "", "")
+>>> game.moves(p)[:2]
+[('a', ('XOO', 'X', '', '', '')), ('b', ('XO', 'XO', '', '', ''))]
+>>> print(game.render(p))
+. . . . .
+. . . . .
+O . . . .
+X X . . .
+>>> game.outcome(("XXXX", "OOO", "", "", ""))
+<Value.LOSE: 0>
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
+from perfectplay.games.connect_four import _kernels as kernels
+from perfectplay.protocol.game import Game, GameInfo
+from perfectplay.values import VALUE_DTYPE, Value
+
+__all__ = ["ConnectFour", "superset_sizes"]
+
+Board = tuple[str, ...]
+_MAX_BITS = 63  # (rows + 1) * cols: one board's bitboard in int64 (the tier engine's kernels)
+_VECTOR_BITS = 31  # (rows + 1) * cols on the vectorized path: its code holds two boards in 62 bits
+
+
+def superset_sizes(rows: int, cols: int) -> list[int]:
+    """Per number of stones ``k``, the boards with ``k`` stones stacked in columns, X holding
+    ``(k + 1) // 2`` of them: an upper bound on the positions of ``k`` stones.
+
+    Cost: O((rows * cols)**2 * cols) integer additions.
+
+    >>> sum(superset_sizes(5, 5)), max(superset_sizes(5, 6))
+    (171976899, 1310475600)
+    """
+    heights = [1] + [0] * (rows * cols)  # ways to stack k stones in the columns so far
+    for _ in range(cols):
+        heights = [
+            sum(heights[k - h] for h in range(min(k, rows) + 1)) for k in range(len(heights))
+        ]
+    return [count * math.comb(k, (k + 1) // 2) for k, count in enumerate(heights)]
+
+
+class ConnectFour(Game[Board]):
+    """Connect Four with `rows` x `cols` cells (see the module docstring).
+
+    Parameters
+    ----------
+    rows, cols : int
+        Board height and width, each at least 1, with ``(rows + 1) * cols <= 63`` (e.g. 7x6);
+        the vectorized path (``batch_outcome``/``batch_moves``) needs ``(rows + 1) * cols
+        <= 31`` (e.g. 4x5, 5x4, 5x5, 4x6, 6x4) and refuses bigger boards with TooLargeError.
+    """
+
+    def __init__(self, rows: int = 4, cols: int = 5) -> None:
+        if rows < 1 or cols < 1 or (rows + 1) * cols > _MAX_BITS:
+            raise GameDefinitionError(
+                f"connect-four needs rows, cols >= 1 with (rows + 1) * cols <= {_MAX_BITS}, "
+                f"got rows={rows}, cols={cols}"
+            )
+        self.rows, self.cols = rows, cols
+        self.height = rows + 1  # bits per column, with the guard row
+        self.shift = self.height * cols  # S: bits of one board
+        self.bottom = sum(1 << (c * self.height) for c in range(cols))
+        self.board = self.bottom * ((1 << rows) - 1)  # every cell
+        self.directions = (1, self.height, self.height + 1, self.height - 1)
+        self.info = GameInfo(
+            "connect-four",
+            {"rows": rows, "cols": cols},
+            description=f"Connect Four on {rows} rows x {cols} columns",
+        )
+
+    # ------------------------------------------------------------------ plain path
+    def initial(self) -> Board:
+        return ("",) * self.cols
+
+    def moves(self, position: Board) -> list[tuple[str, Board]]:
+        if self.outcome(position) is not None:
+            return []
+        mark = "X" if sum(map(len, position)) % 2 == 0 else "O"
+        return [
+            ("abcdefghijklmnopqrstuvwxyz"[c], (*position[:c], column + mark, *position[c + 1 :]))
+            for c, column in enumerate(position)
+            if len(column) < self.rows
+        ]
+
+    def outcome(self, position: Board) -> Value | None:
+        mask, current = self._bits(position)
+        if self._four(mask ^ current):
+            return Value.LOSE  # the player who just moved has four in a row
+        return Value.TIE if mask == self.board else None
+
+    def canonical(self, position: Board) -> Board:
+        mirror = position[::-1]
+        return mirror if self.encode(mirror) < self.encode(position) else position
+
+    def render(self, position: Board) -> str:
+        return "\n".join(
+            " ".join(column[r] if r < len(column) else "." for column in position)
+            for r in reversed(range(self.rows))
+        )
+
+    def parse(self, text: str) -> Board:
+        lines = [line.split() for line in text.strip().splitlines()]
+        if len(lines) != self.rows or any(len(line) != self.cols for line in lines):
+            raise InputFormatError(
+                f"expected {self.rows} lines of {self.cols} cells (X, O or .), got {text!r}"
+            )
+        columns = []
+        for c in range(self.cols):
+            cells = "".join(lines[r][c] for r in reversed(range(self.rows))).upper()
+            stones = cells.rstrip(".")
+            if set(cells) - set("XO.") or "." in stones:
+                raise InputFormatError(f"column {c + 1}: stones must rest on stones, got {text!r}")
+            columns.append(stones)
+        position = tuple(columns)
+        x = sum(column.count("X") for column in columns)
+        if x - (sum(map(len, columns)) - x) not in (0, 1):
+            raise InputFormatError("X moves first: X must have as many stones as O or one more")
+        return position
+
+    def encode(self, position: Board) -> int:
+        mask, current = self._bits(position)
+        return (mask << self.shift) | current
+
+    def decode(self, code: int) -> Board:
+        mask, current = code >> self.shift, code & ((1 << self.shift) - 1)
+        x = current if mask.bit_count() % 2 == 0 else mask ^ current
+        return tuple(
+            "".join(
+                "X" if x >> (c * self.height + r) & 1 else "O"
+                for r in range(self.rows)
+                if mask >> (c * self.height + r) & 1
+            )
+            for c in range(self.cols)
+        )
+
+    def _bits(self, position: Board) -> tuple[int, int]:
+        """``(mask, current)``: every stone, and the stones of the player to move."""
+        mask = x = 0
+        for c, column in enumerate(position):
+            base = c * self.height
+            mask |= ((1 << len(column)) - 1) << base
+            for r, stone in enumerate(column):
+                if stone == "X":
+                    x |= 1 << (base + r)
+        return mask, (x if mask.bit_count() % 2 == 0 else mask ^ x)
+
+    def _four(self, stones: int) -> bool:
+        """Whether `stones` hold four in a row (the guard row stops wrap-around)."""
+        for d in self.directions:
+            pairs = stones & (stones >> d)
+            if pairs & (pairs >> (2 * d)):
+                return True
+        return False
+
+    # ------------------------------------------------------------------ vectorized path
+    def _check_vector_width(self) -> None:
+        """Refuse the vectorized path on boards whose codes do not fit in int64."""
+        if self.shift > _VECTOR_BITS:
+            boards = sum(superset_sizes(self.rows, self.cols))
+            raise TooLargeError(
+                f"connect-four {self.rows}x{self.cols} has up to {boards:.2e} positions and "
+                f"needs {2 * self.shift}-bit codes; the in-memory solver takes boards with "
+                f"(rows + 1) * cols <= {_VECTOR_BITS}: solve it with the tier engine "
+                f"(perfectplay solve connect-four --param rows={self.rows} "
+                f"--param cols={self.cols} --tiers DIR)"
+            )
+
+    def batch_outcome(self, codes: NDArray[np.int64]) -> NDArray[np.uint8]:
+        self._check_vector_width()
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty(codes.shape[0], dtype=VALUE_DTYPE)  # one value per code
+        kernels.batch_outcome(codes, self.shift, self.height, self.board, out)
+        return out
+
+    def batch_moves(self, codes: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        self._check_vector_width()
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        # at most one move per column from each code; untouched pages cost no memory
+        parent = np.empty(codes.shape[0] * self.cols, dtype=np.int64)
+        child = np.empty(codes.shape[0] * self.cols, dtype=np.int64)
+        k = kernels.batch_moves(
+            codes, self.shift, self.height, self.bottom, self.cols, self.board, parent, child
+        )
+        return parent[:k], child[:k]

@@ -1,0 +1,1 @@
+"""Dodgem: rules (:mod:`.rules`), tier form (:mod:`.tiers`), kernels and picture."""

@@ -1,0 +1,1 @@
+"""Quixo: rules and tier form (:mod:`.rules`), kernels and picture."""

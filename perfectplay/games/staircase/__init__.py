@@ -1,0 +1,1 @@
+"""The staircase game (scored): rules, tier form, kernels and picture."""

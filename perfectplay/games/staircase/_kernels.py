@@ -1,0 +1,153 @@
+"""numba kernels of the staircase game: unranking, the position graph, the on-the-fly sweep.
+
+A staircase with row lengths ``l[0] >= l[1] >= ... >= l[n-1]`` (each ``0..m``) is the n-subset
+``c[1] < c[2] < ... < c[n]`` of ``0..n+m-1`` with ``c[j] = l[n-j] + (j - 1)`` (row ``n - j``,
+counted from the top, is element ``j``, counted from the bottom row). Its rank in the
+combinatorial number system is ``sum_j C(c[j], j)``: the empty board is 0, the full board
+``C(n + m, n) - 1``, and ranks in increasing order are the colexicographic order of subsets.
+
+Placing a stone at the end of row ``n - j`` is ``c[j] += 1``, allowed when ``c[j] + 1 < c[j+1]``
+(with ``c[n+1] = n + m``), and adds ``C(c[j], j - 1) >= 1`` to the rank: every move goes to a
+larger rank, so descending ranks are a reverse topological order.
+
+The binomial table they read is :func:`perfectplay.games.staircase._levels.binomials`.
+The sweep here is used on boards too large for the numpy level sweep of that module (see
+:func:`perfectplay.games.staircase.rules.staircase_score`).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+__all__ = ["build_graph", "count_moves", "sweep_scores", "unrank"]
+
+
+@nb.njit(cache=True)
+def _load(rank, n, binom, c):  # type: ignore[no-untyped-def]
+    """Write the subset of `rank` into ``c[1..n]`` (greedy: largest element first)."""
+    r = rank
+    top = binom.shape[0] - 1
+    for j in range(n, 0, -1):
+        t = top
+        while binom[t, j] > r:
+            t -= 1
+        c[j] = t
+        r -= binom[t, j]
+        top = t - 1
+
+
+@nb.njit(cache=True)
+def unrank(ranks, n, binom, rows):  # type: ignore[no-untyped-def]
+    """Row lengths (top row first) of each rank into `rows` (shape ``(k, n)``)."""
+    c = np.empty(n + 2, np.int64)
+    for q in range(ranks.shape[0]):
+        _load(ranks[q], n, binom, c)
+        for j in range(1, n + 1):
+            rows[q, n - j] = c[j] - (j - 1)
+
+
+@nb.njit(cache=True)
+def _next(c, n):  # type: ignore[no-untyped-def]
+    """Advance ``c`` to the next subset in colex order (the next rank)."""
+    j = 1
+    while c[j] + 1 >= c[j + 1]:
+        j += 1
+    c[j] += 1
+    for i in range(1, j):
+        c[i] = i - 1
+
+
+@nb.njit(cache=True)
+def _previous(c, n):  # type: ignore[no-untyped-def]
+    """Step ``c`` back to the previous subset in colex order (the previous rank)."""
+    j = 1
+    while c[j] == j - 1:
+        j += 1
+    c[j] -= 1
+    for i in range(1, j):
+        c[i] = c[j] - (j - i)
+
+
+@nb.njit(cache=True)
+def count_moves(n, m, size, binom, degree):  # type: ignore[no-untyped-def]
+    """Number of moves (free corners) of every rank into `degree` (length `size`)."""
+    c = np.empty(n + 2, np.int64)
+    for j in range(1, n + 1):
+        c[j] = j - 1
+    c[n + 1] = n + m
+    for r in range(size):
+        d = 0
+        for j in range(1, n + 1):
+            if c[j] + 1 < c[j + 1]:
+                d += 1
+        degree[r] = d
+        if r + 1 < size:
+            _next(c, n)
+
+
+@nb.njit(cache=True)
+def build_graph(n, m, size, binom, a, b, indptr, indices, gain):  # type: ignore[no-untyped-def]
+    """Fill the CSR arrays (sized by `count_moves`) with every move and its gain for the mover.
+
+    Moves of a position are listed top row first; black (gains `a`) moves when the number of
+    stones is even, white (gains `b`) when it is odd.
+    """
+    c = np.empty(n + 2, np.int64)
+    for j in range(1, n + 1):
+        c[j] = j - 1
+    c[n + 1] = n + m
+    for r in range(size):
+        stones = 0
+        for j in range(1, n + 1):
+            stones += c[j] - (j - 1)
+        e = indptr[r]
+        for j in range(n, 0, -1):
+            if c[j] + 1 < c[j + 1]:
+                row = n - j
+                col = c[j] - (j - 1)
+                indices[e] = r + binom[c[j], j - 1]
+                gain[e] = a[row, col] if stones % 2 == 0 else b[row, col]
+                e += 1
+        if r + 1 < size:
+            _next(c, n)
+
+
+@nb.njit(cache=True)
+def sweep_scores(n, m, size, binom, a, b, score):  # type: ignore[no-untyped-def]
+    """Best (own - opponent) total for the player to move at every rank, children on the fly.
+
+    Ranks are visited from the full board down to the empty one, stepping the subset back in
+    colex order (amortised O(1)), so no move is ever stored: each child is
+    ``rank + C(c[j], j - 1)``. For a fixed element ``j`` that offset changes only when ``c[j]``
+    does, so the reads of ``score`` form ``n`` nearly sequential streams. `score` may be int32
+    when the caller has checked every total fits; arithmetic is in int64.
+    """
+    c = np.empty(n + 2, np.int64)
+    for j in range(1, n + 1):
+        c[j] = m + j - 1
+    c[n + 1] = n + m
+    stones = n * m
+    for k in range(size):
+        r = size - 1 - k
+        if stones == n * m:
+            score[r] = 0
+        else:
+            best = np.int64(0)
+            first = True
+            for j in range(1, n + 1):
+                if c[j] + 1 < c[j + 1]:
+                    row = n - j
+                    col = c[j] - (j - 1)
+                    g = np.int64(a[row, col] if stones % 2 == 0 else b[row, col])
+                    v = g - np.int64(score[r + binom[c[j], j - 1]])
+                    if first or v > best:
+                        best = v
+                        first = False
+            score[r] = best
+        if r > 0:
+            # Stepping back lowers c[j] by one and resets the lower elements: recount stones.
+            _previous(c, n)
+            stones = 0
+            for j in range(1, n + 1):
+                stones += c[j] - (j - 1)

@@ -1,0 +1,1 @@
+"""The subtraction game: rules (:mod:`.rules`); drawn as heaps by the Nim picture."""

@@ -1,0 +1,1 @@
+"""Tic-tac-toe: its rules (:mod:`.rules`) and picture (:mod:`.picture`)."""

@@ -1,0 +1,1 @@
+"""SVG primitives every picture is drawn with: elements, marks and the value palette."""
