@@ -1,0 +1,405 @@
+"""``search``: perfect play at ONE position of an acyclic game, without enumerating the game.
+
+:func:`search` runs alpha-beta with a transposition table from the given position only, so it
+reaches positions of games far too large to solve whole (as long as the search itself stays
+within reach). Every value is stated **for the player to move**, with exactly the remoteness
+(and, for scored games, the score) that :func:`perfectplay.solve` would give that position.
+
+It takes one of two paths:
+
+* the **kernel path**, when the game offers a compiled search (an optional method
+  ``search_kernel()`` returning a :class:`~perfectplay.search.kernel.SearchKernel`): the
+  engine sizes the kernel's table from the memory budget and drives its windows;
+* the **plain path** otherwise: :class:`~perfectplay.search.plain.PlainSearch` over the
+  game's ``moves``/``outcome`` in Python (about 10^5 positions per second).
+
+Examples
+--------
+>>> from perfectplay.protocol.game import Game, GameInfo
+>>> from perfectplay.values import Value
+>>> class TakeAway(Game[int]):
+...     info = GameInfo("take-away", impartial=True)
+...     def initial(self) -> int:
+...         return 7
+...     def moves(self, heap: int) -> list[tuple[str, int]]:
+...         return [(f"take {k}", heap - k) for k in (1, 2) if k <= heap]
+...     def outcome(self, heap: int) -> Value | None:
+...         return None  # stuck at 0 tokens: the player to move has lost
+>>> r = search(TakeAway())
+>>> r.value, r.remoteness, r.best_moves
+(<Value.WIN: 3>, 5, ('take 1',))
+>>> search(TakeAway(), 6, weak=True).value
+<Value.LOSE: 0>
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from perfectplay._memory import check_memory, format_bytes
+from perfectplay.errors import CyclicGraphError, GameDefinitionError, InputFormatError
+from perfectplay.protocol.game import Game
+from perfectplay.search.kernel import SearchKernel, table_words
+from perfectplay.search.plain import PlainSearch, deeper_recursion
+from perfectplay.search.score import child_window, narrow, parent_score, to_value
+from perfectplay.search.table import BYTES_PER_ENTRY, DEFAULT_MEMORY, BoundTable
+from perfectplay.values import LOSE, Value
+
+__all__ = ["GameOverError", "MoveResult", "SearchResult", "search"]
+
+
+class GameOverError(InputFormatError):
+    """A search was asked at a position where the game is already over (nothing to search).
+
+    An :class:`~perfectplay.errors.InputFormatError` (a ``ValueError``): the command line
+    reports it on one line with exit code 2.
+    """
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """One move from the searched position, valued for the player making it."""
+
+    label: str
+    """The move's label, as the game's ``moves`` names it."""
+    value: Value
+    """The outcome for the player making the move, if both play perfectly afterwards."""
+    remoteness: int | None
+    """Moves until the game ends after this move, counting it; None in a weak search."""
+    score: int | None = None
+    """Scored games, strong search: the mover's best (own - opponent) total after this move."""
+
+    def __str__(self) -> str:
+        text = f"{self.label}: {_outcome(self.value, self.remoteness)}"
+        return text if self.score is None else f"{text}, score {self.score:+d}"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :func:`search` found at one position, for the player to move there."""
+
+    value: Value
+    """WIN, LOSE or TIE for the player to move (by the rules' outcomes, also in scored games)."""
+    remoteness: int | None
+    """Moves to the end under best play, as the solvers define it; None in a weak search."""
+    score: int | None
+    """Scored games, strong search: the best (own - opponent) total; None otherwise."""
+    best_moves: tuple[str, ...]
+    """Labels of the optimal moves, in ``moves`` order (the solvers' best-move rule; in a weak
+    search, the moves keeping the value)."""
+    moves: tuple[MoveResult, ...]
+    """Every move valued, in ``moves`` order, when asked with ``all_moves``; else empty."""
+    nodes: int
+    """Positions the search visited (repeat visits count again)."""
+    seconds: float
+    """Wall-clock time of the search."""
+
+    def __repr__(self) -> str:
+        score = "" if self.score is None else f", score {self.score:+d}"
+        best = ", ".join(self.best_moves)
+        moves = f", {len(self.moves)} moves valued" if self.moves else ""
+        return (
+            f"<SearchResult: {_outcome(self.value, self.remoteness)} for the player to move"
+            f"{score}; best: {best}{moves}; {self.nodes:,} nodes in {self.seconds:.3f} s>"
+        )
+
+
+def _outcome(value: Value, remoteness: int | None) -> str:
+    """``WIN in 5`` (or just ``WIN`` without a remoteness)."""
+    return value.name if remoteness is None else f"{value.name} in {remoteness}"
+
+
+def search(
+    game: Game[Any],
+    position: Any = None,
+    *,
+    weak: bool = False,
+    all_moves: bool = False,
+    memory: int | None = None,
+    use_kernel: bool = True,
+) -> SearchResult:
+    """Perfect play at one position: value, remoteness (score) and best moves, by search.
+
+    Parameters
+    ----------
+    game : Game
+        An acyclic game (``GameInfo.cyclic`` false).
+    position : optional
+        The position to search (default: ``game.initial()``); play must go on there.
+    weak : bool
+        Decide only WIN/LOSE/TIE (remoteness and score None): one search with the window
+        around 0, usually far cheaper than the strong search.
+    all_moves : bool
+        Also value every move (:attr:`SearchResult.moves`), each for the player making it.
+    memory : int, optional
+        Byte budget of the transposition table(s) (default 64 MiB). Plain path: about 240
+        bytes per entry, halved between two tables for scored games; kernel path: the
+        kernel's ``table_bytes_per_entry``.
+    use_kernel : bool
+        Use the game's ``search_kernel()`` if it offers one (default); False forces the plain
+        path.
+
+    Returns
+    -------
+    SearchResult
+        For the player to move at `position`: ``value`` and ``remoteness`` exactly as
+        :func:`~perfectplay.solvers.dag.solve_dag` defines them (from the rules' outcomes,
+        gains ignored), ``score`` for scored games, the best moves by the solvers' rule
+        (scored games: the score first, then value, then remoteness), the node count and time.
+
+    Raises
+    ------
+    CyclicGraphError
+        If the game declares ``GameInfo(cyclic=True)``: search needs an acyclic game; the
+        message points to the retrograde solver and the tier engine.
+    GameOverError
+        If the game is over at `position` (the rules decide it, or no moves): there is nothing
+        to search. An InputFormatError.
+    InputFormatError
+        If `memory` is not a positive number of bytes holding at least one table entry.
+    TooLargeError
+        If `memory` exceeds the memory available (refused before allocating, with the
+        estimate in the message).
+    GameDefinitionError
+        If a position repeats on a line of play of a game declared acyclic, or the game's
+        kernel is offered for a scored game.
+
+    Notes
+    -----
+    Cost: the positions alpha-beta visits, which depends on the game and the move order; at
+    worst every position reachable from `position`, once per null window (a few windows for
+    the strong search: MTD(f) narrows the score, see :func:`~perfectplay.search.score.narrow`).
+    A TIE's remoteness costs a breadth-first search through the TIE positions up to the
+    nearest level end; best moves one null-window search per move; ``all_moves`` an exact
+    search per move. Memory: the table budget, plus one Python frame per ply and, for ties,
+    the keys of the TIE positions the breadth-first search meets.
+
+    Examples
+    --------
+    >>> from perfectplay.protocol.game import Game, GameInfo
+    >>> from perfectplay.values import Value
+    >>> class TakeAway(Game[int]):
+    ...     info = GameInfo("take-away", impartial=True)
+    ...     def initial(self) -> int:
+    ...         return 4
+    ...     def moves(self, heap: int) -> list[tuple[str, int]]:
+    ...         return [(f"take {k}", heap - k) for k in (1, 2) if k <= heap]
+    ...     def outcome(self, heap: int) -> Value | None:
+    ...         return None
+    >>> r = search(TakeAway(), all_moves=True)
+    >>> r
+    <SearchResult: WIN in 3 for the player to move; best: take 1, 2 moves valued; ...>
+    >>> [str(m) for m in r.moves]
+    ['take 1: WIN in 3', 'take 2: LOSE in 2']
+    >>> search(TakeAway(), 0)
+    Traceback (most recent call last):
+    ...
+    perfectplay.search.engine.GameOverError: the game is over at position 0 ...
+    """
+    start = time.perf_counter()
+    info = game.info
+    if info.cyclic:
+        raise CyclicGraphError(
+            f"{info.name} is loopy (GameInfo(cyclic=True)); search needs an acyclic game: "
+            f"solve it with the tier engine (perfectplay solve {info.name} --tiers DIR) or "
+            "the retrograde solver (perfectplay.solve)"
+        )
+    here = game.initial() if position is None else position
+    _refuse_over(game, here)
+    budget = DEFAULT_MEMORY if memory is None else memory
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise InputFormatError(f"memory must be a positive number of bytes, got {memory!r}")
+    kernel = _kernel(game) if use_kernel else None
+    if kernel is not None:
+        found = _with_kernel(kernel, here, budget, weak, all_moves)
+    else:
+        with deeper_recursion():
+            found = _plain(game, here, budget, weak, all_moves)
+    value, remoteness, score, best, moves, nodes = found
+    seconds = time.perf_counter() - start
+    return SearchResult(value, remoteness, score, best, moves, nodes, seconds)
+
+
+_Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[MoveResult, ...], int]
+"""What a path returns: value, remoteness, score, best moves, moves, nodes."""
+
+
+def _refuse_over(game: Game[Any], position: Any) -> None:
+    """GameOverError where the game is over at `position` (the rules decide, or no moves)."""
+    over = game.outcome(position)
+    if over is None and not any(True for _ in game.moves(position)):
+        over = Value(LOSE)  # stuck: lost for the player to move (normal play)
+    if over is not None:
+        raise GameOverError(
+            f"the game is over at position {position!r} ({Value(over).name} for the player "
+            "to move); search a position where play goes on"
+        )
+
+
+def _kernel(game: Game[Any]) -> SearchKernel | None:
+    """The game's compiled search, if it offers one (the optional ``search_kernel()``)."""
+    offer = getattr(game, "search_kernel", None)
+    if not callable(offer):
+        return None
+    kernel = offer()
+    if kernel is None:
+        return None
+    if game.info.scored:
+        raise GameDefinitionError(
+            f"{game.info.name} is scored; search kernels are for unscored games (the engine "
+            "searches scored games on the plain path)"
+        )
+    if not isinstance(kernel, SearchKernel):
+        raise GameDefinitionError(
+            f"{game.info.name}.search_kernel() returned {type(kernel).__name__}, which lacks "
+            "the SearchKernel methods (solve, move_scores, score_range, "
+            "score_to_value_remoteness, table_bytes_per_entry)"
+        )
+    return kernel
+
+
+# ---------------------------------------------------------------------- plain path
+def _plain(game: Game[Any], position: Any, memory: int, weak: bool, all_moves: bool) -> _Found:
+    """The plain path: PlainSearch over the game's Python methods."""
+    scored = game.info.scored and not weak
+    tables = 2 if scored else 1
+    entries = memory // (BYTES_PER_ENTRY * tables)
+    if entries < 1:
+        raise InputFormatError(
+            f"memory={memory} bytes holds no transposition table entry; give at least "
+            f"{BYTES_PER_ENTRY * tables} bytes ({BYTES_PER_ENTRY} per entry"
+            f"{', two tables for a scored game' if scored else ''})"
+        )
+    check_memory(
+        memory,
+        f"the transposition table{'s' if scored else ''} of {game.info.name} "
+        f"({tables * entries:,} entries of about {BYTES_PER_ENTRY} bytes, "
+        f"{format_bytes(memory)})",
+    )
+    s = PlainSearch(game, BoundTable(entries), BoundTable(entries) if scored else None)
+    moves = list(game.moves(position))
+    if weak:  # every move's sign: the best moves are those keeping the value
+        value = s.sign(position)
+        valued = [MoveResult(m[0], s.sign(m[1]).flipped(), None) for m in moves]
+        best = tuple(m.label for m in valued if m.value == value)
+        return value, None, None, best, tuple(valued) if all_moves else (), s.nodes
+    exact = s.value_score(position)
+    value, remoteness = to_value(exact)
+    if remoteness is None:
+        remoteness = s.tie_remoteness(position)
+    score = s.points(position) if scored else None
+    # Strong: moves valued exactly, all of them or only those reaching the position's score.
+    chosen = [
+        _move_result(s, m, scored) if all_moves or _may_be_best(s, m, exact, score) else None
+        for m in moves
+    ]
+    best = _best(chosen, value, score)
+    kept = tuple(m for m in chosen if m is not None) if all_moves else ()
+    return value, remoteness, score, best, kept, s.nodes
+
+
+def _move_result(s: PlainSearch[Any], move: tuple[Any, ...], scored: bool) -> MoveResult:
+    """One move valued exactly for the player making it (a strong search of the child)."""
+    label, child = move[0], move[1]
+    value, remoteness = to_value(parent_score(s.value_score(child)))
+    if remoteness is None:
+        remoteness = 1 + s.tie_remoteness(child)
+    points = None
+    if scored:
+        gain = int(move[2]) if len(move) == 3 else 0
+        points = gain - s.points(child)
+    return MoveResult(label, value, remoteness, points)
+
+
+def _may_be_best(s: PlainSearch[Any], move: tuple[Any, ...], exact: int, score: int | None) -> bool:
+    """Whether a move reaches the position's score: one null-window search of the child."""
+    child = move[1]
+    if score is None:  # does parent_score(child) reach `exact`?
+        a, b = child_window(exact - 1, exact)
+        return parent_score(s.value_bound(child, a, b)) >= exact
+    gain = int(move[2]) if len(move) == 3 else 0  # does gain - points(child) reach `score`?
+    return gain - s.points_bound(child, gain - score, gain - score + 1) >= score
+
+
+def _best(valued: list[MoveResult | None], value: Value, score: int | None) -> tuple[str, ...]:
+    """Labels of the optimal moves: the solvers' rule (perfectplay.solution.optimal_moves).
+
+    Unscored: the moves achieving `value`, among them the shortest win or tie, the longest
+    loss. Scored: the moves achieving `score`, then the best value for the mover among them,
+    then the same remoteness rule. `valued` holds None for moves known not to qualify.
+    """
+    options = [m for m in valued if m is not None]
+    if score is not None:
+        options = [m for m in options if m.score == score]
+        target = max((m.value for m in options), default=value)
+    else:
+        target = value
+    options = [m for m in options if m.value == target]
+    lengths = [m.remoteness for m in options if m.remoteness is not None]
+    if lengths:
+        pick = max(lengths) if target == Value.LOSE else min(lengths)
+        options = [m for m in options if m.remoteness == pick]
+    return tuple(m.label for m in options)
+
+
+# ---------------------------------------------------------------------- kernel path
+def _with_kernel(
+    kernel: SearchKernel, position: Hashable, memory: int, weak: bool, all_moves: bool
+) -> _Found:
+    """The kernel path: the game's compiled alpha-beta, driven by null windows."""
+    words = table_words(kernel)
+    entries = memory // (8 * words)
+    if entries < 1:
+        raise InputFormatError(
+            f"memory={memory} bytes holds no entry of the kernel's table; give at least "
+            f"{8 * words} bytes"
+        )
+    check_memory(
+        memory,
+        f"the search kernel's table ({entries:,} entries of {8 * words} bytes, "
+        f"{format_bytes(memory)})",
+    )
+    table = np.zeros((entries, words), dtype=np.uint64)
+    nodes = 0
+
+    def probe(alpha: int, beta: int) -> int:
+        nonlocal nodes
+        v, n = kernel.solve(position, alpha, beta, table)
+        nodes += int(n)
+        return int(v)
+
+    low, high = (int(x) for x in kernel.score_range(position))
+    if weak:
+        value = _sign(probe(-1, 1))
+        remoteness: int | None = None
+        window = (-1, 1)
+    else:
+        exact, _ = narrow(probe, low, high, 0)
+        value, remoteness = kernel.score_to_value_remoteness(position, exact)
+        value = Value(value)
+        window = (low, high)
+    scores, n = kernel.move_scores(position, *window, table)
+    nodes += int(n)
+    valued = []
+    for label, s in scores:
+        if weak:
+            valued.append(MoveResult(label, _sign(int(s)), None))
+        else:
+            v, r = kernel.score_to_value_remoteness(position, int(s))
+            valued.append(MoveResult(label, Value(v), int(r)))
+    best = tuple(
+        label
+        for (label, s), m in zip(scores, valued, strict=True)
+        if (m.value == value if weak else int(s) == exact)
+    )
+    return value, remoteness, None, best, tuple(valued) if all_moves else (), nodes
+
+
+def _sign(score: int) -> Value:
+    """The value a score's sign stands for (window (-1, 1) results)."""
+    return Value.WIN if score >= 1 else Value.LOSE if score <= -1 else Value.TIE

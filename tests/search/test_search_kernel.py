@@ -1,0 +1,167 @@
+"""The kernel hook: search() drives a game's SearchKernel (here a test double) when offered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+from search_brute import brute
+from search_games import DagGame, dag_games
+
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
+from perfectplay.search import SearchKernel, search
+from perfectplay.search.kernel import table_words
+from perfectplay.values import Value
+
+_SCALE = 100  # the double's own convention: WIN in r -> 100 - r, LOSE in r -> r - 100, TIE 0
+
+
+class DoubleKernel:
+    """A SearchKernel answering from the twin, fail-hard, recording every call."""
+
+    table_bytes_per_entry = 12  # two words
+
+    def __init__(self, game: DagGame) -> None:
+        self.game = game
+        self.twin = brute(game)
+        self.calls: list[tuple[str, int, int]] = []
+        self.tables: list[tuple[int, ...]] = []
+
+    def _score(self, p: int) -> int:
+        t = self.twin(p)
+        if t.value == Value.TIE:
+            return 0
+        return _SCALE - t.remoteness if t.value == Value.WIN else t.remoteness - _SCALE
+
+    def _mover(self, child: int) -> int:
+        s = -self._score(child)
+        return s - 1 if s > 0 else s + 1 if s < 0 else 0
+
+    def solve(
+        self, position: Any, alpha: int, beta: int, table: NDArray[np.uint64]
+    ) -> tuple[int, int]:
+        self.calls.append(("solve", alpha, beta))
+        self.tables.append(table.shape)
+        return min(max(self._score(position), alpha), beta), 7
+
+    def move_scores(
+        self, position: Any, alpha: int, beta: int, table: NDArray[np.uint64]
+    ) -> tuple[tuple[tuple[str, int], ...], int]:
+        self.calls.append(("moves", alpha, beta))
+        scores = tuple(
+            (m[0], min(max(self._mover(m[1]), alpha), beta)) for m in self.game.moves(position)
+        )
+        return scores, 3
+
+    def score_range(self, position: Any) -> tuple[int, int]:
+        return -_SCALE, _SCALE
+
+    def score_to_value_remoteness(self, position: Any, score: int) -> tuple[Value, int]:
+        if score == 0:  # the double knows its ties: the twin's remoteness
+            return Value.TIE, self.twin(position).remoteness
+        return (Value.WIN if score > 0 else Value.LOSE), _SCALE - abs(score)
+
+
+class KernelGame(DagGame):
+    """A DagGame offering the double as its compiled search."""
+
+    kernel: DoubleKernel | None = None
+
+    def search_kernel(self) -> DoubleKernel | None:
+        return self.kernel
+
+
+def _with_kernel(game: DagGame) -> KernelGame:
+    g = KernelGame(game._moves, game._over, game._terminal, scored=False)
+    g.kernel = DoubleKernel(g)
+    return g
+
+
+def test_double_is_a_search_kernel() -> None:
+    assert isinstance(DoubleKernel(DagGame([[]], [None], [0], False)), SearchKernel)
+    assert table_words(DoubleKernel(DagGame([[]], [None], [0], False))) == 2
+
+
+@given(dag_games(scored=False), st.booleans(), st.booleans())
+def test_search_uses_the_kernel_and_agrees_with_plain(
+    base: DagGame, weak: bool, all_moves: bool
+) -> None:
+    # A kernel's score fixes a tie's remoteness from the position alone (as in Connect Four,
+    # where every tie ends on the full board); random DAGs do not, so no ties here (ties:
+    # test_kernel_ties below).
+    assume(Value.TIE not in base._over)
+    game = _with_kernel(base)
+    assert game.kernel is not None
+    for p in range(game.n):
+        if game.outcome(p) is not None or not game.moves(p):
+            continue
+        game.kernel.calls.clear()
+        fast = search(game, p, weak=weak, all_moves=all_moves, memory=16 * 10)
+        plain = search(game, p, weak=weak, all_moves=all_moves, use_kernel=False)
+        assert game.kernel.calls, "the kernel was not used"
+        assert game.kernel.tables[-1] == (10, 2)  # the budget in 16-byte entries
+        kinds = {c[0] for c in game.kernel.calls}
+        assert kinds == {"solve", "moves"}
+        if weak:  # one window around zero
+            assert game.kernel.calls[0] == ("solve", -1, 1)
+        else:  # null windows only, then the full window for the moves
+            assert all(b - a == 1 for kind, a, b in game.kernel.calls if kind == "solve")
+            assert game.kernel.calls[-1] == ("moves", -_SCALE, _SCALE)
+        assert (fast.value, fast.remoteness, fast.score) == (
+            plain.value, plain.remoteness, plain.score
+        )  # fmt: skip
+        assert fast.moves == plain.moves
+        assert fast.best_moves == plain.best_moves
+        assert fast.nodes >= 7
+
+
+def test_kernel_ties() -> None:
+    # 0 -> 1 -> 3 and 0 -> 2 -> 3, where the rules end the game level: every tie line from a
+    # position has one length, so the kernel's score 0 stands for one remoteness.
+    game = _with_kernel(DagGame([[(1, 0), (2, 0)], [(3, 0)], [(3, 0)], []],
+                                [None, None, None, Value.TIE], [0] * 4, scored=False))  # fmt: skip
+    found = search(game, all_moves=True)
+    assert (found.value, found.remoteness, found.best_moves) == (Value.TIE, 2, ("to1", "to2"))
+    assert found.moves == search(game, all_moves=True, use_kernel=False).moves
+
+
+def test_kernel_best_moves_at_the_exact_score() -> None:
+    # 0 -> 1 (stuck: a win in 1), or 0 -> 2 -> 3 -> 4 (stuck: a win in 3)
+    game = _with_kernel(DagGame([[(1, 0), (2, 0)], [], [(3, 0)], [(4, 0)], []],
+                                [None] * 5, [0] * 5, scored=False))  # fmt: skip
+    found = search(game, all_moves=True)
+    assert (found.value, found.remoteness, found.best_moves) == (Value.WIN, 1, ("to1",))
+    assert [(m.label, m.value, m.remoteness) for m in found.moves] == [
+        ("to1", Value.WIN, 1), ("to2", Value.WIN, 3)
+    ]  # fmt: skip
+
+
+def test_kernel_none_means_plain_path() -> None:
+    game = _with_kernel(DagGame([[(1, 0)], []], [None, None], [0, 0], scored=False))
+    game.kernel = None
+    assert search(game).value == Value.WIN
+
+
+def test_kernel_refusals() -> None:
+    game = _with_kernel(DagGame([[(1, 0)], []], [None, None], [0, 0], scored=False))
+    with pytest.raises(InputFormatError, match="at least 16 bytes"):
+        search(game, memory=15)
+    with pytest.raises(TooLargeError, match="search kernel's table"):
+        search(game, memory=2**62)
+
+    scored = KernelGame([[(1, 2)], []], [None, None], [0, 0], scored=True)
+    scored.kernel = DoubleKernel(scored)
+    with pytest.raises(GameDefinitionError, match="scored"):
+        search(scored)
+
+    class NotAKernel:
+        table_bytes_per_entry = 8
+
+    odd = KernelGame([[(1, 0)], []], [None, None], [0, 0], scored=False)
+    odd.kernel = NotAKernel()  # type: ignore[assignment]
+    with pytest.raises(GameDefinitionError, match="lacks the SearchKernel methods"):
+        search(odd)
