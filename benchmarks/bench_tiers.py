@@ -26,7 +26,8 @@ import time
 from _child import perfectplay_command, run_child
 
 from perfectplay.games.registry import game_names, load_tiered_game
-from perfectplay.tiers import TieredGame, open_tiers
+from perfectplay.solved import open_tiers
+from perfectplay.tiers import TieredGame
 from perfectplay.tiers.engine import DEFAULT_CHUNK, SolveStats, _solve_chunked
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.records import record_dtype

@@ -444,7 +444,8 @@ def tier_edits(draw: st.DrawFn, files: dict[str, bytes]) -> dict[str, bytes | No
 
 def tier_surface() -> Surface:
     from perfectplay.games.registry import load_tiered_game
-    from perfectplay.tiers import open_tiers, solve_tiers
+    from perfectplay.solved import open_tiers
+    from perfectplay.tiers import solve_tiers
     from perfectplay.verify.tiers import verify_tiers
 
     base = tempfile.mkdtemp(prefix="fuzz-tiers-")

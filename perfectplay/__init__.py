@@ -57,7 +57,7 @@ _EXPORTS = {
     # games and the user API
     "Game": ".protocol.game",
     "GameInfo": ".protocol.game",
-    "check_game": ".enumeration.check",
+    "check_game": ".api",
     "enumerate_game": ".enumeration.enumerate",
     "game_names": ".games.registry",
     "load_game": ".games.registry",
@@ -74,7 +74,7 @@ _EXPORTS = {
     "TieredGame": ".protocol.tiered",
     "TierMoves": ".protocol.tiered",
     "TierDatabase": ".tiers.database",
-    "open_tiers": ".tiers.database",
+    "open_tiers": ".solved",
     "solve_tiers": ".tiers.engine",
     "check_tiered_game": ".tiers.check",
     "load_tiered_game": ".games.registry",
@@ -85,8 +85,7 @@ __all__ = ["__version__", *_EXPORTS]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from perfectplay.api import GameMove, GameSolution, solve
-    from perfectplay.enumeration.check import check_game
+    from perfectplay.api import GameMove, GameSolution, check_game, solve
     from perfectplay.enumeration.enumerate import enumerate_game
     from perfectplay.errors import (
         CyclicGraphError,
@@ -107,7 +106,7 @@ if TYPE_CHECKING:
     from perfectplay.protocol.game import Game, GameInfo
     from perfectplay.protocol.tiered import TieredGame, TierMoves
     from perfectplay.solution import MoveValue, Solution
-    from perfectplay.solved import open_solved
+    from perfectplay.solved import open_solved, open_tiers
     from perfectplay.solvers.auto import solve_graph
     from perfectplay.solvers.dag import solve_dag
     from perfectplay.solvers.geography import (
@@ -120,6 +119,6 @@ if TYPE_CHECKING:
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.store import SolutionStore, open_store, save
     from perfectplay.tiers.check import check_tiered_game
-    from perfectplay.tiers.database import TierDatabase, open_tiers
+    from perfectplay.tiers.database import TierDatabase
     from perfectplay.tiers.engine import solve_tiers
     from perfectplay.values import Position, Value

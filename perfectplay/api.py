@@ -33,9 +33,10 @@ from perfectplay.errors import GameDefinitionError
 from perfectplay.graph import as_game_graph
 from perfectplay.protocol.answers import GameMove
 from perfectplay.protocol.game import Game, P
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.solution import Solution
 
-__all__ = ["GameMove", "GameSolution", "solve", "solve_enumeration"]
+__all__ = ["GameMove", "GameSolution", "check_game", "solve", "solve_enumeration"]
 # GameMove (perfectplay.protocol.answers), GameSolution and solve_enumeration (the enumeration
 # engine, perfectplay.enumeration.solving) are re-exported here, where users find them.
 
@@ -125,3 +126,42 @@ def solve(
     from perfectplay.solvers.auto import solve_graph
 
     return solve_graph(as_game_graph(obj), primitive, misere=misere, terminal_score=terminal_score)
+
+
+def check_game(
+    game: Game[Any] | TieredGame,
+    *,
+    seed: int = 0,
+    samples: int = 300,
+    max_positions: int = 50_000,
+    strict: bool = False,
+) -> list[str]:
+    """Check that `game` follows its protocol; return the violations found.
+
+    A :class:`~perfectplay.protocol.game.Game` is checked by
+    :func:`perfectplay.enumeration.check.check_game` (its parameters); a
+    :class:`~perfectplay.protocol.tiered.TieredGame` first by
+    :func:`~perfectplay.tiers.check.check_tiered_game` (ranking round trips, children's tiers,
+    parents inverse to children, all against its ``as_game()`` rules), then its ``as_game()``.
+
+    Examples
+    --------
+    >>> from perfectplay.games.registry import load_game, load_tiered_game
+    >>> check_game(load_game("nim", heaps=(1, 2)))
+    []
+    >>> check_game(load_tiered_game("connect-four", rows=3, cols=3), samples=20)
+    []
+    """
+    from perfectplay.enumeration.check import check_game as check_plain
+
+    if isinstance(game, TieredGame):
+        from perfectplay.tiers.check import check_tiered_game
+
+        try:
+            check_tiered_game(game, samples=samples, seed=seed)
+        except GameDefinitionError as error:
+            if strict:
+                raise
+            return [str(error)]
+        game = game.as_game()
+    return check_plain(game, seed=seed, samples=samples, max_positions=max_positions, strict=strict)

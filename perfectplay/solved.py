@@ -19,10 +19,11 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from perfectplay.protocol.tiered import TieredGame
     from perfectplay.store import SolutionStore
     from perfectplay.tiers.database import TierDatabase
 
-__all__ = ["is_tier_directory", "open_solved"]
+__all__ = ["is_tier_directory", "open_solved", "open_tiers"]
 
 
 def is_tier_directory(path: str | os.PathLike[str]) -> bool:
@@ -39,9 +40,30 @@ def open_solved(path: str | os.PathLike[str]) -> SolutionStore | TierDatabase:
         Missing, damaged, or of an unknown format (the message names `path`).
     """
     if is_tier_directory(path):
-        from perfectplay.tiers.database import open_tiers
-
         return open_tiers(path)
     from perfectplay.store import open_store
 
     return open_store(os.fspath(path))
+
+
+def open_tiers(
+    directory: str | os.PathLike[str], *, game: TieredGame | None = None
+) -> TierDatabase:
+    """Open a solved tier directory for queries; its game rebuilt through the registry.
+
+    Parameters
+    ----------
+    directory : path
+        A directory written by :func:`~perfectplay.tiers.engine.solve_tiers`.
+    game : TieredGame, optional
+        The game; default: the registered game and parameters its manifest records.
+
+    Raises
+    ------
+    StoreError
+        Not a tier directory, another game's, incompletely solved, or damaged.
+    """
+    from perfectplay.games.registry import load_recorded_tiered_game
+    from perfectplay.tiers.database import open_tiers as open_with
+
+    return open_with(directory, game=game, loader=load_recorded_tiered_game)

@@ -72,7 +72,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perfectplay.api import GameSolution
+from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
 from perfectplay.graph import GameGraph
 from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from perfectplay.builders.undirected import Geography
 from perfectplay.draw.boards import _cell_size, board_svg, grid_svg, knights_svg, two_tokens_svg
-from perfectplay.draw.errors import PictureTooLargeError
 from perfectplay.draw.geography import bipartite_svg, geography_svg
 from perfectplay.draw.problems import problem_svg
 from perfectplay.draw.pursuit import pursuit_svg
@@ -28,6 +27,7 @@ from perfectplay.errors import InputFormatError
 from perfectplay.games.staircase.picture import perfect_game, staircase_svg
 from perfectplay.games.staircase.rules import Staircase
 from perfectplay.solvers.geography import solve_geography
+from perfectplay.svg.errors import PictureTooLargeError
 
 Edges = list[tuple[int, int]]
 

@@ -115,7 +115,7 @@ def solved_dir(tmp_path: Path) -> Iterator[Path]:
 def test_the_cache_is_reused_and_a_damaged_one_recomputed(
     solved_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from perfectplay.tiers import open_tiers
+    from perfectplay.solved import open_tiers
 
     cache = solved_dir / "analysis.json"
     with open_tiers(solved_dir) as db:

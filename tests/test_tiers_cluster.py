@@ -31,7 +31,7 @@ from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four.tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import cluster, solve_tiers
-from perfectplay.tiers.engine import DASK_CHUNK, chunk_bounds, tier_order
+from perfectplay.tiers.plan import DASK_CHUNK, chunk_bounds, tier_order
 from perfectplay.tiers.shared import shared_prefix
 from perfectplay.tiers.storage import DirectoryStore
 from perfectplay.tiers.tasks import solve_token
@@ -355,13 +355,13 @@ def test_an_unreachable_scheduler_is_one_line(
     assert len(result.err.strip().splitlines()) == 1
 
 
-def test_a_game_that_is_not_registered_is_refused_before_anything_is_written(
+def test_a_game_its_class_cannot_rebuild_is_refused_before_anything_is_written(
     tmp_path: Path,
 ) -> None:
-    class Mine(TieredConnectFour):
+    class Mine(TieredConnectFour):  # defined in a function: no worker can import it
         pass
 
-    with pytest.raises(InputFormatError, match="only registered games run on a Dask cluster"):
+    with pytest.raises(InputFormatError, match="runs on a Dask cluster only if"):
         solve_tiers(Mine(rows=3, cols=3), tmp_path / "d", dask="local:1")
     assert not (tmp_path / "d").exists()
 

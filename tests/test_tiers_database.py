@@ -19,9 +19,9 @@ from perfectplay.errors import InputFormatError, PositionNotFoundError, StoreErr
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.games.staircase.tiers import StaircaseTiers
-from perfectplay.solved import open_solved
+from perfectplay.solved import open_solved, open_tiers
 from perfectplay.store import PositionValue
-from perfectplay.tiers import TierDatabase, open_tiers, solve_tiers
+from perfectplay.tiers import TierDatabase, solve_tiers
 from perfectplay.values import Value
 
 ROWS, COLS = 4, 4

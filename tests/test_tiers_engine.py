@@ -28,7 +28,7 @@ from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.protocol.game import GameInfo
 from perfectplay.tiers import TieredGame, TierMoves, solve_tiers
-from perfectplay.tiers.engine import chunk_bounds, tier_order
+from perfectplay.tiers.plan import chunk_bounds, tier_order
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 Ids = NDArray[np.int64]
@@ -254,7 +254,7 @@ def test_regression_a_directory_of_another_ranking_is_neither_resumed_nor_read(
     before = tree(tmp_path)
     with pytest.raises(StoreError, match="another version of ladder"):
         solve_tiers(_Reranked(40), tmp_path, progress=False)
-    from perfectplay.tiers import open_tiers
+    from perfectplay.solved import open_tiers
 
     with pytest.raises(StoreError, match="fingerprints disagree"):
         open_tiers(tmp_path, game=_Reranked(40))

@@ -22,7 +22,8 @@ from tiered_random import RandomTieredGame, explicit_graph, random_tiered_games
 from perfectplay.errors import StoreError
 from perfectplay.protocol.game import GameInfo
 from perfectplay.solution import Solution
-from perfectplay.tiers import TierDatabase, TieredGame, TierMoves, open_tiers, solve_tiers
+from perfectplay.solved import open_tiers
+from perfectplay.tiers import TierDatabase, TieredGame, TierMoves, solve_tiers
 from perfectplay.tiers.analyze import analyze_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.tiers.files import TierFile

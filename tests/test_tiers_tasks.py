@@ -15,9 +15,9 @@ import pytest
 from tier_dirs import memory_dir, tree
 
 from perfectplay.errors import ClusterError
-from perfectplay.games.registry import load_tiered_game
+from perfectplay.games.registry import game_entry, load_tiered_game
 from perfectplay.tiers import solve_tiers
-from perfectplay.tiers.engine import chunk_bounds, tier_order
+from perfectplay.tiers.plan import chunk_bounds, tier_order
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.shared import shared_prefix
 from perfectplay.tiers.storage import DirectoryStore, game_manifest
@@ -41,6 +41,13 @@ def _no_shared_copy_left() -> Iterator[None]:
     assert cached_tiers() == []
 
 
+def _target(name: str) -> str:
+    """The game class a task rebuilds the registered game `name` from."""
+    target = game_entry(name).tiered
+    assert target is not None
+    return target
+
+
 def _store(directory: Path, name: str, params: dict[str, int], chunk: int) -> DirectoryStore:
     game = load_tiered_game(name, **params)
     order = tier_order(game)
@@ -51,11 +58,11 @@ def _run_tier(name: str, params: dict[str, int], store: DirectoryStore, tier: in
     """What the driver does for one tier, with the tasks called here; the chunks solved."""
     game = load_tiered_game(name, **params)
     if game.inner_moves(tier):
-        return int(loopy_task(name, params, store, tier).solved)
+        return int(loopy_task(_target(name), params, store, tier).solved)
     bound = 1 + max((store.max_remoteness(c) for c in game.child_tiers(tier)), default=-1)
     dtype = np.dtype(record_dtype(bound)).name
     bounds = chunk_bounds(game.tier_size(tier), store.chunk, store.block)
-    solved = sum(chunk_task(name, params, store, tier, *b, dtype).solved for b in bounds)
+    solved = sum(chunk_task(_target(name), params, store, tier, *b, dtype).solved for b in bounds)
     assert sorted(d for d, _ in cached_tiers()) in ([], [store.directory])
     assert sorted(t for _, t in cached_tiers()) == sorted(game.child_tiers(tier))
     store.merge(tier, [start for start, _ in bounds])
@@ -101,11 +108,11 @@ def test_a_task_whose_file_exists_does_nothing(fast_dir: Path) -> None:
     bound = 1 + max(store.max_remoteness(c) for c in game.child_tiers(last))
     dtype = np.dtype(record_dtype(bound)).name
     stop = chunk_bounds(game.tier_size(last), store.chunk, store.block)[0][1]
-    first = chunk_task(name, params, store, last, 0, stop, dtype)
+    first = chunk_task(_target(name), params, store, last, 0, stop, dtype)
     assert first.solved and first.seconds > 0 and first.ranks == stop
     path = Path(store.chunk_path(last, 0))
     stamp = path.stat().st_ino, path.stat().st_mtime_ns
-    again = chunk_task(name, params, store, last, 0, stop, dtype)
+    again = chunk_task(_target(name), params, store, last, 0, stop, dtype)
     assert not again.solved and again.seconds == 0
     assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp
 
@@ -117,7 +124,7 @@ def test_loopy_task_whose_tier_exists_does_nothing(fast_dir: Path) -> None:
     for tier in tier_order(game):
         _run_tier(name, params, store, tier)
     loopy = next(t for t in tier_order(game) if game.inner_moves(t))
-    assert not loopy_task(name, params, store, loopy).solved
+    assert not loopy_task(_target(name), params, store, loopy).solved
 
 
 def test_a_worker_that_does_not_see_the_directory_says_so() -> None:
@@ -127,6 +134,6 @@ def test_a_worker_that_does_not_see_the_directory_says_so() -> None:
     shutil.rmtree(directory)
     tier = tier_order(load_tiered_game(name, **params))[0]
     with pytest.raises(ClusterError, match=r"does not see the tier directory .*shared"):
-        chunk_task(name, params, store, tier, 0, 1, "uint8")
+        chunk_task(_target(name), params, store, tier, 0, 1, "uint8")
     with pytest.raises(ClusterError, match="does not see the tier directory"):
-        loopy_task(name, params, store, tier)
+        loopy_task(_target(name), params, store, tier)

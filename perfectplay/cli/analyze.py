@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_tiers(args: argparse.Namespace) -> int:
     """Counts of a tier directory: positions reachable from the start, classes and positions."""
-    from perfectplay.tiers import open_tiers
+    from perfectplay.solved import open_tiers
     from perfectplay.tiers.analyze import analyze_tiers
 
     with open_tiers(args.file) as db:

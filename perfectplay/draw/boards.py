@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.draw.errors import check_picture_size
 from perfectplay.draw.geography import LEGEND, NOTE, geography_drawing
 from perfectplay.svg.elements import Drawing, arrow, el, page
+from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
 
 __all__ = ["grid_svg", "knights_svg", "two_tokens_svg"]

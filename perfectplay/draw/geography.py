@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.draw.errors import check_picture_size
 from perfectplay.draw.layout import place
 from perfectplay.svg.elements import Drawing, arrow, el, group, page
+from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, PALETTE
 from perfectplay.values import Value
 
@@ -225,7 +225,7 @@ def geography_svg(
     Raises
     ------
     PictureTooLargeError
-        More than :data:`~perfectplay.draw.errors.MAX_ITEMS` vertices.
+        More than :data:`~perfectplay.svg.errors.MAX_ITEMS` vertices.
 
     Notes
     -----

@@ -19,8 +19,8 @@ import contextlib
 import os
 import tempfile
 
-from perfectplay.draw.errors import MissingDependencyError
 from perfectplay.errors import InputFormatError
+from perfectplay.svg.errors import MissingDependencyError
 
 __all__ = ["FORMATS", "check_picture_path", "picture_bytes", "write_picture"]
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from perfectplay.draw.errors import check_picture_size
 from perfectplay.draw.layout import place
 from perfectplay.svg.elements import Drawing, arrow, el, group, page
+from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
 from perfectplay.values import Value
 

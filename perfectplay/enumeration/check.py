@@ -47,7 +47,6 @@ from perfectplay.enumeration.enumerate import Enumeration, enumerate_game, has_v
 from perfectplay.enumeration.solving import solve_enumeration
 from perfectplay.errors import GameDefinitionError, PerfectPlayError, TooLargeError
 from perfectplay.protocol.game import Game, provides
-from perfectplay.protocol.tiered import TieredGame
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN, Value
 
 __all__ = ["check_game"]
@@ -76,7 +75,7 @@ class _Report:
 
 
 def check_game(
-    game: Game[Any] | TieredGame,
+    game: Game[Any],
     *,
     seed: int = 0,
     samples: int = 300,
@@ -87,11 +86,8 @@ def check_game(
 
     Parameters
     ----------
-    game : Game or TieredGame
-        The game to check. A tiered game is checked by
-        :func:`~perfectplay.tiers.check.check_tiered_game` (ranking round trips, children's
-        tiers, parents inverse to children, all against its ``as_game()`` rules), then its
-        ``as_game()`` by the checks below.
+    game : Game
+        The game to check (:func:`perfectplay.check_game` also takes a tiered game).
     seed : int
         Seed of the random games played to sample positions.
     samples : int
@@ -119,16 +115,6 @@ def check_game(
     Cost: O(samples * moves) calls to the game, plus, for small games, two or three
     enumerations and solutions (plain full game, plain reduced, vectorized).
     """
-    if isinstance(game, TieredGame):
-        from perfectplay.tiers.check import check_tiered_game
-
-        try:
-            check_tiered_game(game, samples=samples, seed=seed)
-        except GameDefinitionError as error:
-            if strict:
-                raise
-            return [str(error)]
-        game = game.as_game()
     report = _Report(game.info.name)
     positions = _sample(game, seed, samples, report)
     for p in positions:

@@ -18,7 +18,7 @@ Examples
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -35,6 +35,7 @@ __all__ = [
     "game_entry",
     "game_names",
     "load_game",
+    "load_recorded_tiered_game",
     "load_tiered_game",
     "parse_params",
 ]
@@ -264,6 +265,12 @@ def load_tiered_game(name: str, **params: Any) -> TieredGame:
         )
     game: TieredGame = _build(entry.tiered, _values(entry, params))
     return game
+
+
+def load_recorded_tiered_game(name: str, params: Mapping[str, Any]) -> TieredGame:
+    """The tiered game a tier directory records by `name` and `params` (a
+    :data:`~perfectplay.protocol.tiered.GameLoader` for the tier engine)."""
+    return load_tiered_game(name, **params)
 
 
 def _values(entry: GameEntry, params: dict[str, Any]) -> dict[str, Any]:

@@ -110,7 +110,7 @@ heap size. It is the smallest complete tiered game: copy it and change the rules
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -230,3 +230,8 @@ class TieredGame:
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.info.params.items())
         return f"<{type(self).__name__} {self.info.name}{' ' if params else ''}{params}>"
+
+
+GameLoader = Callable[[str, Mapping[str, Any]], TieredGame]
+"""Rebuilds a tiered game from the name and parameters a tier directory records
+(``loader(name, params)``); handed to the tier engine by the front ends, which resolve names."""

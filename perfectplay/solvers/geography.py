@@ -136,8 +136,8 @@ class GeographyResult:
         >>> solve_geography([(0, 1), (1, 2)])._repr_svg_().count('class="matching"')
         1
         """
-        from perfectplay.draw.errors import PictureTooLargeError
         from perfectplay.draw.geography import geography_svg
+        from perfectplay.svg.errors import PictureTooLargeError
 
         try:
             return geography_svg(self)

@@ -13,8 +13,8 @@ import numpy as np
 
 from perfectplay.errors import GameDefinitionError, PerfectPlayError
 from perfectplay.protocol.tiered import TieredGame
-from perfectplay.tiers.engine import tier_order
 from perfectplay.tiers.expand import slot_ranks
+from perfectplay.tiers.plan import tier_order
 from perfectplay.values import UNDECIDED, Value
 
 __all__ = ["check_tiered_game"]

@@ -34,19 +34,21 @@ import numpy as np
 from perfectplay._memory import check_memory
 from perfectplay.errors import ClusterError, InputFormatError
 from perfectplay.protocol.tiered import TieredGame
-from perfectplay.tiers.engine import (
-    _ACYCLIC_BYTES_PER_RANK,
-    SolveStats,
-    _progress_bar,
-    chunk_bounds,
-)
 from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK
+from perfectplay.tiers.plan import ACYCLIC_BYTES_PER_RANK, SolveStats, chunk_bounds, progress_bar
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.shared import has_room
 from perfectplay.tiers.storage import DirectoryStore
-from perfectplay.tiers.tasks import TaskResult, chunk_task, clean_up, loopy_task, solve_token
+from perfectplay.tiers.tasks import (
+    TaskResult,
+    chunk_task,
+    clean_up,
+    game_class,
+    loopy_task,
+    solve_token,
+)
 
-__all__ = ["check_cluster", "parse_dask", "registered_game", "solve_on_cluster", "throughput"]
+__all__ = ["check_cluster", "parse_dask", "solve_on_cluster", "throughput"]
 
 _LOCAL = re.compile(r"local:([0-9]+)(?:x([0-9]+))?")
 _SCHEMES = ("tcp://", "tls://")
@@ -85,31 +87,6 @@ def parse_dask(spec: str) -> tuple[int, int] | str:
     )
 
 
-def registered_game(game: TieredGame) -> tuple[str, dict[str, Any]]:
-    """The registry name and parameters that rebuild `game` on a worker.
-
-    Raises
-    ------
-    InputFormatError
-        If `game` is not the tiered form of a registered game.
-    """
-    from perfectplay.errors import UnknownNameError
-    from perfectplay.games.registry import game_entry
-
-    name = game.info.name
-    here = f"{type(game).__module__}:{type(game).__qualname__}"
-    try:
-        entry = game_entry(name)
-    except UnknownNameError:
-        entry = None
-    if entry is None or entry.tiered != here:
-        raise InputFormatError(
-            f"{name}: only registered games run on a Dask cluster (each worker rebuilds the "
-            "game from its name and parameters)"
-        )
-    return entry.name, dict(game.info.params)
-
-
 def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
     """Refuse, before anything is written, what cannot run: a bad `spec`, a game workers
     cannot rebuild, or a ``local:N`` cluster whose N workers would not fit in memory together
@@ -120,14 +97,14 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
     Raises
     ------
     InputFormatError
-        A bad `spec`, or a game that is not registered.
+        A bad `spec`, or a game its class cannot rebuild from its parameters.
     ClusterError
         If Dask is not installed.
     TooLargeError
         If the local workers' peak memory exceeds what this machine has available.
     """
     target = parse_dask(spec)
-    registered_game(game)
+    game_class(game)
     if importlib.util.find_spec("distributed") is None:
         raise ClusterError("--dask needs Dask: pip install 'perfectplay[dask]'")
     if isinstance(target, str):
@@ -143,7 +120,7 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
         else:
             copies = 1 if shared else processes  # shared by the processes, or not
             need = copies * reads + (size if shared else 0)
-            need += processes * threads * _ACYCLIC_BYTES_PER_RANK * min(size, chunk)
+            need += processes * threads * ACYCLIC_BYTES_PER_RANK * min(size, chunk)
         if need > worst:
             worst, worst_tier = need, tier
     check_memory(
@@ -202,7 +179,7 @@ class _Tiers:
     def __init__(self, client: Any, game: TieredGame, store: DirectoryStore) -> None:
         self.client = client
         self.game = game
-        self.name, self.params = registered_game(game)
+        self.name, self.params = game_class(game)
         self.store = store
         # What the workers get: the same store with an absolute path (their working folders
         # differ from the driver's).
@@ -294,7 +271,7 @@ def solve_on_cluster(
         ``local:N`` (a LocalCluster of N worker processes, one thread each) or a scheduler
         address ``tcp://HOST:PORT``.
     game : TieredGame
-        A registered game's tiered form (workers rebuild it by name).
+        The tiered game; each worker rebuilds it from its class and parameters.
     order : list of int
         The tiers, children first (:func:`~perfectplay.tiers.engine.tier_order`).
     store : DirectoryStore
@@ -307,7 +284,7 @@ def solve_on_cluster(
     Raises
     ------
     InputFormatError
-        A bad `spec`, or a game that is not registered.
+        A bad `spec`, or a game its class cannot rebuild from its parameters.
     ClusterError
         The scheduler cannot be reached or has no worker; a worker does not see the
         directory; a task's workers kept dying.
@@ -329,7 +306,7 @@ def solve_on_cluster(
                     stats.tiers_kept += 1
                     continue
                 stats.tiers_solved += 1
-                with _progress_bar(game.tier_size(tier), game.tier_label(tier), progress) as bar:
+                with progress_bar(game.tier_size(tier), game.tier_label(tier), progress) as bar:
                     if game.inner_moves(tier):
                         tiers.loopy(tier, bar.update)
                     else:

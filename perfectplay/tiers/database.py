@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from perfectplay.errors import PositionNotFoundError, StoreError
 from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
 from perfectplay.protocol.game import Game
-from perfectplay.protocol.tiered import TieredGame
+from perfectplay.protocol.tiered import GameLoader, TieredGame
 from perfectplay.solution import optimal_moves
 from perfectplay.tiers.files import TierFile
 from perfectplay.tiers.records import NO_POSITION, unpack
@@ -33,7 +33,7 @@ from perfectplay.tiers.storage import (
 from perfectplay.values import NO_REMOTENESS, Value
 
 if TYPE_CHECKING:
-    from perfectplay.tiers.engine import SolveStats
+    from perfectplay.tiers.plan import SolveStats
 
 __all__ = ["TierDatabase", "open_tiers"]
 
@@ -72,17 +72,22 @@ class TierDatabase:
         return cls(game, order, memory=store)
 
     @classmethod
-    def open(cls, directory: str, *, game: TieredGame | None = None) -> TierDatabase:
+    def open(
+        cls, directory: str, *, game: TieredGame | None = None, loader: GameLoader | None = None
+    ) -> TierDatabase:
         """Open a tier directory (see :func:`open_tiers`)."""
         manifest = read_manifest(directory)
         if game is None:
-            from perfectplay.games.registry import load_tiered_game
-
+            if loader is None:
+                raise StoreError(
+                    f"{directory}: opening a tier directory needs its game or a loader that "
+                    f"rebuilds {manifest['game']!r} from its name and parameters"
+                )
             params = {
                 k: tuple(v) if isinstance(v, list) else v for k, v in manifest["params"].items()
             }
             try:
-                game = load_tiered_game(manifest["game"], **params)
+                game = loader(manifest["game"], params)
             except Exception as error:  # an unknown game or parameter: the manifest is wrong
                 raise StoreError(f"{directory}: cannot rebuild its game ({error})") from None
         expected = game_manifest(game, manifest["tiers"], manifest["chunk"], manifest["block"])
@@ -281,7 +286,10 @@ class TierDatabase:
 
 
 def open_tiers(
-    directory: str | os.PathLike[str], *, game: TieredGame | None = None
+    directory: str | os.PathLike[str],
+    *,
+    game: TieredGame | None = None,
+    loader: GameLoader | None = None,
 ) -> TierDatabase:
     """Open a solved tier directory for queries.
 
@@ -290,11 +298,15 @@ def open_tiers(
     directory : path
         A directory written by :func:`~perfectplay.tiers.engine.solve_tiers`.
     game : TieredGame, optional
-        The game; default: rebuilt from the manifest through the registry.
+        The game that solved it.
+    loader : callable, optional
+        Without `game`: ``loader(name, params)`` rebuilds the game the manifest records
+        (:func:`perfectplay.open_tiers` passes the registry's).
 
     Raises
     ------
     StoreError
-        Not a tier directory, another game's, incompletely solved, or damaged.
+        Not a tier directory, another game's, incompletely solved, damaged, or neither `game`
+        nor `loader` given.
     """
-    return TierDatabase.open(os.fspath(directory), game=game)
+    return TierDatabase.open(os.fspath(directory), game=game, loader=loader)

@@ -15,18 +15,27 @@ import shutil
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory, format_bytes
-from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
+from perfectplay.errors import InputFormatError, TooLargeError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, solve_loopy
+from perfectplay.tiers.plan import (
+    ACYCLIC_BYTES_PER_RANK,
+    BLOCK,
+    DASK_CHUNK,
+    DEFAULT_CHUNK,
+    SolveStats,
+    chunk_bounds,
+    progress_bar,
+    tier_order,
+)
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest
 
@@ -38,119 +47,6 @@ __all__ = [
     "solve_tiers",
     "tier_order",
 ]
-
-DEFAULT_CHUNK = 1 << 22
-"""Ranks per chunk in this process's threads: 0.15 s of work for Connect Four 5x6 on one core
-here, 4 MiB of records, 75 MB in flight."""
-DASK_CHUNK = 1 << 26
-"""Ranks per chunk as a Dask task: about 1 s of work for Connect Four 5x6 on one core here
-(0.9 s measured), so a task's round trip through the scheduler and its file are small beside
-it; 1.2 GB in flight per worker thread. Measured on 5x6 with local:2, whole command, with
-chunks all of one size (before :func:`chunk_bounds` shrank them towards a tier's end): 116.8 s
-with chunks of 2^22, 107.1 s with 2^25, 106.1 s with 2^26."""
-_BLOCK = 1 << 18
-_ACYCLIC_BYTES_PER_RANK = 18  # value, remoteness, score of a chunk, and its packed records
-
-
-@dataclass
-class SolveStats:
-    """What one run of :func:`solve_tiers` did, and what it found done by an earlier run."""
-
-    tiers_solved: int = 0
-    """Tiers solved by this run."""
-    tiers_kept: int = 0
-    """Tiers whose complete file an earlier run left (not solved again)."""
-    chunks_solved: int = 0
-    """Chunks solved by this run."""
-    chunks_kept: int = 0
-    """Chunks whose complete file an earlier run left (not solved again)."""
-
-
-def tier_order(game: TieredGame) -> list[int]:
-    """The tiers of `game`, each after every tier its moves reach (children first).
-
-    Raises
-    ------
-    GameDefinitionError
-        If a child tier is not a tier of the game, or tiers reach each other in a cycle.
-    """
-    tiers = [int(t) for t in game.tiers()]
-    known = set(tiers)
-    if len(known) != len(tiers):
-        raise GameDefinitionError(f"{game.info.name}: tiers() lists a tier twice")
-    order: list[int] = []
-    state: dict[int, int] = {}  # 1: on the path, 2: done
-    for root in tiers:
-        stack: list[tuple[int, list[int]]] = [(root, [int(c) for c in game.child_tiers(root)])]
-        if root in state:
-            continue
-        state[root] = 1
-        while stack:
-            tier, todo = stack[-1]
-            if not todo:
-                stack.pop()
-                state[tier] = 2
-                order.append(tier)
-                continue
-            child = todo.pop()
-            if child not in known:
-                raise GameDefinitionError(
-                    f"{game.info.name}: child_tiers({tier}) names {child}, not a tier of the game"
-                )
-            if child == tier:
-                raise GameDefinitionError(
-                    f"{game.info.name}: child_tiers({tier}) names the tier itself"
-                )
-            if state.get(child) == 1:
-                raise GameDefinitionError(
-                    f"{game.info.name}: tiers {tier} and {child} reach each other (a tier cycle)"
-                )
-            if child not in state:
-                state[child] = 1
-                stack.append((child, [int(c) for c in game.child_tiers(child)]))
-    return order
-
-
-_TAIL_PARTS = 4
-"""Near a tier's end, a chunk takes this fraction of the ranks left, ..."""
-_SMALLEST = 16
-"""... down to 1/16 of a full chunk."""
-
-
-def chunk_bounds(size: int, chunk: int, block: int) -> list[tuple[int, int]]:
-    """The ranks ``start..stop-1`` of each chunk of a tier of `size` ranks.
-
-    Chunks of `chunk` ranks, then, over the tier's last 4 chunks' worth, chunks of a quarter of
-    the ranks left, down to ``chunk / 16`` (guided scheduling): the threads or workers finish a
-    tier together instead of waiting on one last full chunk, and a tier smaller than 4 chunks
-    is still cut into several. Chunks hold whole blocks of `block` ranks (but the last); the
-    layout depends on nothing else, so a resumed run finds the same chunks.
-
-    Examples
-    --------
-    >>> chunk_bounds(100, 16, 2)  # doctest: +NORMALIZE_WHITESPACE
-    [(0, 16), (16, 32), (32, 48), (48, 62), (62, 72), (72, 80), (80, 86), (86, 90), (90, 94),
-     (94, 96), (96, 98), (98, 100)]
-    >>> chunk_bounds(0, 16, 2)
-    [(0, 0)]
-    """
-    least = max(block, chunk // _SMALLEST // block * block)
-    bounds, start = [], 0
-    while start < size:
-        quarter = -(-(size - start) // (_TAIL_PARTS * block)) * block
-        stop = min(start + min(chunk, max(least, quarter)), size)
-        bounds.append((start, stop))
-        start = stop
-    return bounds or [(0, 0)]
-
-
-def _progress_bar(total: int, label: str, enabled: bool | None) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total, desc=f"tier {label}", unit="pos", unit_scale=True, leave=False,
-        disable=None if enabled is None else not enabled,
-    )  # fmt: skip
 
 
 def _check_resources(
@@ -165,7 +61,7 @@ def _check_resources(
         if game.inner_moves(t):
             need = children + LOOPY_BYTES_PER_RANK * sizes[t]
         else:
-            need = children + _ACYCLIC_BYTES_PER_RANK * min(sizes[t], chunk) * jobs
+            need = children + ACYCLIC_BYTES_PER_RANK * min(sizes[t], chunk) * jobs
         if directory is None:
             need += sum(sizes[c] for c in order[: order.index(t)]) - children
         if need > worst:
@@ -301,10 +197,10 @@ def solve_tiers(
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
     chunk = (DEFAULT_CHUNK if dask is None else DASK_CHUNK) if chunk_size is None else chunk_size
-    block = min(_BLOCK, chunk)
+    block = min(BLOCK, chunk)
     if chunk < 1 or chunk % block:
         raise InputFormatError(
-            f"chunk size must be a positive multiple of {_BLOCK} (or smaller), got {chunk}"
+            f"chunk size must be a positive multiple of {BLOCK} (or smaller), got {chunk}"
         )
     order = tier_order(game)
     path = None if directory is None else os.fspath(directory)
@@ -339,7 +235,7 @@ def solve_tiers(
                 most[c] = store.max_remoteness(c)
         children = [loaded[c] for c in game.child_tiers(tier)]
         size = game.tier_size(tier)
-        with _progress_bar(size, game.tier_label(tier), progress) as bar:
+        with progress_bar(size, game.tier_label(tier), progress) as bar:
             if game.inner_moves(tier):
                 records, top = solve_loopy(game, tier, children, jobs=jobs, advance=bar.update)
                 store.put(tier, records, None, top)

@@ -1,17 +1,17 @@
 """What a Dask worker runs: one chunk of a tier, or one tier with inner moves, into the files.
 
 Module-level functions of plain, picklable arguments (:mod:`perfectplay.tiers.cluster` submits
-them; nothing here imports Dask). A task names its game by registry name and parameters and
-rebuilds it once per worker process; it reads the child tiers it needs from the tier directory,
-which every worker must see at the same path, and keeps them for the next task of the same tier
-(tiers no longer needed are dropped). The worker processes of one machine share one copy of
-each child tier (:mod:`perfectplay.tiers.shared`), assembled there from the chunks solved on
-that machine as they finish, so a machine that solved a whole tier never decompresses it. It
-writes its result as a file, atomically,
-through the driver's :class:`~perfectplay.tiers.storage.DirectoryStore` (sent pickled: a worker
-never opens the directory anew, since opening removes the temporary files of chunks other
-workers are writing). A task whose file exists does nothing, so a task run twice (a worker
-lost, a driver restarted) cannot change a tier.
+them; nothing here imports Dask). A task names its game by its class (``"module:Class"``) and
+parameters and rebuilds it once per worker process; it reads the child tiers it needs from the
+tier directory, which every worker must see at the same path, and keeps them for the next task
+of the same tier (tiers no longer needed are dropped). The worker processes of one machine
+share one copy of each child tier (:mod:`perfectplay.tiers.shared`), assembled there from the
+chunks solved on that machine as they finish, so a machine that solved a whole tier never
+decompresses it. It writes its result as a file, atomically, through the driver's
+:class:`~perfectplay.tiers.storage.DirectoryStore` (sent pickled: a worker never opens the
+directory anew, since opening removes the temporary files of chunks other workers are writing).
+A task whose file exists does nothing, so a task run twice (a worker lost, a driver restarted)
+cannot change a tier.
 
 Examples
 --------
@@ -22,12 +22,12 @@ Examples
 >>> game = load_tiered_game("connect-four", rows=3, cols=3)
 >>> order = tier_order(game)
 >>> store = DirectoryStore(tempfile.mkdtemp(), game_manifest(game, order, 1 << 18, 1 << 18))
->>> params = dict(game.info.params)
+>>> target, params = game_class(game)
 >>> size = game.tier_size(order[0])
->>> first = chunk_task("connect-four", params, store, order[0], 0, size, "uint8")
+>>> first = chunk_task(target, params, store, order[0], 0, size, "uint8")
 >>> first.solved, first.ranks == size
 (True, True)
->>> chunk_task("connect-four", params, store, order[0], 0, size, "uint8").solved  # done already
+>>> chunk_task(target, params, store, order[0], 0, size, "uint8").solved  # done already
 False
 >>> clean_up(store.directory)  # what the driver runs at the end: the tier's copy in /dev/shm
 1
@@ -36,6 +36,7 @@ False
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import socket
 import threading
@@ -45,7 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from perfectplay.errors import ClusterError
+from perfectplay.errors import ClusterError, InputFormatError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.expand import SolvedTier
@@ -95,14 +96,36 @@ class TaskResult(NamedTuple):
     """The host and process that ran the task."""
 
 
-def _game(name: str, params: Mapping[str, Any]) -> TieredGame:
-    from perfectplay.games.registry import load_tiered_game
+def game_class(game: TieredGame) -> tuple[str, dict[str, Any]]:
+    """The class (``"module:Class"``) and parameters that rebuild `game` in a worker process.
 
-    key = (name, tuple(sorted(params.items())))
+    Raises
+    ------
+    InputFormatError
+        If the class built with ``game.info.params`` is not the same game (its constructor
+        does not take its parameters as keywords).
+    """
+    cls = type(game)
+    target, params = f"{cls.__module__}:{cls.__qualname__}", dict(game.info.params)
+    try:
+        same = _game(target, params).info == game.info
+    except Exception:  # any constructor failure means the class cannot rebuild it
+        same = False
+    if not same:
+        raise InputFormatError(
+            f"{game.info.name}: a game runs on a Dask cluster only if {target}(**params) "
+            "rebuilds it from the parameters in its GameInfo (each worker rebuilds the game)"
+        )
+    return target, params
+
+
+def _game(target: str, params: Mapping[str, Any]) -> TieredGame:
+    key = (target, tuple(sorted(params.items())))
     with _lock:
         game = _games.get(key)
         if game is None:
-            game = _games[key] = load_tiered_game(name, **params)
+            module, _, name = target.partition(":")
+            game = _games[key] = getattr(importlib.import_module(module), name)(**params)
     return game
 
 
@@ -173,7 +196,7 @@ def cached_tiers() -> list[tuple[str, int]]:
 
 
 def chunk_task(
-    game_name: str,
+    game_target: str,
     params: Mapping[str, Any],
     store: DirectoryStore,
     tier: int,
@@ -185,7 +208,7 @@ def chunk_task(
 
     Parameters
     ----------
-    game_name, params : the registered game and its parameters.
+    game_target, params : the game's class and parameters (:func:`game_class`).
     store : DirectoryStore
         The driver's store of the tier directory (its chunk size and file names).
     tier, start, stop : the tier and the chunk's ranks
@@ -208,7 +231,7 @@ def chunk_task(
     Cost: :func:`~perfectplay.tiers.acyclic.solve_range` over the chunk, plus reading the
     child tiers the first time this process meets the tier (1 byte per rank each, kept).
     """
-    game = _game(game_name, params)
+    game = _game(game_target, params)
     _check_directory(store)
     if store.chunk_done(tier, start):
         return TaskResult(tier, start, stop - start, False, 0.0, 0.0, _worker())
@@ -228,7 +251,7 @@ def chunk_task(
 
 
 def loopy_task(
-    game_name: str, params: Mapping[str, Any], store: DirectoryStore, tier: int
+    game_target: str, params: Mapping[str, Any], store: DirectoryStore, tier: int
 ) -> TaskResult:
     """Solve a whole tier with inner moves by retrograde analysis into its tier file.
 
@@ -241,7 +264,7 @@ def loopy_task(
     ClusterError
         If this worker does not see the tier directory.
     """
-    game = _game(game_name, params)
+    game = _game(game_target, params)
     size = game.tier_size(tier)
     _check_directory(store)
     if store.complete(tier):

@@ -137,7 +137,7 @@ def verify_tiers(directory: str | os.PathLike[str], *, progress: bool = False) -
     ``children`` for every rank once, then O(moves) numpy work; memory, per tier being checked,
     about 17 bytes per rank of it and of each of its child tiers.
     """
-    from perfectplay.tiers import open_tiers
+    from perfectplay.solved import open_tiers
 
     with open_tiers(directory) as db:
         return check_tier_database(db, progress=progress)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfectplay.draw.errors import check_picture_size
 from perfectplay.svg.elements import Drawing, el, group, page
+from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, STONE_DARK, STONE_LIGHT
 
 __all__ = ["MAX_POSITIONS", "perfect_game", "staircase_svg"]

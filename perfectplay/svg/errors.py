@@ -28,7 +28,7 @@ def check_picture_size(count: int, what: str, limit: int = MAX_ITEMS) -> None:
     >>> check_picture_size(3000, "cells")
     Traceback (most recent call last):
     ...
-    perfectplay.draw.errors.PictureTooLargeError: 3000 cells are too many to draw (at most 2500)
+    perfectplay.svg.errors.PictureTooLargeError: 3000 cells are too many to draw (at most 2500)
     """
     if count > limit:
         raise PictureTooLargeError(f"{count} {what} are too many to draw (at most {limit})")
