@@ -63,7 +63,6 @@ import json
 import mmap
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable, Mapping
 from types import TracebackType
@@ -72,6 +71,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from perfectplay._atomic import atomic_file
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
 from perfectplay.graph import GameGraph
@@ -190,7 +190,8 @@ def save(
     -----
     Cost: O(n log n) to sort the codes, one CRC-32 pass and one write of every array. The
     file is written to a temporary file in the same directory, flushed to disk, then renamed
-    over `path` with ``os.replace``: an interrupted write leaves no partial file at `path`.
+    over `path` (:func:`perfectplay._atomic.atomic_file`): an interrupted write leaves no
+    partial file at `path`.
     The file's mode follows the user's umask (0644 under the usual umask 022), as for any
     other file the user creates.
     """
@@ -292,20 +293,8 @@ def save(
     target = os.fspath(path)
     if os.path.isdir(target):
         raise StoreError(f"cannot write {target}: {os.strerror(errno.EISDIR)}")
-    directory = os.path.dirname(os.path.abspath(target))
     try:
-        handle, temporary = tempfile.mkstemp(
-            dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp"
-        )
-    except OSError as error:  # name the file asked for, not the temporary one
-        raise StoreError(f"cannot write {target}: {error.strerror or error}") from None
-    try:
-        # mkstemp creates the file with mode 0600: give it the mode any new file gets (the
-        # umask is read by setting it, then put back at once).
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(handle, 0o666 & ~mask)
-        with os.fdopen(handle, "wb") as out:
+        with atomic_file(target) as out:
             out.write(header)
             out.write(text)
             out.write(b"\0" * (data_start - _HEADER.size - len(text)))
@@ -314,15 +303,10 @@ def save(
                 out.write(b"\0" * (_aligned(array.nbytes) - array.nbytes))
                 if out.tell() != data_start + table[name]["offset"] + _aligned(array.nbytes):
                     raise StoreError(f"{target}: wrote {name} at the wrong offset")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException as error:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        if isinstance(error, OSError) and not isinstance(error, StoreError):
-            raise StoreError(f"cannot write {target}: {error.strerror or error}") from None
-        raise
+    except OSError as error:
+        if isinstance(error, StoreError):
+            raise
+        raise StoreError(f"cannot write {target}: {error.strerror or error}") from None
 
 
 def _graph_rules(solution: Solution, primitive: ArrayLike | None) -> dict[str, NDArray[Any]]:

@@ -15,10 +15,9 @@ perfectplay.errors.InputFormatError: cannot write a picture to ...: expected ...
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 
+from perfectplay._atomic import atomic_file
 from perfectplay.errors import InputFormatError
 from perfectplay.svg.errors import MissingDependencyError
 
@@ -86,17 +85,5 @@ def write_picture(path: str, svg: str) -> None:
         The directory is missing or not writable.
     """
     data = picture_bytes(svg, check_picture_path(path))
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=".picture-", dir=directory)
-    except OSError as error:  # name the file asked for, not the temporary one
-        raise OSError(error.errno, error.strerror, path) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    with atomic_file(path, prefix=".picture-", suffix="", durable=False, mode=0o644) as out:
+        out.write(data)

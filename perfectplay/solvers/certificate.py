@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay._atomic import atomic_file
 from perfectplay.solvers._bipartite import two_colour
 from perfectplay.solvers.geography import GeographyResult
 
@@ -220,20 +221,6 @@ def save_certificates(path: str, results: Sequence[GeographyResult]) -> None:
     OSError
         If the file cannot be written (nothing is left behind).
     """
-    import os
-    import tempfile
-
     arrays = certificate_arrays(results)
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".certificate.", suffix=".tmp")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(handle, 0o666 & ~mask)
-        with os.fdopen(handle, "wb") as out:
-            np.savez(out, **arrays)  # type: ignore[arg-type]
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    with atomic_file(path, prefix=".certificate.", durable=False) as out:
+        np.savez(out, **arrays)  # type: ignore[arg-type]

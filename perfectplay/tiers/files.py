@@ -48,6 +48,7 @@ import numpy as np
 import zstandard
 from numpy.typing import NDArray
 
+from perfectplay import _atomic
 from perfectplay.errors import StoreError
 
 __all__ = [
@@ -86,36 +87,15 @@ def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
     return np.frombuffer(mmap.mmap(-1, size, flags=flags), dtype=dtype)
 
 
-def _fsync_dir(directory: str) -> None:
-    fd = os.open(directory or ".", os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _tmp_name(path: str) -> str:
-    return f"{path}.tmp-{os.getpid()}"
-
-
 def atomic_write_bytes(path: str, parts: Iterable[bytes | memoryview]) -> None:
-    """Write `parts` to `path` atomically: a temporary file, fsync, rename, fsync the folder.
+    """Write `parts` to `path` atomically and durably (:func:`perfectplay._atomic.atomic_file`).
 
-    The file gets the permissions of any new file of the user (the umask applies).
+    The temporary file is ``<path>.tmp-<pid>.<random>``: opening a tier directory removes
+    every file whose name holds ``.tmp-``, what a killed run leaves. The file gets the
+    permissions of any new file of the user (the umask applies).
     """
-    tmp = _tmp_name(path)
-    try:
-        with open(tmp, "wb") as out:
-            for part in parts:
-                out.write(part)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(os.path.dirname(path))
+    prefix = f"{os.path.basename(path)}.tmp-{os.getpid()}."
+    _atomic.atomic_write_bytes(path, parts, prefix=prefix, suffix="")
 
 
 def _compress_blocks(array: NDArray[Any], block: int) -> tuple[NDArray[np.uint64], list[bytes]]:
