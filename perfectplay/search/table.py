@@ -30,7 +30,7 @@ __all__ = ["BYTES_PER_ENTRY", "DEFAULT_MEMORY", "BoundTable"]
 
 BYTES_PER_ENTRY = 240
 """Bytes one filled slot costs, an estimate: four list slots and two bound integers beyond the
-small-int cache (about 80 bytes, measured with ``tracemalloc``: tests/search/test_search_table.py)
+small-int cache (about 80 bytes, measured with ``tracemalloc``: tests/search/test_table.py)
 and the key object the slot keeps alive (a 9-character string: 58 bytes; a tuple of three
 integers: 64 to 150). Larger keys make the table take more than its budget."""
 

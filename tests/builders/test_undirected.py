@@ -91,7 +91,8 @@ def test_oversized_graphs_are_refused() -> None:
 def test_numba_kernels_live_in_private_modules() -> None:
     # Public game and solver modules validate and call kernels from private _*.py modules.
     package = Path(perfectplay.games.__file__).parent.parent
-    for path in sorted([*package.glob("games/*.py"), *package.glob("solvers/*.py")]):
+    folders = ("games/**/*.py", "builders/*.py", "solvers/*.py", "search/*.py")
+    for path in sorted(p for folder in folders for p in package.glob(folder)):
         if path.name.startswith("_"):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -27,6 +27,7 @@ from perfectplay.errors import (
     TooLargeError,
 )
 from perfectplay.games.staircase import _kernels as _staircase_kernels
+from perfectplay._ranking import binomials
 from perfectplay.games.staircase import _levels as _staircase_levels
 from perfectplay.games.staircase import rules as staircase
 from perfectplay.games.staircase.rules import Staircase, count_positions, staircase_score
@@ -92,7 +93,7 @@ def sweep(levels: bool) -> Iterator[None]:
 
 def numba_table(game: Staircase, dtype: type[np.int32] | type[np.int64]) -> np.ndarray:  # type: ignore[type-arg]
     score = np.empty(game.size, dtype=dtype)
-    table = _staircase_levels.binomials(game.n + game.m, game.n)
+    table = binomials(game.n + game.m, game.n)
     _staircase_kernels.sweep_scores(game.n, game.m, game.size, table, game.a, game.b, score)
     return score
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import ast
 import itertools
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-import perfectplay.games
 from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError
 from perfectplay.games.subtraction.rules import Subtraction
@@ -194,19 +191,3 @@ def test_same_seed_same_report() -> None:
             return Value.TIE if n in (2, 4) else None
 
     assert check_game(Early(), seed=3) == check_game(Early(), seed=3)
-
-
-def test_games_layer_imports_nothing_above_it() -> None:
-    # Games build graphs and may call solvers; the api, problems and CLI sit on top of them.
-    above = ("perfectplay.api", "perfectplay.cli", "perfectplay.problems")
-    games = Path(perfectplay.games.__file__).parent
-    for path in sorted(games.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom):
-                names = [node.module or ""]
-            elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            else:
-                continue
-            bad = [name for name in names if name.startswith(above)]
-            assert not bad, f"{path.name}:{node.lineno} imports {bad[0]}"
