@@ -12,8 +12,8 @@ DIR and write their chunk files into it: DIR must be the same path on every mach
 
 Faults are Dask's and the files': a worker lost mid-task has its tasks run again elsewhere,
 and a task finding its chunk file done does nothing; a driver killed and run again keeps every
-complete chunk and tier (:class:`~perfectplay.tiers.engine.SolveStats` counts them). This is
-the only module that imports Dask.
+complete chunk and tier (:class:`~perfectplay.tiers.engine.SolveStats` counts them). Dask itself is
+opened by :mod:`perfectplay._dask`.
 """
 
 from __future__ import annotations
@@ -21,18 +21,16 @@ from __future__ import annotations
 import contextlib
 import copy
 import importlib.util
-import logging
 import os
-import re
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from perfectplay._dask import dask_client, parse_dask
 from perfectplay._memory import check_memory
-from perfectplay.errors import ClusterError, InputFormatError
+from perfectplay.errors import ClusterError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK
 from perfectplay.tiers.plan import ACYCLIC_BYTES_PER_RANK, SolveStats, chunk_bounds, progress_bar
@@ -48,43 +46,7 @@ from perfectplay.tiers.tasks import (
     solve_token,
 )
 
-__all__ = ["check_cluster", "parse_dask", "solve_on_cluster", "throughput"]
-
-_LOCAL = re.compile(r"local:([0-9]+)(?:x([0-9]+))?")
-_SCHEMES = ("tcp://", "tls://")
-_TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
-"""Dask starts workers with glibc's heap trimmed above 64 KiB, so every batch's arrays become
-fresh mappings, page-faulted anew: measured 1.55x the CPU of a Connect Four chunk. Unset for
-a LocalCluster; docs/distributed.md says how for workers started by hand."""
-CONNECT_SECONDS = 30
-"""How long to wait for the scheduler to answer, and then for a first worker to join."""
-
-
-def parse_dask(spec: str) -> tuple[int, int] | str:
-    """The local worker processes and threads of each of ``local:N`` (one thread each) or
-    ``local:NxT``, or the scheduler address of ``tcp://HOST:PORT``.
-
-    Raises
-    ------
-    InputFormatError
-        If `spec` is neither (or asks for no worker or no thread).
-
-    Examples
-    --------
-    >>> parse_dask("local:2"), parse_dask("local:1x2"), parse_dask("tcp://10.0.0.5:8786")
-    ((2, 1), (1, 2), 'tcp://10.0.0.5:8786')
-    """
-    local = _LOCAL.fullmatch(spec)
-    if local is not None:
-        processes, threads = int(local.group(1)), int(local.group(2) or 1)
-        if processes >= 1 and threads >= 1:
-            return processes, threads
-    if spec.startswith(_SCHEMES) and len(spec) > len("tcp://"):
-        return spec
-    raise InputFormatError(
-        f"--dask takes local:N or local:NxT (N >= 1 worker processes on this machine, T >= 1 "
-        f"threads each) or a scheduler address tcp://HOST:PORT, got {spec!r}"
-    )
+__all__ = ["check_cluster", "solve_on_cluster", "throughput"]
 
 
 def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
@@ -128,49 +90,6 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
         f"{game.info.name} on {processes} local Dask worker processes: tier "
         f"{game.tier_label(worst_tier)} (each worker reads its child tiers, 1 byte per rank)",
     )
-
-
-@contextmanager
-def _client(spec: str) -> Iterator[Any]:
-    """A connected :class:`distributed.Client` with at least one worker; closed afterwards."""
-    import dask
-    from distributed import Client, LocalCluster
-
-    target = parse_dask(spec)
-    if not isinstance(target, str):
-        with (
-            dask.config.set({_TRIM: None}),  # read as the nannies start, and restart, workers
-            LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=target[0],
-                threads_per_worker=target[1],
-                processes=True,
-                dashboard_address="127.0.0.1:0",
-                silence_logs=logging.ERROR,
-            ) as cluster,
-            Client(cluster) as client,  # type: ignore[no-untyped-call]
-        ):
-            print(
-                f"Dask: local cluster of {target[0]} worker processes, {target[1]} "
-                f"thread{'s' if target[1] > 1 else ''} each, dashboard "
-                f"{client.dashboard_link}",
-                file=sys.stderr,
-            )
-            yield client
-        return
-    try:
-        client = Client(target, timeout=f"{CONNECT_SECONDS}s")  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as error:
-        raise ClusterError(f"cannot reach the Dask scheduler at {target}: {error}") from None
-    with client:
-        try:
-            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-        except TimeoutError:
-            raise ClusterError(
-                f"the Dask scheduler at {target} has no worker (waited {CONNECT_SECONDS} s)"
-            ) from None
-        workers = len(client.scheduler_info(n_workers=-1)["workers"])
-        print(f"Dask: scheduler {target}, {workers} workers", file=sys.stderr)
-        yield client
 
 
 class _Tiers:
@@ -297,7 +216,7 @@ def solve_on_cluster(
     shared memory (:mod:`perfectplay.tiers.shared`), and each worker thread one chunk (18
     bytes per rank).
     """
-    with _client(spec) as client:
+    with dask_client(spec) as client:
         tiers = _Tiers(client, game, store)
         client.run(clean_up, tiers.remote.directory)  # shared copies of a killed run's workers
         try:

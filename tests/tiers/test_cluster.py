@@ -26,6 +26,7 @@ import pytest
 from cli_helpers import run_cli
 from tier_dirs import memory_dir, tree
 
+import perfectplay._dask
 from perfectplay import _memory
 from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four.tiers import TieredConnectFour
@@ -345,7 +346,7 @@ def test_dask_without_tiers_is_refused() -> None:
 def test_an_unreachable_scheduler_is_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    monkeypatch.setattr(perfectplay._dask, "CONNECT_SECONDS", 1)
     result = run_cli(
         ["solve", "connect-four", "--param", "rows=3", "--param", "cols=3", "--tiers",
          str(tmp_path / "d"), "--dask", "tcp://127.0.0.1:1"],
