@@ -150,6 +150,15 @@ class GameInfo:
             f"impartial={self.impartial}, cyclic={self.cyclic}, description={self.description!r})"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the constructor's arguments (the read-only params view is not picklable),
+        so games travel to worker processes and Dask workers."""
+        return (
+            GameInfo,
+            (self.name, dict(self.params), self.scored, self.impartial, self.cyclic,
+             self.description),
+        )  # fmt: skip
+
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted(self.params.items())), self.scored, self.cyclic))
 

@@ -8,6 +8,8 @@
 - :mod:`~perfectplay.search.table` — the fixed-size transposition table of score bounds.
 - :mod:`~perfectplay.search.kernel` — :class:`SearchKernel`, what a game's compiled search
   offers the engine.
+- :mod:`~perfectplay.search.book` — the opening book: every position up to a depth searched
+  once (in worker processes or on Dask), resumable, one checksummed file.
 
 The engine imports the protocol layer and the core only, never a concrete game, the store,
 the API or the command line (docs/search.md).
@@ -29,7 +31,17 @@ Examples
 
 from __future__ import annotations
 
+from perfectplay.search.book import BookStats, OpeningBook, build_book
 from perfectplay.search.engine import GameOverError, MoveResult, SearchResult, search
 from perfectplay.search.kernel import SearchKernel
 
-__all__ = ["GameOverError", "MoveResult", "SearchKernel", "SearchResult", "search"]
+__all__ = [
+    "BookStats",
+    "GameOverError",
+    "MoveResult",
+    "OpeningBook",
+    "SearchKernel",
+    "SearchResult",
+    "build_book",
+    "search",
+]

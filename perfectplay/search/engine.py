@@ -35,7 +35,7 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +122,7 @@ def search(
     all_moves: bool = False,
     memory: int | None = None,
     use_kernel: bool = True,
+    lookup: Callable[[Any], tuple[Value, int] | None] | None = None,
 ) -> SearchResult:
     """Perfect play at one position: value, remoteness (score) and best moves, by search.
 
@@ -143,6 +144,11 @@ def search(
     use_kernel : bool
         Use the game's ``search_kernel()`` if it offers one (default); False forces the plain
         path.
+    lookup : callable, optional
+        Answers known before searching: ``lookup(position)`` gives ``(value, remoteness)``
+        for the player to move (remoteness -1 if unknown), or None. An opening book's or a
+        solved database's ``get``. Consulted for `position` and each of its moves' children;
+        what it does not hold is searched. Unscored games only (it carries no score).
 
     Returns
     -------
@@ -214,8 +220,13 @@ def search(
     budget = DEFAULT_MEMORY if memory is None else memory
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise InputFormatError(f"memory must be a positive number of bytes, got {memory!r}")
+    known = None
+    if lookup is not None and not info.scored:
+        known = _from_lookup(game, here, lookup, weak, all_moves, budget, use_kernel)
     kernel = _kernel(game) if use_kernel else None
-    if kernel is not None:
+    if known is not None:
+        found = known
+    elif kernel is not None:
         found = _with_kernel(kernel, here, budget, weak, all_moves)
     else:
         with deeper_recursion():
@@ -227,6 +238,47 @@ def search(
 
 _Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[MoveResult, ...], int]
 """What a path returns: value, remoteness, score, best moves, moves, nodes."""
+
+
+def _from_lookup(
+    game: Game[Any],
+    position: Any,
+    lookup: Callable[[Any], tuple[Value, int] | None],
+    weak: bool,
+    all_moves: bool,
+    memory: int,
+    use_kernel: bool,
+) -> _Found | None:
+    """The answer at `position` from `lookup`, its moves from `lookup` or searched; None if
+    `lookup` does not hold `position` (or holds no remoteness where a strong answer is asked)."""
+    root = lookup(position)
+    if root is None or (not weak and root[1] < 0):
+        return None
+    value, remoteness = Value(root[0]), int(root[1])
+    valued: list[MoveResult | None] = []
+    nodes = 0
+    for move in game.moves(position):
+        child = move[1]
+        over = game.outcome(child)
+        if over is None and not any(True for _ in game.moves(child)):
+            over = Value(LOSE)
+        answer = (Value(over), 0) if over is not None else lookup(child)
+        if answer is None or (not weak and answer[1] < 0):
+            found = search(
+                game, child, weak=weak, memory=memory, use_kernel=use_kernel, lookup=lookup
+            )
+            nodes += found.nodes
+            answer = (found.value, -1 if found.remoteness is None else found.remoteness)
+        child_value, child_remoteness = Value(answer[0]), int(answer[1])
+        valued.append(
+            MoveResult(str(move[0]), child_value.flipped(), None if weak else child_remoteness + 1)
+        )
+    if weak:
+        best = tuple(m.label for m in valued if m is not None and m.value == value)
+        return value, None, None, best, tuple(m for m in valued if m) if all_moves else (), nodes
+    best = _best(valued, value, None)
+    kept = tuple(m for m in valued if m is not None) if all_moves else ()
+    return value, remoteness, None, best, kept, nodes
 
 
 def _refuse_over(game: Game[Any], position: Any) -> None:

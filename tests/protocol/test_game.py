@@ -81,3 +81,12 @@ def test_provides_tells_overridden_extras() -> None:
 
 def test_repr_names_the_game_and_its_params() -> None:
     assert repr(Countdown()) == "<Countdown countdown start=3>"
+
+
+def test_game_info_pickles_for_worker_processes() -> None:
+    import pickle
+
+    info = GameInfo("connect-four", {"rows": 4, "cols": 5}, description="d")
+    again = pickle.loads(pickle.dumps(info))
+    assert again == info and hash(again) == hash(info)
+    assert dict(again.params) == {"rows": 4, "cols": 5}

@@ -18,12 +18,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
+from dask_helpers import Cluster, start_process, stop_process, wait_until
 from tier_dirs import memory_dir, tree
 
 import perfectplay._dask
@@ -39,70 +39,8 @@ from perfectplay.tiers.tasks import solve_token
 
 pytest.importorskip("distributed")
 
-BIN = Path(sys.executable).parent
 CHUNK = 262144  # 5x5: 673 chunks in 26 tiers, 95 in the largest
 DRIVER = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
-
-
-def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
-    """Start a process in its own process group (killed whole at the end), output to `log`."""
-    with open(log, "wb") as out:
-        return subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
-
-
-def _wait(ready: Callable[[], bool], what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not ready():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
-
-
-class Cluster:
-    """A scheduler and its workers, each a real process of the venv's ``dask`` command."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.processes: list[subprocess.Popen[bytes]] = []
-        self.workers: list[subprocess.Popen[bytes]] = []
-        info = root / "scheduler.json"
-        command = [
-            str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-            "--no-dashboard", "--scheduler-file", str(info),
-        ]  # fmt: skip
-        self.processes.append(_start(command, root / "scheduler.log"))
-        _wait(lambda: info.exists() and info.stat().st_size > 0, "the scheduler file")
-        self.address: str = json.loads(info.read_text())["address"]
-
-    def add_worker(self) -> subprocess.Popen[bytes]:
-        """Start one more worker process (one thread, no nanny) and wait until it joined."""
-        from distributed import Client
-
-        name = f"w{len(self.processes)}"
-        command = [
-            str(BIN / "dask"), "worker", self.address, "--nworkers", "1", "--nthreads", "1",
-            "--no-nanny", "--no-dashboard", "--name", name,
-            "--local-directory", str(self.root / name),
-        ]  # fmt: skip
-        worker = _start(command, self.root / f"{name}.log")
-        self.processes.append(worker)
-        self.workers.append(worker)
-        with Client(self.address, timeout="30s") as client:  # type: ignore[no-untyped-call]
-            _wait(
-                lambda: name in {w["name"] for w in client.scheduler_info()["workers"].values()},
-                f"worker {name}",
-            )
-        return worker
-
-    def close(self) -> None:
-        for process in self.processes:
-            _stop(process)
 
 
 @pytest.fixture(scope="module")
@@ -194,10 +132,12 @@ def test_a_worker_killed_mid_tier_changes_nothing_on_5x5(
     game = load_tiered_game("connect-four", rows=5, cols=5)
     largest = max(game.tiers(), key=game.tier_size)
     chunks = directory / f"tier-{game.tier_label(largest)}.chunks"
-    driver = _start(_command(directory, dask_cluster.address, 5, 5, CHUNK), scratch / "5x5.log")
+    driver = start_process(
+        _command(directory, dask_cluster.address, 5, 5, CHUNK), scratch / "5x5.log"
+    )
     try:
         # Mid-tier: some chunks of the largest tier written, most still to come.
-        _wait(lambda: len(list(chunks.glob("*.tier"))) >= 5 or driver.poll() is not None, "")
+        wait_until(lambda: len(list(chunks.glob("*.tier"))) >= 5 or driver.poll() is not None, "")
         assert driver.poll() is None, (scratch / "5x5.log").read_text()
         victim = dask_cluster.workers.pop(0)
         os.killpg(victim.pid, signal.SIGKILL)
@@ -207,7 +147,7 @@ def test_a_worker_killed_mid_tier_changes_nothing_on_5x5(
         dask_cluster.add_worker()
         assert driver.wait(timeout=240) == 0, (scratch / "5x5.log").read_text()
     finally:
-        _stop(driver)
+        stop_process(driver)
     _same_as_reference(directory, _reference(scratch, 5, 5))
 
 
@@ -217,9 +157,9 @@ def test_a_driver_killed_mid_tier_then_run_again_keeps_what_was_complete(
     chunk = 65536  # 4x5 in 99 chunks
     directory = scratch / "driver-4x5"
     command = _command(directory, dask_cluster.address, 4, 5, chunk)
-    driver = _start(command, scratch / "driver.log")
+    driver = start_process(command, scratch / "driver.log")
     try:
-        _wait(
+        wait_until(
             lambda: (
                 (len(_tier_files(directory)) >= 2 and len(_chunk_files(directory)) >= 2)
                 or driver.poll() is not None
@@ -229,7 +169,7 @@ def test_a_driver_killed_mid_tier_then_run_again_keeps_what_was_complete(
         os.killpg(driver.pid, signal.SIGKILL)
         driver.wait()
     finally:
-        _stop(driver)
+        stop_process(driver)
     tiers = _tier_files(directory)
     chunks = [c for c in _chunk_files(directory) if c.parent.stem + ".tier" not in tiers]
     assert len(tiers) >= 2 and chunks, "the driver finished before it could be killed"

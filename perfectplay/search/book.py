@@ -1,0 +1,408 @@
+"""An opening book: every position up to a depth, searched once, written to one file.
+
+:func:`build_book` lists the positions reachable in at most `depth` moves from the start (one
+per symmetry class: the game's ``canonical`` and ``encode`` name them), searches each with
+:func:`~perfectplay.search.engine.search` as one idempotent task, and writes the answers into
+one file, atomically, with a checksum. Finished tasks are appended to a journal beside the file
+(``FILE.journal``), so a build killed at any moment resumes where it stopped; the journal is
+removed once the book is written. Tasks run in this process's worker processes (every core) or
+on a Dask cluster (``dask="local:N"`` or ``"tcp://HOST:PORT"``).
+
+:class:`OpeningBook` reads a book back; :func:`~perfectplay.search.engine.search` answers a
+position found in a book given to it without searching. Every value is stated **for the player
+to move**.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from perfectplay.protocol.game import Game, GameInfo
+>>> class TakeAway(Game[int]):  # take 1 or 2 tokens; who takes the last wins
+...     info = GameInfo("take-away")
+...     def initial(self) -> int:
+...         return 9
+...     def moves(self, heap: int) -> list[tuple[str, int]]:
+...         return [(f"take {k}", heap - k) for k in (1, 2) if k <= heap]
+...     def outcome(self, heap: int) -> None:
+...         return None
+...     def encode(self, heap: int) -> int:
+...         return heap
+...     def decode(self, code: int) -> int:
+...         return code
+>>> path = os.path.join(tempfile.mkdtemp(), "take-away.book")
+>>> build_book(TakeAway(), 3, path, jobs=1, progress=False)
+BookStats(positions=7, searched=7, kept=0, seconds=...)
+>>> book = OpeningBook.open(path, TakeAway())
+>>> book.get(6), book.get(9), book.get(2)
+((<Value.LOSE: 0>, 4), (<Value.LOSE: 0>, 6), None)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import time
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay._atomic import atomic_file
+from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError
+from perfectplay.protocol.game import Game, provides
+from perfectplay.values import NO_REMOTENESS, Value
+
+__all__ = ["BookStats", "OpeningBook", "book_positions", "build_book"]
+
+MAGIC = b"perfectplay-book\n"
+"""The first bytes of a book file; then a 4-byte header length, the JSON header, the arrays."""
+_DTYPES: dict[str, np.dtype[Any]] = {
+    "codes": np.dtype("<u8"),
+    "values": np.dtype("u1"),
+    "remoteness": np.dtype("<i4"),
+}
+_MAX_POSITIONS = 50_000_000
+"""Books larger than this are refused before any work (8 + 1 + 4 bytes each in memory)."""
+
+
+@dataclass(frozen=True)
+class BookStats:
+    """What one run of :func:`build_book` did."""
+
+    positions: int
+    """Positions in the book (one per symmetry class, play going on)."""
+    searched: int
+    """Positions searched by this run."""
+    kept: int
+    """Positions found in the journal of an earlier, interrupted run (not searched again)."""
+    seconds: float
+    """Wall-clock time of the run."""
+
+    def __repr__(self) -> str:
+        return (
+            f"BookStats(positions={self.positions}, searched={self.searched}, "
+            f"kept={self.kept}, seconds=...)"
+        )
+
+
+def _code(game: Game[Any], position: Any) -> int:
+    canonical = game.canonical(position) if provides(game, "canonical") else position
+    return int(game.encode(canonical))
+
+
+def _require_codes(game: Game[Any]) -> None:
+    if not (provides(game, "encode") and provides(game, "decode")):
+        raise GameDefinitionError(
+            f"{game.info.name}: an opening book names positions by code, so the game must "
+            "define encode() and decode()"
+        )
+
+
+def book_positions(game: Game[Any], depth: int) -> list[int]:
+    """Codes of the positions within `depth` moves of the start where play goes on, one per
+    symmetry class, in breadth-first order.
+
+    Raises
+    ------
+    InputFormatError
+        If `depth` is negative.
+    GameDefinitionError
+        If the game lacks ``encode``/``decode``.
+    TooLargeError
+        If more than 50 million positions would be listed.
+
+    Notes
+    -----
+    Cost: one call of ``moves`` and ``outcome`` per listed position and its children (Python).
+    """
+    from perfectplay.errors import TooLargeError
+
+    if depth < 0:
+        raise InputFormatError(f"the book's depth must be 0 or more, got {depth}")
+    _require_codes(game)
+    start = game.initial()
+    seen = {_code(game, start)}
+    layer = [start] if game.outcome(start) is None else []
+    codes: list[int] = []
+    for level in range(depth + 1):
+        following = []
+        for position in layer:
+            moves = list(game.moves(position))
+            if not moves:
+                continue  # stuck: over, nothing to search
+            codes.append(_code(game, position))
+            if len(codes) > _MAX_POSITIONS:
+                raise TooLargeError(
+                    f"{game.info.name}: a book of depth {depth} holds more than "
+                    f"{_MAX_POSITIONS:,} positions; choose a smaller depth"
+                )
+            if level == depth:
+                continue
+            for move in moves:
+                child = move[1]
+                code = _code(game, child)
+                if code not in seen and game.outcome(child) is None:
+                    seen.add(code)
+                    following.append(child)
+        layer = following
+    return codes
+
+
+def _book_task(game: Game[Any], code: int, memory: int | None, weak: bool) -> tuple[int, int, int]:
+    """Search the position `code` names: ``(code, value, remoteness)`` (-1: weak)."""
+    from perfectplay.search.engine import search
+
+    result = search(game, game.decode(code), weak=weak, memory=memory)
+    remoteness = NO_REMOTENESS if result.remoteness is None else result.remoteness
+    return code, int(result.value), remoteness
+
+
+def _read_journal(path: str) -> dict[int, tuple[int, int]]:
+    """The answers an earlier run appended (a torn last line, from a kill, is ignored)."""
+    done: dict[int, tuple[int, int]] = {}
+    if not os.path.exists(path):
+        return done
+    with open(path, encoding="ascii", errors="replace") as journal:
+        for line in journal:
+            words = line.split()
+            if len(words) == 3 and line.endswith("\n"):
+                try:
+                    code, value, remoteness = (int(w) for w in words)
+                except ValueError:
+                    continue
+                done[code] = (value, remoteness)
+    return done
+
+
+def _run_local(
+    game: Game[Any], codes: list[int], memory: int | None, weak: bool, jobs: int
+) -> Iterator[tuple[int, int, int]]:
+    if jobs == 1:
+        for code in codes:
+            yield _book_task(game, code, memory, weak)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_book_task, game, code, memory, weak) for code in codes]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def _run_dask(
+    spec: str, game: Game[Any], codes: list[int], memory: int | None, weak: bool
+) -> Iterator[tuple[int, int, int]]:
+    from distributed import as_completed as dask_completed
+
+    from perfectplay._dask import dask_client
+
+    with dask_client(spec) as client:
+        remote_game = client.scatter(game, broadcast=True)
+        futures = [
+            client.submit(_book_task, remote_game, code, memory, weak, key=f"book-{code}-{weak}")
+            for code in codes
+        ]
+        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+            yield future.result()
+
+
+def build_book(
+    game: Game[Any],
+    depth: int,
+    path: str | os.PathLike[str],
+    *,
+    weak: bool = False,
+    memory: int | None = None,
+    jobs: int | None = None,
+    dask: str | None = None,
+    progress: bool | None = None,
+) -> BookStats:
+    """Search every position within `depth` moves of the start and write the answers to `path`.
+
+    Parameters
+    ----------
+    game : Game
+        An acyclic game with ``encode``/``decode`` (and ``canonical`` to share symmetric
+        positions).
+    depth : int
+        The deepest level listed: 0 is the start alone.
+    path : path
+        The book file to write (atomically, at the end); ``path + ".journal"`` holds the
+        answers of finished tasks meanwhile.
+    weak : bool
+        Record only WIN/LOSE/TIE (remoteness -1): a faster book.
+    memory : int, optional
+        Each search's table budget (see :func:`~perfectplay.search.engine.search`).
+    jobs : int, optional
+        Worker processes on this machine (default: every core); ignored with `dask`.
+    dask : str, optional
+        ``local:N`` or ``tcp://HOST:PORT``: run the tasks on a Dask cluster instead (the game
+        is sent to the workers pickled).
+    progress : bool, optional
+        Show a progress bar (default: on a terminal).
+
+    Returns
+    -------
+    BookStats
+
+    Raises
+    ------
+    InputFormatError, GameDefinitionError, TooLargeError
+        As :func:`book_positions` and :func:`~perfectplay.search.engine.search`; a bad `dask`.
+
+    Notes
+    -----
+    Cost: one search per listed position (the searches share nothing, so the book costs the
+    sum of its positions' searches); memory: `memory` per worker, plus 13 bytes per position.
+    """
+    from tqdm import tqdm
+
+    began = time.perf_counter()
+    target = os.fspath(path)
+    if dask is not None:
+        from perfectplay._dask import parse_dask
+
+        parse_dask(dask)
+    codes = book_positions(game, depth)
+    journal_path = target + ".journal"
+    done = _read_journal(journal_path)
+    todo = [c for c in codes if c not in done]
+    kept = len(codes) - len(todo)
+    workers = jobs or os.cpu_count() or 1
+    answers: Iterable[tuple[int, int, int]] = (
+        _run_dask(dask, game, todo, memory, weak)
+        if dask is not None
+        else _run_local(game, todo, memory, weak, workers)
+    )
+    with (
+        open(journal_path, "a", encoding="ascii") as journal,
+        tqdm(
+            total=len(codes), initial=kept, desc="book", unit="pos",
+            disable=None if progress is None else not progress, leave=False,
+        ) as bar,
+    ):  # fmt: skip
+        for code, value, remoteness in answers:
+            journal.write(f"{code} {value} {remoteness}\n")
+            journal.flush()
+            done[code] = (value, remoteness)
+            bar.update(1)
+    _write(target, game, depth, weak, codes, done)
+    os.unlink(journal_path)
+    return BookStats(len(codes), len(todo), kept, time.perf_counter() - began)
+
+
+def _write(
+    path: str,
+    game: Game[Any],
+    depth: int,
+    weak: bool,
+    codes: list[int],
+    done: dict[int, tuple[int, int]],
+) -> None:
+    order = np.array(sorted(codes), dtype=_DTYPES["codes"])
+    arrays = {
+        "codes": order,
+        "values": np.array([done[int(c)][0] for c in order], dtype=_DTYPES["values"]),
+        "remoteness": np.array([done[int(c)][1] for c in order], dtype=_DTYPES["remoteness"]),
+    }
+    payload = b"".join(arrays[k].tobytes() for k in _DTYPES)
+    header = json.dumps(
+        {
+            "game": game.info.name,
+            "params": {k: _plain(v) for k, v in game.info.params.items()},
+            "depth": depth,
+            "weak": weak,
+            "positions": len(order),
+            "crc32": zlib.crc32(payload),
+        },
+        sort_keys=True,
+    ).encode()
+    with atomic_file(path) as out:
+        out.write(MAGIC + struct.pack("<I", len(header)) + header + payload)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+class OpeningBook:
+    """A book written by :func:`build_book`, read back for look-ups.
+
+    Use :meth:`open`. ``get(position)`` gives ``(value, remoteness)`` for the player to move
+    (remoteness -1 in a weak book), or None where the book does not hold the position.
+    """
+
+    def __init__(self, game: Game[Any], header: dict[str, Any], arrays: dict[str, Any]) -> None:
+        self.game = game
+        """The game the book is of."""
+        self.depth: int = header["depth"]
+        """The deepest level the book holds."""
+        self.weak: bool = header["weak"]
+        """True if the book records values only (no remoteness)."""
+        self._codes: NDArray[np.uint64] = arrays["codes"]
+        self._values: NDArray[np.uint8] = arrays["values"]
+        self._remoteness: NDArray[np.int32] = arrays["remoteness"]
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], game: Game[Any]) -> OpeningBook:
+        """Read and check the book at `path` for `game`.
+
+        Raises
+        ------
+        StoreError
+            If the file is not a book, is damaged (checksum, lengths, values), or is another
+            game's (name or parameters differ) — one line naming the file.
+        """
+        target = os.fspath(path)
+        with open(target, "rb") as stream:
+            data = stream.read()
+        if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
+            raise StoreError(f"{target}: not an opening book (perfectplay book writes them)")
+        (size,) = struct.unpack_from("<I", data, len(MAGIC))
+        start = len(MAGIC) + 4
+        try:
+            header = json.loads(data[start : start + size])
+            count = int(header["positions"])
+            crc = int(header["crc32"])
+            header["depth"], header["weak"] = int(header["depth"]), bool(header["weak"])
+            name, params = header["game"], header["params"]
+        except (ValueError, KeyError, TypeError):
+            raise StoreError(f"{target}: damaged opening book (unreadable header)") from None
+        payload = data[start + size :]
+        if count < 0 or len(payload) != count * sum(d.itemsize for d in _DTYPES.values()):
+            raise StoreError(f"{target}: damaged opening book (its arrays are cut short)")
+        if zlib.crc32(payload) != crc:
+            raise StoreError(f"{target}: damaged opening book (checksum mismatch)")
+        expected = {k: _plain(v) for k, v in game.info.params.items()}
+        if name != game.info.name or params != expected:
+            raise StoreError(
+                f"{target} is a book of {name} {params}, not of {game.info.name} {expected}"
+            )
+        arrays, offset = {}, 0
+        for key, dtype in _DTYPES.items():
+            arrays[key] = np.frombuffer(payload, dtype=dtype, count=count, offset=offset)
+            offset += count * dtype.itemsize
+        codes = arrays["codes"]
+        if count and (np.any(codes[1:] <= codes[:-1]) or arrays["values"].max() > int(Value.WIN)):
+            raise StoreError(f"{target}: damaged opening book (codes or values out of order)")
+        return cls(game, header, arrays)
+
+    def get(self, position: Any) -> tuple[Value, int] | None:
+        """``(value, remoteness)`` of `position` for the player to move, or None if absent.
+
+        Cost: one ``canonical``/``encode`` and a binary search, O(log n).
+        """
+        code = _code(self.game, position)
+        i = int(np.searchsorted(self._codes, np.uint64(code)))
+        if i == len(self._codes) or int(self._codes[i]) != code:
+            return None
+        return Value(int(self._values[i])), int(self._remoteness[i])
+
+
+Lookup = Callable[[Any], "tuple[Value, int] | None"]
+"""What the search consults before searching a position: a book's or a database's ``get``."""

@@ -1,0 +1,163 @@
+"""The opening book: every entry equals the strong solver, a build killed with SIGKILL resumes
+to the same file, damaged books are refused in one line, the Dask path gives the same book, and
+a search given a book answers from it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from dask_helpers import Cluster
+
+from perfectplay.api import solve
+from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError
+from perfectplay.games.registry import load_game
+from perfectplay.protocol.game import Game
+from perfectplay.search import OpeningBook, build_book, search
+from perfectplay.search.book import book_positions
+from perfectplay.values import Value
+
+
+def test_every_entry_equals_the_strong_solver(tmp_path: Path) -> None:
+    game = load_game("tic-tac-toe")
+    solved = solve(game)
+    path = tmp_path / "ttt.book"
+    stats = build_book(game, 4, path, jobs=1, progress=False)
+    book = OpeningBook.open(path, game)
+    assert len(book) == stats.positions == stats.searched > 100
+    codes = book_positions(game, 4)
+    assert sorted(codes) == sorted(set(codes))
+    for code in codes:
+        position = game.decode(code)
+        assert book.get(position) == (solved.value(position), solved.remoteness(position))
+    assert not (tmp_path / "ttt.book.journal").exists()
+
+
+def test_a_weak_book_records_values_only(tmp_path: Path) -> None:
+    game = load_game("connect-four", rows=4, cols=4)
+    solved = solve(game)
+    path = tmp_path / "c4.book"
+    build_book(game, 3, path, weak=True, jobs=2, progress=False)
+    book = OpeningBook.open(path, game)
+    assert book.weak
+    for code in book_positions(game, 3):
+        position = game.decode(code)
+        assert book.get(position) == (solved.value(position), -1)
+
+
+_BUILD = """
+import sys
+from perfectplay.games.registry import load_game
+from perfectplay.search import build_book
+build_book(load_game("tic-tac-toe"), 6, sys.argv[1], jobs=1, progress=False)
+"""
+
+
+def test_a_build_killed_with_sigkill_resumes_to_the_same_file(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.book"
+    subprocess.run([sys.executable, "-c", _BUILD, str(whole)], check=True)
+    killed = tmp_path / "killed.book"
+    journal = Path(str(killed) + ".journal")
+    process = subprocess.Popen([sys.executable, "-c", _BUILD, str(killed)])
+    deadline = time.monotonic() + 120
+    while not (journal.exists() and journal.stat().st_size > 2000):
+        assert process.poll() is None, "the build ended before it could be killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not killed.exists()
+    done = len(journal.read_text().splitlines())
+    stats = build_book(load_game("tic-tac-toe"), 6, killed, jobs=1, progress=False)
+    assert stats.kept >= done - 1 and stats.kept + stats.searched == stats.positions
+    assert killed.read_bytes() == whole.read_bytes()
+
+
+def test_damaged_or_foreign_books_are_refused_in_one_line(tmp_path: Path) -> None:
+    game = load_game("tic-tac-toe")
+    path = tmp_path / "ttt.book"
+    build_book(game, 2, path, jobs=1, progress=False)
+    data = path.read_bytes()
+    cases = {
+        "flipped": data[:-3] + bytes([data[-3] ^ 1]) + data[-2:],
+        "cut": data[:-5],
+        "not a book": b"hello\n",
+        "header": data[:25] + b"{" + data[26:],
+    }
+    messages = {
+        "flipped": "checksum mismatch",
+        "cut": "cut short",
+        "not a book": "not an opening book",
+        "header": "damaged opening book",
+    }
+    for name, content in cases.items():
+        bad = tmp_path / f"{name}.book"
+        bad.write_bytes(content)
+        with pytest.raises(StoreError, match=messages[name]) as info:
+            OpeningBook.open(bad, game)
+        assert "\n" not in str(info.value)
+    with pytest.raises(StoreError, match="is a book of tic-tac-toe"):
+        OpeningBook.open(path, load_game("connect-four", rows=4, cols=4))
+
+
+def test_bad_requests_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputFormatError, match="depth must be 0 or more"):
+        build_book(load_game("tic-tac-toe"), -1, tmp_path / "b", progress=False)
+    with pytest.raises(InputFormatError, match="--dask takes"):
+        build_book(load_game("tic-tac-toe"), 1, tmp_path / "b", dask="nowhere", progress=False)
+
+    class NoCodes(Game[int]):
+        def initial(self) -> int:
+            return 2
+
+        def moves(self, p: int) -> list[tuple[str, int]]:
+            return [("1", p - 1)] if p else []
+
+        def outcome(self, p: int) -> None:
+            return None
+
+    with pytest.raises(GameDefinitionError, match="encode"):
+        build_book(NoCodes(), 1, tmp_path / "b", progress=False)
+    assert not (tmp_path / "b").exists()
+
+
+def test_search_answers_from_the_book_and_agrees_without_it(tmp_path: Path) -> None:
+    game = load_game("tic-tac-toe")
+    path = tmp_path / "ttt.book"
+    build_book(game, 3, path, jobs=1, progress=False)
+    book = OpeningBook.open(path, game)
+    for code in book_positions(game, 2):
+        position = game.decode(code)
+        plain = search(game, position, all_moves=True)
+        booked = search(game, position, all_moves=True, lookup=book.get)
+        assert booked.nodes == 0  # the position and every child are in the book
+        assert (booked.value, booked.remoteness) == (plain.value, plain.remoteness)
+        assert booked.moves == plain.moves and booked.best_moves == plain.best_moves
+    deep = game.decode(book_positions(game, 5)[-1])
+    assert book.get(deep) is None
+    assert search(game, deep, lookup=book.get).nodes > 0
+
+
+def test_the_dask_path_gives_the_same_book(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    game = load_game("tic-tac-toe")
+    local = tmp_path / "local.book"
+    build_book(game, 3, local, jobs=1, progress=False)
+    root = tmp_path / "cluster"
+    root.mkdir()
+    cluster = Cluster(root)
+    try:
+        cluster.add_worker()
+        cluster.add_worker()
+        remote = tmp_path / "remote.book"
+        stats = build_book(game, 3, remote, dask=cluster.address, progress=False)
+    finally:
+        cluster.close()
+    assert stats.searched == stats.positions
+    assert remote.read_bytes() == local.read_bytes()
+    assert OpeningBook.open(remote, game).get(game.initial()) == (Value.TIE, 9)
