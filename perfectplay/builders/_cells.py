@@ -1,10 +1,11 @@
-"""Shared machinery of the board games: cell ids, neighbour tables, pair ranking, pair graphs.
+"""Shared machinery of the board games: cell ids, neighbour tables, pair graphs.
 
 A board is a boolean array ``free`` of shape ``(rows, cols)``. Its free cells, in row-major
 order, get the ids ``0..F-1``; ``Board.cell_of[c]`` is the flat index ``row * cols + col`` of
 cell ``c`` and ``Board.id_of[flat]`` maps back (``-1`` on blocked cells). Unordered pairs of cell
 ids ``i < j`` are ranked colexicographically, ``rank(i, j) = j * (j - 1) / 2 + i``, a bijection
-onto ``0..F(F-1)/2 - 1`` that every two-piece game uses as its position id.
+onto ``0..F(F-1)/2 - 1`` that every two-piece game uses as its position id
+(:func:`perfectplay._ranking.pair_rank`, :func:`perfectplay._ranking.pair_unrank`).
 
 No Python loop runs over cells or pairs: cell tables are vectorized numpy, and the pair graph
 (up to tens of millions of moves) is written by two passes of a numba kernel, which needs no
@@ -14,13 +15,13 @@ temporary arrays.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numba as nb
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from perfectplay._memory import check_memory
+from perfectplay._ranking import pair_count
 from perfectplay.errors import InputFormatError, InvalidGraphError
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position
@@ -31,9 +32,6 @@ __all__ = [
     "Board",
     "TokenGame",
     "marked_cells",
-    "pair_count",
-    "pair_rank",
-    "pair_unrank",
     "parse_rows",
     "parse_text",
 ]
@@ -54,54 +52,6 @@ KNIGHT_JUMPS: tuple[tuple[int, int], ...] = (
 """The eight knight jumps, in row-major order of their target squares."""
 
 IntArray = NDArray[np.int64]
-
-
-def pair_count(cells: int) -> int:
-    """Number of unordered pairs of distinct cells among `cells`.
-
-    >>> pair_count(4)
-    6
-    """
-    return cells * (cells - 1) // 2
-
-
-def pair_rank(i: ArrayLike, j: ArrayLike) -> Any:
-    """Rank of the unordered pair ``{i, j}`` (``i != j``), vectorized.
-
-    ``rank = hi * (hi - 1) / 2 + lo`` with ``lo = min(i, j)``, ``hi = max(i, j)``: pairs with a
-    smaller larger element come first. Cell ids must stay below ``2**31`` (int64 arithmetic).
-
-    >>> pair_rank(0, 1), pair_rank(2, 0), pair_rank([1, 3], [2, 2]).tolist()
-    (0, 1, [2, 5])
-    """
-    a = np.asarray(i, dtype=np.int64)
-    b = np.asarray(j, dtype=np.int64)
-    lo = np.minimum(a, b)
-    hi = np.maximum(a, b)
-    rank = hi * (hi - 1) // 2 + lo
-    return int(rank) if rank.ndim == 0 else rank
-
-
-def pair_unrank(rank: ArrayLike) -> tuple[Any, Any]:
-    """The pair ``(i, j)``, ``i < j``, of a rank: the inverse of :func:`pair_rank`, vectorized.
-
-    ``j`` is the largest integer with ``j * (j - 1) / 2 <= rank``, from the square root formula
-    and then corrected by one step either way against floating-point rounding. Exact for cell
-    ids below ``2**31`` (ranks below ``2**61``).
-
-    >>> pair_unrank(5)
-    (2, 3)
-    >>> [a.tolist() for a in pair_unrank([0, 1, 2, 3])]
-    [[0, 0, 1, 0], [1, 2, 2, 3]]
-    """
-    r = np.asarray(rank, dtype=np.int64)
-    j = ((1.0 + np.sqrt(1.0 + 8.0 * r.astype(np.float64))) / 2.0).astype(np.int64)
-    j -= (j * (j - 1) // 2 > r).astype(np.int64)
-    j += ((j + 1) * j // 2 <= r).astype(np.int64)
-    i = r - j * (j - 1) // 2
-    if r.ndim == 0:
-        return int(i), int(j)
-    return i, j
 
 
 def parse_rows(

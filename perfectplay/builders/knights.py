@@ -31,7 +31,8 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from perfectplay.builders._cells import KNIGHT_JUMPS, Board, pair_count, pair_rank, pair_unrank
+from perfectplay._ranking import pair_count, pair_rank, pair_unrank
+from perfectplay.builders._cells import KNIGHT_JUMPS, Board
 from perfectplay.errors import GameDefinitionError, InputFormatError, InvalidGraphError
 from perfectplay.graph import GameGraph
 from perfectplay.values import Position

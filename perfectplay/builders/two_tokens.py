@@ -36,14 +36,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
-from perfectplay.builders._cells import (
-    KING_STEPS,
-    TokenGame,
-    pair_count,
-    pair_rank,
-    pair_unrank,
-    parse_text,
-)
+from perfectplay._ranking import pair_count, pair_rank, pair_unrank
+from perfectplay.builders._cells import KING_STEPS, TokenGame, parse_text
 from perfectplay.builders._two_tokens_kernels import two_token_mover_wins
 from perfectplay.errors import InputFormatError, InvalidGraphError, TooLargeError
 from perfectplay.graph import GameGraph

@@ -8,7 +8,7 @@ from brute import brute_knights
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.builders._cells import pair_count
+from perfectplay._ranking import pair_count
 from perfectplay.builders.knights import Knights
 from perfectplay.errors import GameDefinitionError, InputFormatError, InvalidGraphError
 from perfectplay.solvers.geography import solve_geography

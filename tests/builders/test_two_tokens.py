@@ -8,7 +8,7 @@ from brute import brute_two_tokens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.builders._cells import pair_count, pair_rank, pair_unrank
+from perfectplay._ranking import pair_count, pair_rank, pair_unrank
 from perfectplay.builders.two_tokens import TwoTokens
 from perfectplay.errors import InputFormatError, InvalidGraphError, TooLargeError
 from perfectplay.solvers.geography import solve_geography

@@ -3,9 +3,11 @@
 A board is an array of ``N = n * n`` cells (``0`` empty, ``1`` Blue, ``2`` Red), cell 0 the
 top-left, row by row. The tier of a board is ``(b, r)``, its numbers of Blue and Red cars. Its
 rank in the tier is ``(blue * C(N - b, r) + red) * 2 + turn`` where ``blue`` is the colex rank
-of the set of Blue cells (``sum_i C(c_i, i)`` over the cells ``c_1 < ... < c_b``), ``red`` the
-colex rank of the Red cells numbered among the ``N - b`` cells without a Blue car, and
-``turn`` is 1 when Red is to move: a bijection onto ``0..2 C(N, b) C(N - b, r) - 1``.
+(:mod:`perfectplay._ranking`) of the set of Blue cells (``sum_i C(c_i, i)`` over the cells
+``c_1 < ... < c_b``), ``red`` the colex rank of the Red cells numbered among the ``N - b``
+cells without a Blue car, and ``turn`` is 1 when Red is to move: a bijection onto
+``0..2 C(N, b) C(N - b, r) - 1``. Both ranks are computed in one pass over the cells
+(:func:`_rank`) and unranked by :func:`perfectplay._ranking_kernels.colex_unrank_bits`.
 
 Car steps come from a table ``steps[player, cell, k]`` (player 0 Blue, 1 Red): the cell the
 ``k``-th step of a car on ``cell`` goes to, :data:`OFF` to leave the board, :data:`NONE` past
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+
+from perfectplay._ranking_kernels import colex_unrank_bits
 
 __all__ = ["NONE", "OFF", "cells_rank", "tier_children", "tier_parents", "tier_unrank"]
 
@@ -58,32 +62,19 @@ def cells_rank(boards, turns, binom, tiers, ranks):  # type: ignore[no-untyped-d
 
 
 @nb.njit(cache=True, nogil=True)
-def _greedy(rank, k, top, binom, chosen):  # type: ignore[no-untyped-def]
-    """Mark in `chosen` (length `top`) the k-subset of colex rank `rank`."""
-    chosen[:] = False
-    t = top - 1
-    for j in range(k, 0, -1):
-        while binom[t, j] > rank:
-            t -= 1
-        chosen[t] = True
-        rank -= binom[t, j]
-        t -= 1
-
-
-@nb.njit(cache=True, nogil=True)
-def _load(b, r, rank, binom, cells, blue, red):  # type: ignore[no-untyped-def]
+def _load(b, r, rank, binom, cells):  # type: ignore[no-untyped-def]
     """Write the board of `rank` in tier ``(b, r)`` into `cells`; return the turn (1: Red)."""
     total = cells.shape[0]
     cars = rank >> 1
     per_blue = binom[total - b, r]
-    _greedy(cars // per_blue, b, total, binom, blue)
-    _greedy(cars % per_blue, r, total - b, binom, red)
+    blue = colex_unrank_bits(cars // per_blue, b, total, binom)
+    red = colex_unrank_bits(cars % per_blue, r, total - b, binom)  # among the cells left
     free = 0
     for c in range(total):
-        if blue[c]:
+        if (blue >> c) & 1:
             cells[c] = 1
         else:
-            cells[c] = 2 if red[free] else 0
+            cells[c] = 2 if (red >> free) & 1 else 0
             free += 1
     return rank & 1
 
@@ -91,11 +82,8 @@ def _load(b, r, rank, binom, cells, blue, red):  # type: ignore[no-untyped-def]
 @nb.njit(cache=True, nogil=True)
 def tier_unrank(b, r, ranks, binom, boards, turns):  # type: ignore[no-untyped-def]
     """Boards (shape ``(k, N)``) and turns of ranks of tier ``(b, r)``. O(N) per rank."""
-    total = boards.shape[1]
-    blue = np.empty(total, np.bool_)
-    red = np.empty(total, np.bool_)
     for q in range(ranks.shape[0]):
-        turns[q] = _load(b, r, ranks[q], binom, boards[q], blue, red)
+        turns[q] = _load(b, r, ranks[q], binom, boards[q])
 
 
 @nb.njit(cache=True, nogil=True)
@@ -109,12 +97,10 @@ def tier_children(b, r, ranks, binom, steps, primitive, indptr, which, child):  
     """
     total = steps.shape[1]
     cells = np.empty(total, np.int8)
-    blue = np.empty(total, np.bool_)
-    red = np.empty(total, np.bool_)
     e = 0
     for q in range(ranks.shape[0]):
         indptr[q] = e
-        turn = _load(b, r, ranks[q], binom, cells, blue, red)
+        turn = _load(b, r, ranks[q], binom, cells)
         mine = turn + 1
         for c in range(total):
             if cells[c] != mine:
@@ -152,12 +138,10 @@ def tier_parents(b, r, ranks, binom, sources, indptr, parent):  # type: ignore[n
     """
     total = sources.shape[1]
     cells = np.empty(total, np.int8)
-    blue = np.empty(total, np.bool_)
-    red = np.empty(total, np.bool_)
     e = 0
     for q in range(ranks.shape[0]):
         indptr[q] = e
-        mover = 1 - _load(b, r, ranks[q], binom, cells, blue, red)
+        mover = 1 - _load(b, r, ranks[q], binom, cells)
         car = mover + 1
         for c in range(total):
             if cells[c] != car:

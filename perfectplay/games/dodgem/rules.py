@@ -61,7 +61,8 @@ MAX_SIZE = 6
 """The largest board side whose codes ``2 * 3**(size * size)`` stay below ``2**63``."""
 
 DodgemPosition = tuple[str, str]
-_OFF = -1  # target of a move that leaves the board
+OFF = -1
+"""The target of a step that leaves the board (:attr:`Dodgem.steps`)."""
 _NAMES = {"B": "Blue", "R": "Red"}
 
 
@@ -96,21 +97,23 @@ class Dodgem(Game[DodgemPosition]):
         # Codes: base-3 digits per cell ('.' 0, 'B' 1, 'R' 2; cell 0 most significant), then
         # the player to move as the last binary digit (1 for Red).
         self._pow3 = 3 ** np.arange(size * size - 1, -1, -1, dtype=np.int64)
-        # For each player and cell: the (label, target) moves, target _OFF to leave the board.
-        self._steps = {
+        self.steps: dict[str, list[list[tuple[str, int]]]] = {
             player: [self._cell_steps(player, i) for i in range(size * size)] for player in "BR"
         }
+        """The car steps of each player (``"B"``, ``"R"``) from each cell (0 top-left, row by
+        row): ``(label, target)`` in the order :meth:`moves` lists them, `target` the cell
+        reached or :data:`OFF` for driving off the board. The tier form's kernels read it."""
 
     def _cell_steps(self, player: str, index: int) -> list[tuple[str, int]]:
         n = self.size
         row, col = divmod(index, n)  # row 0 is the top row
         name = f"{'abcdefghijklmnopqrstuvwxyz'[col]}{n - row}"
         if player == "B":
-            candidates = [("r", _OFF if col == n - 1 else index + 1)]
+            candidates = [("r", OFF if col == n - 1 else index + 1)]
             candidates += [("u", index - n)] if row > 0 else []
             candidates += [("d", index + n)] if row < n - 1 else []
         else:
-            candidates = [("u", _OFF if row == 0 else index - n)]
+            candidates = [("u", OFF if row == 0 else index - n)]
             candidates += [("l", index - 1)] if col > 0 else []
             candidates += [("r", index + 1)] if col < n - 1 else []
         return [(name + direction, target) for direction, target in candidates]
@@ -136,8 +139,8 @@ class Dodgem(Game[DodgemPosition]):
         for index, cell in enumerate(board):
             if cell != turn:
                 continue
-            for label, target in self._steps[turn][index]:
-                if target == _OFF:
+            for label, target in self.steps[turn][index]:
+                if target == OFF:
                     child = board[:index] + "." + board[index + 1 :]
                 elif board[target] == ".":
                     cells = list(board)
@@ -201,13 +204,13 @@ class Dodgem(Game[DodgemPosition]):
         for index in range(self.size * self.size):  # one array operation per cell and step,
             mine = cells[:, index] == mover  # in moves() order
             for player, digit in (("B", 1), ("R", 2)):
-                for _, target in self._steps[player][index]:
+                for _, target in self.steps[player][index]:
                     legal = mine & (red == digit - 1)
-                    if target != _OFF:
+                    if target != OFF:
                         legal &= cells[:, target] == 0
                     rows = np.flatnonzero(legal)
                     child = board[rows] - digit * self._pow3[index]
-                    if target != _OFF:
+                    if target != OFF:
                         child += digit * self._pow3[target]
                     parents.append(rows)
                     children.append(child * 2 + (1 - red[rows]))

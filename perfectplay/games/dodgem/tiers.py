@@ -31,10 +31,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from perfectplay._ranking import binomials
 from perfectplay.errors import InputFormatError, PositionNotFoundError
 from perfectplay.games.dodgem import _tier_kernels as kernels
-from perfectplay.games.dodgem.rules import Dodgem, DodgemPosition
-from perfectplay.games.staircase._levels import binomials
+from perfectplay.games.dodgem.rules import OFF, Dodgem, DodgemPosition
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 from perfectplay.values import UNDECIDED, VALUE_DTYPE
 
@@ -76,9 +76,9 @@ class DodgemTiers(TieredGame):
         found = np.zeros((2, cells), dtype=np.int64)
         for player, name in enumerate("BR"):
             for cell in range(cells):
-                for k, (_, target) in enumerate(self.game._steps[name][cell]):
-                    self._steps[player, cell, k] = kernels.OFF if target < 0 else target
-                    if target >= 0:
+                for k, (_, target) in enumerate(self.game.steps[name][cell]):
+                    self._steps[player, cell, k] = kernels.OFF if target == OFF else target
+                    if target != OFF:
                         self._sources[player, target, found[player, target]] = cell
                         found[player, target] += 1
 

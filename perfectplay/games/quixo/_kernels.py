@@ -12,7 +12,8 @@ lowest bit: ``rank = ((rank_x * C(N - nx, no) + rank_o) << 1) | turn``. Colex or
 of equal size is their numeric order, and compressing ``o`` to the free cells keeps its order,
 so for one turn the rank order is the order of ``(x, o)``, the order of words.
 
-Every kernel reads tables (:class:`Tables`) built once per board size: binomials, per-byte colex
+Every kernel reads tables (:class:`Tables`) built once per board size: binomials
+(:func:`perfectplay._ranking.binomials`), per-byte colex
 contributions, per-byte bit gather/scatter (``pext``/``pdep``), per-byte images under the seven
 non-trivial symmetries, the moves' masks and the lines' first cells; boards of at most 16 cells
 (3x3, 4x4) also rank and unrank a pattern by one look-up (every pattern's colex rank, and the
@@ -38,6 +39,8 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay._ranking import binomials
+from perfectplay._ranking_kernels import colex_unrank_bits
 from perfectplay.values import LOSE, UNDECIDED, WIN
 
 __all__ = [
@@ -167,11 +170,7 @@ def tables(n: int) -> Tables:
     """The kernels' tables for the n x n board (built once per size; ~0.1 s)."""
     cells = n * n
     nbytes = (cells + 7) // 8
-    binom = np.zeros((cells + 1, cells + 1), dtype=np.int64)
-    for i in range(cells + 1):
-        binom[i, 0] = 1
-        for k in range(1, i + 1):
-            binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k]
+    binom = binomials(cells, cells)
     pop8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
     colex = np.zeros((nbytes, cells + 1, 256), dtype=np.int32)  # below C(25, 12) < 2**31
     for b in range(nbytes):
@@ -353,13 +352,7 @@ def _colex_unrank(rank: int, k: int, width: int, t: Tables) -> int:
     """The pattern of `k` cells among `width` with colex rank `rank`."""
     if t.patterns.shape[0]:
         return t.patterns[t.offsets[k] + rank]
-    p = 0
-    for cell in range(width - 1, -1, -1):
-        if k > 0 and t.binom[cell, k] <= rank:
-            p |= 1 << cell
-            rank -= t.binom[cell, k]
-            k -= 1
-    return p
+    return colex_unrank_bits(rank, k, width, t.binom)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -10,7 +10,8 @@ Placing a stone at the end of row ``n - j`` is ``c[j] += 1``, allowed when ``c[j
 (with ``c[n+1] = n + m``), and adds ``C(c[j], j - 1) >= 1`` to the rank: every move goes to a
 larger rank, so descending ranks are a reverse topological order.
 
-The binomial table they read is :func:`perfectplay.games.staircase._levels.binomials`.
+The binomial table they read is :func:`perfectplay._ranking.binomials` and the unranking is
+:func:`perfectplay._ranking_kernels.colex_unrank`.
 The sweep here is used on boards too large for the numpy level sweep of that module (see
 :func:`perfectplay.games.staircase.rules.staircase_score`).
 """
@@ -20,31 +21,20 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from perfectplay._ranking_kernels import colex_unrank
+
 __all__ = ["build_graph", "count_moves", "sweep_scores", "unrank"]
-
-
-@nb.njit(cache=True)
-def _load(rank, n, binom, c):  # type: ignore[no-untyped-def]
-    """Write the subset of `rank` into ``c[1..n]`` (greedy: largest element first)."""
-    r = rank
-    top = binom.shape[0] - 1
-    for j in range(n, 0, -1):
-        t = top
-        while binom[t, j] > r:
-            t -= 1
-        c[j] = t
-        r -= binom[t, j]
-        top = t - 1
 
 
 @nb.njit(cache=True)
 def unrank(ranks, n, binom, rows):  # type: ignore[no-untyped-def]
     """Row lengths (top row first) of each rank into `rows` (shape ``(k, n)``)."""
-    c = np.empty(n + 2, np.int64)
+    c = np.empty(n, np.int64)  # the boundary subset, smallest element first
+    top = binom.shape[0] - 1
     for q in range(ranks.shape[0]):
-        _load(ranks[q], n, binom, c)
-        for j in range(1, n + 1):
-            rows[q, n - j] = c[j] - (j - 1)
+        colex_unrank(ranks[q], n, top, binom, c)
+        for j in range(n):
+            rows[q, n - 1 - j] = c[j] - j
 
 
 @nb.njit(cache=True)

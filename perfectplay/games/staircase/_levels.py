@@ -26,26 +26,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory
+from perfectplay._ranking import binomials
 
-__all__ = ["binomials", "level_bytes", "level_scores", "level_sizes", "staircase_rows"]
-
-
-def binomials(top: int, k: int) -> NDArray[np.int64]:
-    """``table[t, j] = C(t, j)`` for ``t <= top``, ``j <= k`` as int64, one column at a time.
-
-    Column j is the running sum of column j - 1 (``C(t, j) = sum of C(s, j - 1), s < t``).
-    Entries beyond int64 wrap around; the ranking only reads ``C(t, j)`` with
-    ``t - j <= m`` (and ``C(c, j - 1)`` for moves), all at most ``C(n + m, n)``, which the
-    callers check fits.
-
-    >>> binomials(4, 2).tolist()
-    [[1, 0, 0], [1, 1, 0], [1, 2, 1], [1, 3, 3], [1, 4, 6]]
-    """
-    table = np.zeros((top + 1, k + 1), dtype=np.int64)
-    table[:, 0] = 1
-    for j in range(1, k + 1):
-        np.cumsum(table[:-1, j - 1], out=table[1:, j])
-    return table
+__all__ = ["level_bytes", "level_scores", "level_sizes", "staircase_rows"]
 
 
 def _row_dtype(m: int) -> type[np.signedinteger]:

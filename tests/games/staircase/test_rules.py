@@ -19,6 +19,7 @@ from brute import staircase_scores
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay._ranking import binomials
 from perfectplay.errors import (
     GameDefinitionError,
     InputFormatError,
@@ -27,7 +28,6 @@ from perfectplay.errors import (
     TooLargeError,
 )
 from perfectplay.games.staircase import _kernels as _staircase_kernels
-from perfectplay._ranking import binomials
 from perfectplay.games.staircase import _levels as _staircase_levels
 from perfectplay.games.staircase import rules as staircase
 from perfectplay.games.staircase.rules import Staircase, count_positions, staircase_score
