@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
-from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
+from perfectplay.games.registry import (
+    entry_for_target,
+    game_entry,
+    game_names,
+    load_game,
+    load_recorded_game,
+    load_target,
+    parse_params,
+)
 
 
 def test_names_and_entries() -> None:
@@ -78,3 +88,77 @@ def test_cli_lists_every_game_with_its_parameters() -> None:
         "perfectplay: error: unknown game 'chess'; registered games: "
         "tic-tac-toe, connect-four, nim, subtraction, dodgem, quixo"
     )
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [("ttt", "tic-tac-toe"), ("TicTacToe", "tic-tac-toe"), ("c4", "connect-four"),
+     ("Connect4", "connect-four"), ("take_away", "subtraction")],
+)  # fmt: skip
+def test_aliases_name_the_game(alias: str, name: str) -> None:
+    assert game_entry(alias).name == name
+    assert load_game(alias).info.name == name
+
+
+def test_every_alias_is_unique_and_no_alias_is_another_games_name() -> None:
+    seen: dict[str, str] = {}
+    for name in game_names():
+        for alias in (name, *game_entry(name).aliases):
+            assert seen.setdefault(alias, name) == name, alias
+
+
+@pytest.mark.parametrize(
+    ("typed", "suggested"),
+    [("tictacto", "tic-tac-toe"), ("conect-four", "connect-four"), ("quixx", "quixo")],
+)
+def test_a_misspelt_name_gets_did_you_mean_and_the_list(typed: str, suggested: str) -> None:
+    with pytest.raises(UnknownNameError) as caught:
+        game_entry(typed)
+    message = str(caught.value)
+    assert f"(did you mean {suggested}" in message
+    assert message.endswith("registered games: " + ", ".join(game_names()))
+
+
+def test_a_name_far_from_every_game_gets_no_suggestion() -> None:
+    with pytest.raises(UnknownNameError) as caught:
+        game_entry("chess")
+    assert "did you mean" not in str(caught.value)
+
+
+def test_load_target_builds_a_class_by_module_and_name() -> None:
+    game = load_target("perfectplay.games.connect_four.rules:ConnectFour", ["rows=4", "cols=4"])
+    assert dict(game.info.params) == {"rows": 4, "cols": 4}  # typed by the registered params
+    tiered = load_target("perfectplay.games.quixo.rules:TieredQuixo", ["size=3"], tiered=True)
+    assert tiered.info.name == "quixo"
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("nocolon", "expects package.module:Class"),
+        ("no_such_module_xyz:Game", "cannot import no_such_module_xyz"),
+        ("perfectplay.games.nim.rules:Heaps", "is not a Game subclass"),
+        ("perfectplay.games.nim.rules:Nim", "game nim has no parameter 'rows'"),
+        ("perfectplay.games.staircase.rules:Staircase", "unexpected keyword argument 'rows'"),
+    ],
+)
+def test_load_target_refuses_with_one_line(target: str, message: str) -> None:
+    with pytest.raises((UnknownNameError, InputFormatError), match=message):
+        load_target(target, ["rows=3"] if "games" in target else [])
+
+
+def test_entry_for_target_compares_names_and_imports_nothing() -> None:
+    assert entry_for_target("perfectplay.games.tictactoe.rules:TicTacToe") == game_entry("ttt")
+    assert entry_for_target("no_such_module_xyz:Game") is None
+    assert "no_such_module_xyz" not in sys.modules
+
+
+def test_a_recorded_game_is_rebuilt_by_name_and_class_or_refused() -> None:
+    target = "perfectplay.games.nim.rules:Nim"
+    assert load_recorded_game("nim", {"heaps": [1, 2]}, target).info.params["heaps"] == (1, 2)
+    assert load_recorded_game("nim", {"heaps": [1, 2]}, None).info.name == "nim"  # older files
+    with pytest.raises(UnknownNameError, match=r"pass --game mine\.rules:Nim$"):
+        load_recorded_game("nim", {}, "mine.rules:Nim", where="f")  # a built-in name, not class
+    with pytest.raises(UnknownNameError, match=r"but perfectplay\.games\.nim\.rules:Nim makes nim"):
+        load_recorded_game("other", {}, target, where="f")
+    assert "mine" not in sys.modules and "mine.rules" not in sys.modules
