@@ -1,38 +1,23 @@
 """numba kernels of Connect Four's vectorized path (see :mod:`.rules`).
 
 Codes are ``(mask << shift) | current`` bitboards with ``height = rows + 1`` bits per column
-(a guard row on top). A line of four in direction ``d`` (1 up, ``height`` right, ``height + 1``
-and ``height - 1`` diagonals) exists in ``s`` iff ``p & (p >> 2 d)`` is nonzero for
-``p = s & (s >> d)``. The kernels read each code once and write one entry per result; the
-mirror image of every child comes from the parent's mirror image (computed once per parent),
-since dropping a stone in column ``c`` mirrors to dropping it in column ``cols - 1 - c``.
+(a guard row on top; :mod:`._bitboard`, whose :func:`~._bitboard.four` finds a line of four).
+The kernels read each code once and write one entry per result; the mirror image of every
+child comes from the parent's mirror image (computed once per parent), since dropping a stone
+in column ``c`` mirrors to dropping it in column ``cols - 1 - c``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba as nb
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros
 from numpy.typing import NDArray
 
+from perfectplay._bits import highest_bit, lowest_bit
+from perfectplay.games.connect_four._bitboard import four
 from perfectplay.values import LOSE, TIE, UNDECIDED
 
 __all__ = ["batch_moves", "batch_outcome"]
-
-_leading_zeros: Any = leading_zeros  # the number of zero bits above the highest set bit
-
-
-@nb.njit(cache=True, inline="always")
-def _four(stones: np.int64, height: int) -> bool:
-    """Whether `stones` hold four in a row (the guard row stops wrap-around)."""
-    pairs = stones & (stones >> 1)
-    lines = pairs & (pairs >> 2)
-    for d in (height, height + 1, height - 1):
-        pairs = stones & (stones >> d)
-        lines |= pairs & (pairs >> (2 * d))
-    return lines != 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -59,7 +44,7 @@ def batch_outcome(
     low = (np.int64(1) << shift) - 1
     for i in range(codes.shape[0]):
         mask = codes[i] >> shift
-        if _four(mask ^ (codes[i] & low), height):
+        if four(mask ^ (codes[i] & low), height):
             out[i] = LOSE
         elif mask == board:
             out[i] = TIE
@@ -91,7 +76,7 @@ def batch_moves(
     for i in range(codes.shape[0]):
         mask = codes[i] >> shift
         last = mask ^ (codes[i] & low)  # the stones of the player who just moved
-        if mask == board or _four(last, height):
+        if mask == board or four(last, height):
             continue
         mirrored = _mirror(codes[i], shift, height, cols)
         mirror_mask = mirrored >> shift
@@ -102,9 +87,9 @@ def batch_moves(
         for _ in range(cols):  # one landing cell per column, even in a malformed code
             if landing == 0:
                 break
-            stone = landing & -landing  # leftmost open column
+            stone = lowest_bit(landing)  # leftmost open column
             landing ^= stone
-            mirror_stone = np.int64(1) << (63 - _leading_zeros(mirror_landing))  # rightmost
+            mirror_stone = highest_bit(mirror_landing)  # rightmost
             mirror_landing ^= mirror_stone
             parent[k] = i
             child[k] = min(after | (stone << shift), mirror_after | (mirror_stone << shift))

@@ -30,7 +30,7 @@ The loops over ranks call functions that take arrays only once per block (or for
 child): such a call measured about 50 ns here (numba counts references to each array
 passed), more than the work of a rank.
 
-Bitboards follow :mod:`perfectplay.games.connect_four._kernels`: bit ``c * (rows + 1) + r`` is
+Bitboards follow :mod:`perfectplay.games.connect_four._bitboard`: bit ``c * (rows + 1) + r`` is
 column ``c`` (not place), row ``r``, with a guard row on top of each column.
 """
 
@@ -40,6 +40,8 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay._bits import lowest_bit
+from perfectplay.games.connect_four._bitboard import four
 from perfectplay.values import LOSE, TIE, UNDECIDED
 
 __all__ = [
@@ -265,34 +267,23 @@ def _advance(
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _four(stones: int, height: int) -> bool:
-    """Whether `stones` hold four in a row (the guard row stops wrap-around)."""
-    pairs = stones & (stones >> 1)
-    lines = pairs & (pairs >> 2)
-    for d in (height, height + 1, height - 1):
-        pairs = stones & (stones >> d)
-        lines |= pairs & (pairs >> (2 * d))
-    return bool(lines != 0)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
 def _reachable(k: int, xs: int, os: int, height: int, bottom: int) -> bool:
     """Whether a board of tier `k` with X stones `xs` and O stones `os` could have been
     reached: the player to move has no four, and unless the board is empty the last mover owns
     a top stone whose removal leaves them without a four. (Scalars only: a call passing arrays
     costs their reference counts, more than this test.)"""
     mover, last = (xs, os) if k % 2 == 0 else (os, xs)
-    if _four(mover, height):
+    if four(mover, height):
         return False
     if k == 0:
         return True
     stones = xs | os
     tops = ((stones + bottom) >> 1) & stones & last
-    if not _four(last, height):
+    if not four(last, height):
         return tops != 0
     while tops != 0:
-        top = tops & -tops
-        if not _four(last ^ top, height):
+        top = lowest_bit(tops)
+        if not four(last ^ top, height):
             return True
         tops ^= top
     return False
@@ -448,7 +439,7 @@ def slots(
             if s[2 * pair] != s[2 * pair + 1]:
                 side = -1 if s[2 * pair] < s[2 * pair + 1] else 1
             pair += 1
-        if side > 0 or _four(cursor[_XS] if k % 2 == 0 else cursor[_OS], height):
+        if side > 0 or four(cursor[_XS] if k % 2 == 0 else cursor[_OS], height):
             # above its mirror image, or the player to move has four in a row already among
             # the prefix's columns: no slots in the block
             stop = min(out.shape[0], n + end - e)
@@ -548,7 +539,7 @@ def children(
             s[upto + t] = tail_states[e, t]
         xs = cursor[_XS] | tail_xs[e]
         os = cursor[_OS] | tail_os[e]
-        if _four(xs if k % 2 else os, height):
+        if four(xs if k % 2 else os, height):
             primitive[n] = LOSE
         elif full:
             primitive[n] = TIE

@@ -57,14 +57,13 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four import _kernels as kernels
+from perfectplay.games.connect_four._bitboard import MAX_BITS, VECTOR_BITS
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import VALUE_DTYPE, Value
 
 __all__ = ["ConnectFour", "superset_sizes"]
 
 Board = tuple[str, ...]
-_MAX_BITS = 63  # (rows + 1) * cols: one board's bitboard in int64 (the tier engine's kernels)
-_VECTOR_BITS = 31  # (rows + 1) * cols on the vectorized path: its code holds two boards in 62 bits
 
 
 def superset_sizes(rows: int, cols: int) -> list[int]:
@@ -96,9 +95,9 @@ class ConnectFour(Game[Board]):
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
-        if rows < 1 or cols < 1 or (rows + 1) * cols > _MAX_BITS:
+        if rows < 1 or cols < 1 or (rows + 1) * cols > MAX_BITS:
             raise GameDefinitionError(
-                f"connect-four needs rows, cols >= 1 with (rows + 1) * cols <= {_MAX_BITS}, "
+                f"connect-four needs rows, cols >= 1 with (rows + 1) * cols <= {MAX_BITS}, "
                 f"got rows={rows}, cols={cols}"
             )
         self.rows, self.cols = rows, cols
@@ -190,7 +189,8 @@ class ConnectFour(Game[Board]):
         return mask, (x if mask.bit_count() % 2 == 0 else mask ^ x)
 
     def _four(self, stones: int) -> bool:
-        """Whether `stones` hold four in a row (the guard row stops wrap-around)."""
+        """Whether `stones` hold four in a row (the guard row stops wrap-around): the reference,
+        one direction at a time, that the kernels' :func:`~._bitboard.four` is tested against."""
         for d in self.directions:
             pairs = stones & (stones >> d)
             if pairs & (pairs >> (2 * d)):
@@ -200,12 +200,12 @@ class ConnectFour(Game[Board]):
     # ------------------------------------------------------------------ vectorized path
     def _check_vector_width(self) -> None:
         """Refuse the vectorized path on boards whose codes do not fit in int64."""
-        if self.shift > _VECTOR_BITS:
+        if self.shift > VECTOR_BITS:
             boards = sum(superset_sizes(self.rows, self.cols))
             raise TooLargeError(
                 f"connect-four {self.rows}x{self.cols} has up to {boards:.2e} positions and "
                 f"needs {2 * self.shift}-bit codes; the in-memory solver takes boards with "
-                f"(rows + 1) * cols <= {_VECTOR_BITS}: solve it with the tier engine "
+                f"(rows + 1) * cols <= {VECTOR_BITS}: solve it with the tier engine "
                 f"(perfectplay solve connect-four --param rows={self.rows} "
                 f"--param cols={self.cols} --tiers DIR)"
             )

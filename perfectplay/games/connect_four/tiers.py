@@ -56,13 +56,13 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _tier_kernels as kernels
+from perfectplay.games.connect_four._bitboard import MAX_BITS
 from perfectplay.games.connect_four.rules import Board, ConnectFour, superset_sizes
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 
 __all__ = ["TieredConnectFour"]
 
-_MAX_BITS = 63  # (rows + 1) * cols: a board's bitboard in int64
 _MAX_TABLE_BYTES = 1 << 28  # the rank and next-state tables; 7x6 needs 10 MB
 
 
@@ -107,9 +107,9 @@ class TieredConnectFour(TieredGame):
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
-        if rows < 1 or cols < 1 or (rows + 1) * cols > _MAX_BITS:
+        if rows < 1 or cols < 1 or (rows + 1) * cols > MAX_BITS:
             raise GameDefinitionError(
-                f"connect-four tiers need rows, cols >= 1 with (rows + 1) * cols <= {_MAX_BITS}, "
+                f"connect-four tiers need rows, cols >= 1 with (rows + 1) * cols <= {MAX_BITS}, "
                 f"got rows={rows}, cols={cols}"
             )
         self.game = ConnectFour(rows, cols)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from perfectplay.api import solve
 from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
+from perfectplay.games.connect_four._bitboard import MAX_BITS, four
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.values import UNDECIDED, Value
 
@@ -150,3 +151,16 @@ def test_batch_moves_stay_in_bounds_on_any_code(codes: list[int]) -> None:
     parent, child = game.batch_moves(np.array(codes, dtype=np.int64))
     assert parent.size == child.size
     assert np.all(np.bincount(parent, minlength=len(codes)) <= game.cols)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.data())
+def test_the_kernels_four_matches_the_rules(rows: int, cols: int, data: st.DataObject) -> None:
+    # The one numba test of four in a row (every kernel's) against the pure-Python reference.
+    if (rows + 1) * cols > MAX_BITS:
+        return
+    game = ConnectFour(rows, cols)
+    cells = [c * game.height + r for c in range(cols) for r in range(rows)]
+    chosen = data.draw(st.lists(st.sampled_from(cells), unique=True))
+    stones = sum(1 << cell for cell in chosen)
+    assert bool(four(np.int64(stones), game.height)) == game._four(stones)

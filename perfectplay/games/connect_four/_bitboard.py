@@ -1,0 +1,40 @@
+"""Connect Four's bitboard layout, written once for every kernel of the game (numba).
+
+Bit ``c * (rows + 1) + r`` is column ``c``, row ``r`` (0 at the bottom), John Tromp's layout:
+each column has ``height = rows + 1`` bits, the top one a guard that is never set, so a line
+cannot wrap from one column into the next. A board is two such bitboards (the stones of one
+player, and the mask of all stones); one board takes ``height * cols`` bits.
+
+>>> import numpy as np
+>>> four(np.int64(0b1111), 5), four(np.int64(0b1_00001_00001_00001), 5)  # a column, a row
+(True, True)
+>>> four(np.int64(0b1_00000_01110), 5)
+False
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from perfectplay._bits import runs_of_four
+
+__all__ = ["MAX_BITS", "VECTOR_BITS", "four"]
+
+MAX_BITS = 63
+"""The largest ``(rows + 1) * cols``: one board's bitboard in an int64 (the tier engine)."""
+
+VECTOR_BITS = 31
+"""The largest ``(rows + 1) * cols`` of the vectorized path, whose codes hold two boards in 62
+bits."""
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def four(stones: int, height: int) -> bool:
+    """Whether `stones` hold four in a row: a run of four with step 1 (a column), `height` (a
+    row) or ``height + 1`` and ``height - 1`` (the diagonals). The guard row stops
+    wrap-around. The reference it is tested against is the rules' pure-Python test."""
+    lines = runs_of_four(stones, 1)
+    lines |= runs_of_four(stones, height)
+    lines |= runs_of_four(stones, height + 1)
+    lines |= runs_of_four(stones, height - 1)
+    return lines != 0
