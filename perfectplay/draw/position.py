@@ -88,13 +88,9 @@ def position_svg(
     board = _board(game, position, by_label)
     if board is None:
         board = text_drawing(game.render(position), listed)
-    params = " ".join(f"{k}={_param(v)}" for k, v in game.info.params.items())
+    params = game.info.param_text()
     title = f"{game.info.name}{' ' + params if params else ''}"
     return page(board, title=title, note=_NOTE, size=size)
-
-
-def _param(value: Any) -> str:
-    return ",".join(map(str, value)) if isinstance(value, tuple | list) else str(value)
 
 
 def graph_position_svg(position: int, moves: Sequence[Any], *, size: float | None = None) -> str:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from perfectplay._names import normalise_name
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
-from perfectplay.protocol.game import Game
+from perfectplay.protocol.game import Game, param_value_text
 
 if TYPE_CHECKING:
     from perfectplay.protocol.tiered import TieredGame
@@ -110,10 +110,7 @@ class Param:
         return tuple(int(v) for v in items)
 
     def __str__(self) -> str:
-        default = (
-            ",".join(map(str, self.default)) if isinstance(self.default, tuple) else self.default
-        )
-        return f"{self.name}={default}"
+        return f"{self.name}={param_value_text(self.default)}"
 
 
 @dataclass(frozen=True)

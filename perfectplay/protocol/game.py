@@ -90,7 +90,7 @@ from numpy.typing import NDArray
 from perfectplay.errors import GameDefinitionError
 from perfectplay.values import Value
 
-__all__ = ["OPTIONAL_METHODS", "Game", "GameInfo", "Move", "P", "provides"]
+__all__ = ["OPTIONAL_METHODS", "Game", "GameInfo", "Move", "P", "param_value_text", "provides"]
 
 P = TypeVar("P", bound=Hashable)
 """The type of a game's positions: any hashable value (str, int, tuple, frozen dataclass...)."""
@@ -111,6 +111,15 @@ OPTIONAL_METHODS = (
     "move_bound",
 )
 """The optional extras of :class:`Game`, in documentation order."""
+
+
+def param_value_text(value: Any) -> str:
+    """One parameter's value as text: a tuple's or list's items joined by commas, else ``str``.
+
+    >>> param_value_text((1, 2, 3)), param_value_text([4]), param_value_text(5)
+    ('1,2,3', '4', '5')
+    """
+    return ",".join(map(str, value)) if isinstance(value, tuple | list) else str(value)
 
 
 @dataclass(frozen=True)
@@ -158,6 +167,18 @@ class GameInfo:
             (self.name, dict(self.params), self.scored, self.impartial, self.cyclic,
              self.description),
         )  # fmt: skip
+
+    def param_text(self, separator: str = " ") -> str:
+        """The parameters as ``key=value`` words, in order, a sequence's items joined by commas
+        (:func:`param_value_text`): the text command lines take back (``--param heaps=1,2,3``)
+        and titles show. Empty for a game without parameters.
+
+        >>> GameInfo("connect-four", {"rows": 4, "cols": 5}).param_text()
+        'rows=4 cols=5'
+        >>> GameInfo("nim", {"heaps": (1, 2, 3)}).param_text(", "), GameInfo("g").param_text()
+        ('heaps=1,2,3', '')
+        """
+        return separator.join(f"{k}={param_value_text(v)}" for k, v in self.params.items())
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted(self.params.items())), self.scored, self.cyclic))

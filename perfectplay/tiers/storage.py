@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import StoreError
+from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.expand import SolvedTier, slot_ranks
 from perfectplay.tiers.files import TierFile, atomic_write_bytes, merge_tier_files, write_tier_file
@@ -157,7 +158,7 @@ def _well_typed(manifest: Mapping[str, Any]) -> bool:
 
 
 def _describe(manifest: Mapping[str, Any]) -> str:
-    params = ", ".join(f"{k}={v}" for k, v in manifest["params"].items())
+    params = GameInfo(manifest["game"], manifest["params"]).param_text(", ")
     return f"{manifest['game']}" + (f" ({params})" if params else "")
 
 
