@@ -33,7 +33,11 @@ Optional extras, each with what happens without it:
 ``canonical(p)``           a representative of ``p``'s symmetry class with the same value; the
                            enumerator stores canonical forms only. Without it: no reduction.
 ``render(p)``              text drawing of ``p`` for people. Without it: ``str(p)``.
-``parse(text)``            the inverse of ``render``. Without it: positions cannot be typed in.
+``notation(p)``            ``p`` on one line, to type on a command line or in a URL (board
+                           games: rows joined by ``/``, as FEN does). Without it: the lines
+                           of ``render(p)`` joined by ``/``.
+``parse(text)``            the inverse of ``render`` and of ``notation``. Without it:
+                           positions cannot be typed in.
 ``encode(p)``/``decode``   ``p`` <-> a non-negative integer code; the database of solved
                            positions stores codes, so a query needs no re-enumeration.
                            Without it: the solution is kept in memory only. Registered games
@@ -73,8 +77,14 @@ A game of taking 1 or 2 tokens from a heap; who takes the last token wins (norma
 >>> game = TakeAway()
 >>> game.moves(4)
 [('take 1', 3), ('take 2', 2)]
->>> provides(game, "canonical"), game.canonical(4), game.render(4)
-(False, 4, '4')
+>>> provides(game, "canonical"), game.canonical(4), game.render(4), game.notation(4)
+(False, 4, '4', '4')
+>>> replay(game, 4, ["take 1", "take 2"])
+[4, 3, 1]
+>>> replay(game, 4, ["take 1", "take 3"])
+Traceback (most recent call last):
+...
+perfectplay.errors.InputFormatError: move 2 of 2, 'take 3', is not legal; legal moves: take 1, ...
 """
 
 from __future__ import annotations
@@ -87,10 +97,19 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.errors import GameDefinitionError
+from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.values import Value
 
-__all__ = ["OPTIONAL_METHODS", "Game", "GameInfo", "Move", "P", "param_value_text", "provides"]
+__all__ = [
+    "OPTIONAL_METHODS",
+    "Game",
+    "GameInfo",
+    "Move",
+    "P",
+    "param_value_text",
+    "provides",
+    "replay",
+]
 
 P = TypeVar("P", bound=Hashable)
 """The type of a game's positions: any hashable value (str, int, tuple, frozen dataclass...)."""
@@ -102,6 +121,7 @@ OPTIONAL_METHODS = (
     "terminal_score",
     "canonical",
     "render",
+    "notation",
     "parse",
     "encode",
     "decode",
@@ -236,8 +256,16 @@ class Game(Generic[P]):
         """A text drawing of `position` for people."""
         return str(position)
 
+    def notation(self, position: P) -> str:
+        """`position` on one line; :meth:`parse` reads it back.
+
+        Default: the lines of :meth:`render` joined by ``/`` (a one-line drawing unchanged).
+        Cost: that of :meth:`render`.
+        """
+        return "/".join(line.strip() for line in self.render(position).splitlines())
+
     def parse(self, text: str) -> P:
-        """The position `text` draws: the inverse of :meth:`render`."""
+        """The position `text` draws: the inverse of :meth:`render` and :meth:`notation`."""
         raise GameDefinitionError(f"{self.info.name} cannot parse positions (no parse method)")
 
     def encode(self, position: P) -> int:
@@ -282,6 +310,29 @@ class Game(Generic[P]):
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.info.params.items())
         return f"<{type(self).__name__} {self.info.name}{' ' if params else ''}{params}>"
+
+
+def replay(game: Game[P], start: P, labels: Iterable[str]) -> list[P]:
+    """The positions from `start` through the moves `labels`, each checked against the rules.
+
+    Returns ``[start, after the first move, ...]``. Cost: one ``moves`` call per label.
+
+    Raises
+    ------
+    InputFormatError
+        At the first move that is not legal, naming it, its place and the legal moves.
+    """
+    wanted = list(labels)
+    path = [start]
+    for k, label in enumerate(wanted, start=1):
+        moves = {move[0]: move[1] for move in game.moves(path[-1])}
+        if label not in moves:
+            legal = ", ".join(moves) or "none, the game is over"
+            raise InputFormatError(
+                f"move {k} of {len(wanted)}, {label!r}, is not legal; legal moves: {legal}"
+            )
+        path.append(moves[label])
+    return path
 
 
 def provides(game: Game[Any], name: str) -> bool:

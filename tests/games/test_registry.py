@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
@@ -162,3 +165,52 @@ def test_a_recorded_game_is_rebuilt_by_name_and_class_or_refused() -> None:
     with pytest.raises(UnknownNameError, match=r"but perfectplay\.games\.nim\.rules:Nim makes nim"):
         load_recorded_game("other", {}, target, where="f")
     assert "mine" not in sys.modules and "mine.rules" not in sys.modules
+
+
+@pytest.mark.parametrize("name", game_names())
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_notation_and_drawing_round_trip_on_random_reachable_positions(
+    name: str, data: st.DataObject
+) -> None:
+    game = load_game(name)
+    position = game.initial()
+    for _ in range(data.draw(st.integers(0, 30), label="plies")):
+        moves = list(game.moves(position))
+        if not moves:
+            break
+        position = moves[data.draw(st.integers(0, len(moves) - 1), label="move")][1]
+        line = game.notation(position)
+        assert "\n" not in line
+        assert game.parse(line) == position
+        assert game.parse(game.render(position)) == position
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_connect_four_reads_the_columns_played(data: st.DataObject) -> None:
+    game = load_game("connect-four", rows=4, cols=5)
+    position, digits = game.initial(), ""
+    for _ in range(data.draw(st.integers(0, 20))):
+        moves = list(game.moves(position))
+        if not moves:
+            break
+        label, position = moves[data.draw(st.integers(0, len(moves) - 1))]
+        digits += str("abcde".index(label) + 1)
+    assert game.parse(digits or "/".join(["....."] * 4)) == position
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("tic-tac-toe", "X../.Q./...", "cell 5: expected X, O or '.', got 'Q'"),
+        ("connect-four", "11111", "move 5 of '11111': column 1 is full"),
+        ("connect-four", "1296", "move 3 of '1296': no column 9"),
+        ("connect-four", "...../.....", "expected 4 rows of 5 cells"),
+        ("dodgem", "B../B../.RR X", "'Blue to move'"),
+        ("quixo", "X---/----/----/---- Z", "'X to move'"),
+    ],
+)
+def test_bad_notation_names_what_and_where(name: str, text: str, message: str) -> None:
+    with pytest.raises(InputFormatError, match=re.escape(message)):
+        load_game(name).parse(text)

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from perfectplay.errors import GameDefinitionError
-from perfectplay.protocol.game import OPTIONAL_METHODS, Game, GameInfo, provides
+from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.protocol.game import OPTIONAL_METHODS, Game, GameInfo, provides, replay
 from perfectplay.values import Value
 
 
@@ -90,3 +90,25 @@ def test_game_info_pickles_for_worker_processes() -> None:
     again = pickle.loads(pickle.dumps(info))
     assert again == info and hash(again) == hash(info)
     assert dict(again.params) == {"rows": 4, "cols": 5}
+
+
+class Drawn2D(Countdown):
+    def render(self, position: int) -> str:
+        return f"{position} .\n. {position}"
+
+
+def test_the_default_notation_joins_the_drawings_lines_with_slashes() -> None:
+    assert Countdown().notation(3) == "3"
+    assert Drawn2D().notation(2) == "2 ./. 2"
+    assert "\n" not in Drawn2D().notation(2)
+
+
+def test_replay_follows_legal_moves_and_names_the_first_illegal_one() -> None:
+    assert replay(Countdown(), 3, ["down", "down"]) == [3, 2, 1]
+    assert replay(Countdown(), 3, []) == [3]
+    with pytest.raises(
+        InputFormatError, match=r"move 2 of 3, 'up', is not legal; legal moves: down"
+    ):
+        replay(Countdown(), 3, ["down", "up", "down"])
+    with pytest.raises(InputFormatError, match="legal moves: none, the game is over"):
+        replay(Countdown(), 0, ["down"])

@@ -46,6 +46,10 @@ O . . . .
 X X . . .
 >>> game.outcome(("XXXX", "OOO", "", "", ""))
 <Value.LOSE: 0>
+>>> game.notation(p)
+'...../...../O..../XX...'
+>>> game.parse("...../...../O..../XX...") == game.parse("112") == p
+True
 """
 
 from __future__ import annotations
@@ -142,11 +146,31 @@ class ConnectFour(Game[Board]):
             for r in reversed(range(self.rows))
         )
 
+    def notation(self, position: Board) -> str:
+        """The rows from the top joined by ``/``, as :meth:`render` draws them without blanks."""
+        return "/".join(line.replace(" ", "") for line in self.render(position).splitlines())
+
     def parse(self, text: str) -> Board:
-        lines = [line.split() for line in text.strip().splitlines()]
+        """The position `text` writes: the board as :meth:`render` draws it (rows from the top,
+        cells ``X``, ``O`` or ``.``), as :meth:`notation` writes it (rows joined by ``/``), or
+        the columns played from the start, 1-based digits (``4453``, the notation of Pons's
+        and Tromp's solvers; boards of at most 9 columns).
+
+        Raises
+        ------
+        InputFormatError
+            Naming the bad row, column, character or move (and its index).
+        """
+        words = text.strip()
+        if words.isdigit():
+            return self._play_digits(words)
+        rows = words.replace("/", "\n").splitlines()
+        lines = [list("".join(line.split())) for line in rows]
         if len(lines) != self.rows or any(len(line) != self.cols for line in lines):
+            sizes = [len(line) for line in lines]
             raise InputFormatError(
-                f"expected {self.rows} lines of {self.cols} cells (X, O or .), got {text!r}"
+                f"expected {self.rows} rows of {self.cols} cells (X, O or .) or a sequence of "
+                f"column digits, got {len(lines)} rows of {sizes} cells in {text!r}"
             )
         columns = []
         for c in range(self.cols):
@@ -159,6 +183,26 @@ class ConnectFour(Game[Board]):
         x = sum(column.count("X") for column in columns)
         if x - (sum(map(len, columns)) - x) not in (0, 1):
             raise InputFormatError("X moves first: X must have as many stones as O or one more")
+        return position
+
+    def _play_digits(self, digits: str) -> Board:
+        """The position after the columns `digits` (1-based) are played from the start."""
+        position = self.initial()
+        for k, digit in enumerate(digits):
+            c = int(digit) - 1
+            if not 0 <= c < self.cols:
+                raise InputFormatError(
+                    f"move {k + 1} of {digits!r}: no column {digit} (columns 1 to {self.cols})"
+                )
+            if len(position[c]) == self.rows or self.outcome(position) is not None:
+                why = (
+                    "is full"
+                    if len(position[c]) == self.rows
+                    else "cannot be played: the game is over"
+                )
+                raise InputFormatError(f"move {k + 1} of {digits!r}: column {digit} {why}")
+            mark = "X" if k % 2 == 0 else "O"
+            position = (*position[:c], position[c] + mark, *position[c + 1 :])
         return position
 
     def encode(self, position: Board) -> int:

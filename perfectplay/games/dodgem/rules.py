@@ -160,11 +160,23 @@ class Dodgem(Game[DodgemPosition]):
         grid = [" ".join(board[r * n : (r + 1) * n]) for r in range(n)]
         return "\n".join([*grid, f"{_NAMES[turn]} to move"])
 
+    def notation(self, position: DodgemPosition) -> str:
+        """The rows from the top joined by ``/``, a blank and the side to move (``B``/``R``):
+        ``B../B../.RR B``."""
+        board, turn = position
+        n = self.size
+        return "/".join(board[r * n : (r + 1) * n] for r in range(n)) + f" {turn}"
+
     def parse(self, text: str) -> DodgemPosition:
+        """The position :meth:`render` draws (rows, then ``Blue to move``/``Red to move``) or
+        :meth:`notation` writes (rows joined by ``/``, a blank, ``B`` or ``R``)."""
         lines = text.strip().splitlines()
+        if len(lines) == 1 and "/" in lines[0]:
+            rows, _, side = lines[0].rpartition(" ")
+            lines = [*rows.split("/"), side]
         n = self.size
         words = lines[-1].split() if lines else []
-        turn = {"blue": "B", "red": "R"}.get(words[0].lower() if words else "")
+        turn = {"blue": "B", "red": "R", "b": "B", "r": "R"}.get(words[0].lower() if words else "")
         board = "".join("".join(line.split()) for line in lines[:-1]).upper()
         if turn is None or len(board) != n * n or set(board) - set("BR."):
             raise InputFormatError(

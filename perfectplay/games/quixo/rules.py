@@ -190,8 +190,20 @@ class Quixo(Game[QuixoPosition]):
         grid = [" ".join(board[r * n : (r + 1) * n]) for r in range(n)]
         return "\n".join([*grid, f"{turn} to move"])
 
+    def notation(self, position: QuixoPosition) -> str:
+        """The rows from the top joined by ``/``, a blank and the side to move (``X--/-O-/--- X``
+        on 3x3)."""
+        board, turn = position
+        n = self.size
+        return "/".join(board[r * n : (r + 1) * n] for r in range(n)) + f" {turn}"
+
     def parse(self, text: str) -> QuixoPosition:
+        """The position :meth:`render` draws (rows, then ``X to move``/``O to move``) or
+        :meth:`notation` writes (rows joined by ``/``, a blank, ``X`` or ``O``)."""
         lines = text.strip().splitlines()
+        if len(lines) == 1 and "/" in lines[0]:
+            rows, _, side = lines[0].rpartition(" ")
+            lines = [*rows.split("/"), f"{side} to move"]
         n = self.size
         words = lines[-1].split() if lines else []
         turn = words[0].upper() if len(words) == 3 and words[1:] == ["to", "move"] else ""

@@ -27,6 +27,10 @@ Examples
 X . .
 . O .
 . . .
+>>> game.notation("X...O....")
+'X../.O./...'
+>>> game.parse("X../.O./...") == game.parse(game.render("X...O....")) == "X...O...."
+True
 """
 
 from __future__ import annotations
@@ -99,10 +103,21 @@ class TicTacToe(Game[str]):
     def render(self, position: str) -> str:
         return "\n".join(" ".join(position[r : r + 3]) for r in (0, 3, 6))
 
+    def notation(self, position: str) -> str:
+        """The rows from the top joined by ``/``: ``X../.O./...``."""
+        return "/".join(position[r : r + 3] for r in (0, 3, 6))
+
     def parse(self, text: str) -> str:
-        cells = "".join(text.split()).upper()
-        if len(cells) != 9 or set(cells) - set(".OX"):
-            raise InputFormatError(f"expected 9 cells of X, O or '.', got {text!r}")
+        """The position :meth:`render` draws or :meth:`notation` writes (rows top down, cells
+        ``X``, ``O`` or ``.``; blanks and ``/`` between them are ignored)."""
+        cells = "".join(text.replace("/", " ").split()).upper()
+        bad = next((i for i, c in enumerate(cells) if c not in ".OX"), None)
+        if bad is not None:
+            raise InputFormatError(
+                f"cell {bad + 1}: expected X, O or '.', got {cells[bad]!r} in {text!r}"
+            )
+        if len(cells) != 9:
+            raise InputFormatError(f"expected 9 cells of X, O or '.', got {len(cells)} in {text!r}")
         if cells.count("X") - cells.count("O") not in (0, 1):
             raise InputFormatError(
                 f"X moves first: X must have as many marks as O or one more, got {text!r}"
