@@ -195,7 +195,8 @@ def test_connect_four_reads_the_columns_played(data: st.DataObject) -> None:
         moves = list(game.moves(position))
         if not moves:
             break
-        label, position = moves[data.draw(st.integers(0, len(moves) - 1))]
+        move = moves[data.draw(st.integers(0, len(moves) - 1))]
+        label, position = move[0], move[1]
         digits += str("abcde".index(label) + 1)
     assert game.parse(digits or "/".join(["....."] * 4)) == position
 
