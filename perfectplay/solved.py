@@ -16,7 +16,7 @@ perfectplay.errors.StoreError: ...: not a tier directory (no manifest.json)
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from perfectplay.protocol.tiered import TieredGame
@@ -56,14 +56,30 @@ def open_tiers(
     directory : path
         A directory written by :func:`~perfectplay.tiers.engine.solve_tiers`.
     game : TieredGame, optional
-        The game; default: the registered game and parameters its manifest records.
+        The game; default: the registered game, parameters and class its manifest records
+        (a class no installed package registers is refused, never imported).
 
     Raises
     ------
     StoreError
         Not a tier directory, another game's, incompletely solved, or damaged.
     """
-    from perfectplay.games.registry import load_recorded_tiered_game
-    from perfectplay.tiers.database import open_tiers as open_with
+    import functools
 
-    return open_with(directory, game=game, loader=load_recorded_tiered_game)
+    from perfectplay.tiers.database import open_tiers as open_with
+    from perfectplay.tiers.storage import read_manifest
+
+    if game is not None:
+        return open_with(directory, game=game)
+    recorded = read_manifest(os.fspath(directory)).get("class")  # absent in older directories
+    target = recorded if isinstance(recorded, str) else None
+    loader = functools.partial(_load_recorded, target=target, where=os.fspath(directory))
+    return open_with(directory, loader=loader)
+
+
+def _load_recorded(name: str, params: Any, *, target: str | None, where: str) -> TieredGame:
+    """The tiered game a tier directory records (its name, parameters and class)."""
+    from perfectplay.games.registry import load_recorded_game
+
+    game: TieredGame = load_recorded_game(name, params, target, where=where, tiered=True)
+    return game

@@ -197,6 +197,7 @@ def save(
     """
     if isinstance(solved, Solution):
         solution = solved
+        game_class = None
     else:
         given = [
             name
@@ -216,6 +217,8 @@ def save(
             )
         solution = solved.solution
         game, params = solved.game.info.name, solved.game.info.params
+        maker = type(solved.game)
+        game_class = f"{maker.__module__}:{maker.__qualname__}"
         codes = solved.codes
         start = solved.id_of(solved.initial)
         canonical = solved.enumeration.canonical
@@ -274,6 +277,7 @@ def save(
         "perfectplay_version": __version__,
         "game": game,
         "params": _json_params(params or {}),
+        "class": game_class,
         "solver": solution.solver,
         "n": n,
         "m": graph.m,
@@ -406,14 +410,17 @@ class SolutionStore:
         StoreError
             If the store holds a plain game graph (no game name).
         UnknownNameError
-            If the game was not given and is not registered in this version of perfectplay.
+            If the game was not given and is not registered (built in or installed): the
+            message names the ``--game`` to pass. No module the file names is imported.
         """
         if self._game is None:
             if self.game_name is None:
                 raise StoreError(f"{self.path} holds a game graph, not a game")
-            from perfectplay.games.registry import load_game
+            from perfectplay.games.registry import load_recorded_game
 
-            self._game = load_game(self.game_name, **self.params)
+            recorded = self.manifest.get("class")  # optional: files of older versions lack it
+            target = recorded if isinstance(recorded, str) else None
+            self._game = load_recorded_game(self.game_name, self.params, target, where=self.path)
         return self._game
 
     # ------------------------------------------------------------------ lookups

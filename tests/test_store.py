@@ -424,3 +424,53 @@ def test_graph_store_keeps_the_primitive_values(tmp_path: Path) -> None:
     save(tmp_path / "s.ppstore", solution, primitive=primitive)
     with open_store(tmp_path / "s.ppstore") as store:
         assert store.array("primitive").tolist() == primitive.tolist()
+
+
+def test_a_store_records_its_game_class_and_refuses_an_unregistered_one(tmp_path: Path) -> None:
+    from perfectplay.api import solve
+    from perfectplay.games.registry import load_game
+
+    path = tmp_path / "nim.ppstore"
+    save(path, solve(load_game("nim", heaps=(1, 2))))
+    with open_store(path) as store:
+        assert store.manifest["class"] == "perfectplay.games.nim.rules:Nim"
+        assert store.game.info.params["heaps"] == (1, 2)
+    save(tmp_path / "take.ppstore", solve(_TakeAway()))
+    with open_store(tmp_path / "take.ppstore") as store:
+        assert store.manifest["class"] == f"{_TakeAway.__module__}:_TakeAway"
+        with pytest.raises(UnknownNameError, match=f"pass --game {_TakeAway.__module__}:_TakeAway"):
+            _ = store.game
+
+
+def test_a_store_naming_an_unregistered_module_imports_nothing(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from perfectplay.api import solve
+
+    trap = tmp_path / "trap_module_xyz.py"
+    trap.write_text(f"open({str(tmp_path / 'imported')!r}, 'w').close()\n")
+    game = _TakeAway()
+    type(game).__module__ = "trap_module_xyz"  # the store records this class target
+    try:
+        save(tmp_path / "trap.ppstore", solve(game))
+    finally:
+        type(game).__module__ = __name__
+    script = (
+        "import sys\n"
+        "from perfectplay.errors import UnknownNameError\n"
+        "from perfectplay.store import open_store\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        f"with open_store({str(tmp_path / 'trap.ppstore')!r}) as store:\n"
+        "    try:\n"
+        "        store.game\n"
+        "    except UnknownNameError as error:\n"
+        "        print(error)\n"
+        "print('trap_module_xyz' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "False"
+    assert "pass --game trap_module_xyz:_TakeAway" in done.stdout
+    assert not (tmp_path / "imported").exists()

@@ -91,6 +91,7 @@ def game_manifest(game: TieredGame, order: list[int], chunk: int, block: int) ->
         "version": _VERSION,
         "game": game.info.name,
         "params": json_params(game.info.params),
+        "class": f"{type(game).__module__}:{type(game).__qualname__}",
         "scored": game.info.scored,
         "tiers": order,
         "labels": [game.tier_label(t) for t in order],
