@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.games.quixo.rules import TieredQuixo
+from perfectplay.games.quixo.tiers import TieredQuixo
 
 _BATCH = 1 << 16
 

@@ -192,7 +192,7 @@ _REGISTRY: dict[str, GameEntry] = {
             "perfectplay.games.quixo.rules:Quixo",
             "push edge cubes back into rows, n in a row wins (GamesmanOne's rules); loopy",
             (Param("size", "int", 4, "board side: 3, 4 or 5"),),
-            tiered="perfectplay.games.quixo.rules:TieredQuixo",
+            tiered="perfectplay.games.quixo.tiers:TieredQuixo",
             picture="perfectplay.games.quixo.picture:drawing",
         ),
     )
@@ -299,7 +299,7 @@ def entry_for_target(target: str) -> GameEntry | None:
     make this process run it (installed packages' entry points are loaded, as for any look-up).
     Cost: one pass over the registered games.
 
-    >>> entry_for_target("perfectplay.games.quixo.rules:TieredQuixo").name
+    >>> entry_for_target("perfectplay.games.quixo.tiers:TieredQuixo").name
     'quixo'
     >>> entry_for_target("os:system") is None
     True

@@ -131,7 +131,7 @@ def test_a_name_far_from_every_game_gets_no_suggestion() -> None:
 def test_load_target_builds_a_class_by_module_and_name() -> None:
     game = load_target("perfectplay.games.connect_four.rules:ConnectFour", ["rows=4", "cols=4"])
     assert dict(game.info.params) == {"rows": 4, "cols": 4}  # typed by the registered params
-    tiered = load_target("perfectplay.games.quixo.rules:TieredQuixo", ["size=3"], tiered=True)
+    tiered = load_target("perfectplay.games.quixo.tiers:TieredQuixo", ["size=3"], tiered=True)
     assert tiered.info.name == "quixo"
 
 

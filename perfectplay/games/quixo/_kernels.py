@@ -1,4 +1,4 @@
-"""numba kernels of Quixo's tiered form (see :mod:`perfectplay.games.quixo.rules`).
+"""numba kernels of Quixo's tiered form (see :mod:`perfectplay.games.quixo.tiers`).
 
 A board is two bitboards, bit ``d`` for cell ``d = row * n + col`` (row 0 on top): ``x`` (the X
 cubes) and ``o`` (the O cubes), joined in one int64 *word* ``(x << 32) | o``. The word is also

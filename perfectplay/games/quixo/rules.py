@@ -25,8 +25,9 @@ in 21, as GamesmanOne reports, with 82,497,861 positions reachable from the star
 opponent's would make a line of theirs.
 
 GamesmanOne also rules out, as illegal, positions where the player who has just moved has no
-cube on the edge (the cube they pushed in lands on the edge); :class:`TieredQuixo` solves the
-same positions: its slots are the canonical positions passing this test.
+cube on the edge (the cube they pushed in lands on the edge);
+:class:`~perfectplay.games.quixo.tiers.TieredQuixo` solves the same positions: its slots are
+the canonical positions passing this test.
 
 A position is ``(board, turn)``: `board` is a string of n * n cells ``X``, ``O`` or ``-``, row by
 row from the top, and `turn` is ``"X"`` or ``"O"``, the player to move. Move labels are
@@ -37,10 +38,7 @@ the right end of the top row. Moves come in GamesmanOne's order. The 8 symmetrie
 keep the value; :meth:`Quixo.canonical` picks the image whose bitboards (X first, then O;
 bit ``d`` for cell ``d``) are smallest.
 
-:class:`TieredQuixo` is the same game for the tier engine (:mod:`perfectplay.tiers`): tier
-``(nx, no)`` holds the positions with ``nx`` X cubes and ``no`` O cubes; a move stays in the
-tier (the mover took their own cube) or goes to the tier with one more of the mover's cubes.
-Ranks and the kernels are described in :mod:`perfectplay.games.quixo._kernels`.
+:class:`~perfectplay.games.quixo.tiers.TieredQuixo` is the same game for the tier engine.
 
 References
 ----------
@@ -65,19 +63,14 @@ O to move
 
 from __future__ import annotations
 
-from math import comb
 from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.quixo import _kernels as kernels
 from perfectplay.protocol.game import Game, GameInfo
-from perfectplay.protocol.tiered import TieredGame, TierMoves
 from perfectplay.values import Value
 
-__all__ = ["SIZES", "Quixo", "QuixoPosition", "TieredQuixo"]
+__all__ = ["SIZES", "SYMBOLS", "Quixo", "QuixoPosition", "bitboards", "board_text", "check_size"]
 
 SIZES = (3, 4, 5)
 """The board sides GamesmanOne plays (its three variants)."""
@@ -85,10 +78,12 @@ SIZES = (3, 4, 5)
 QuixoPosition = tuple[str, str]
 """``(board, turn)``: n * n cells ``X``/``O``/``-`` row by row from the top; ``"X"``/``"O"``."""
 
-_SYMBOLS = "XO"
+SYMBOLS = "XO"
+"""The players' symbols, X (moves first) then O: index 0 or 1 is the turn bit of a rank."""
 
 
-def _check_size(size: Any) -> int:
+def check_size(size: Any) -> int:
+    """`size` if it is a board side GamesmanOne plays; raises GameDefinitionError otherwise."""
     if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
         raise GameDefinitionError(
             f"quixo needs a board side of 3, 4 or 5 (GamesmanOne's variants), got {size!r}"
@@ -96,13 +91,15 @@ def _check_size(size: Any) -> int:
     return size
 
 
-def _bitboards(board: str) -> tuple[int, int]:
+def bitboards(board: str) -> tuple[int, int]:
+    """The X and the O cubes of `board` as bitboards (bit ``d`` for cell ``d``)."""
     x = sum(1 << d for d, cell in enumerate(board) if cell == "X")
     o = sum(1 << d for d, cell in enumerate(board) if cell == "O")
     return x, o
 
 
-def _board(x: int, o: int, cells: int) -> str:
+def board_text(x: int, o: int, cells: int) -> str:
+    """The board string of bitboards `x` and `o` (the inverse of :func:`bitboards`)."""
     return "".join("X" if x >> d & 1 else "O" if o >> d & 1 else "-" for d in range(cells))
 
 
@@ -122,7 +119,7 @@ class Quixo(Game[QuixoPosition]):
     """
 
     def __init__(self, size: int = 4) -> None:
-        self.size = _check_size(size)
+        self.size = check_size(size)
         self.info = GameInfo(
             "quixo",
             {"size": size},
@@ -179,10 +176,10 @@ class Quixo(Game[QuixoPosition]):
             image = [""] * len(board)
             for d, cell in enumerate(board):
                 image[perm[d]] = cell
-            return _bitboards("".join(image))
+            return bitboards("".join(image))
 
         x, o = min(key(perm) for perm in self._perms)
-        return _board(x, o, len(board)), turn
+        return board_text(x, o, len(board)), turn
 
     def render(self, position: QuixoPosition) -> str:
         board, turn = position
@@ -229,169 +226,3 @@ class Quixo(Game[QuixoPosition]):
             code, digit = divmod(code, 3)
             cells.append("-XO"[digit])
         return "".join(reversed(cells)), "O" if o_turn else "X"
-
-
-Tier = int
-"""A tier ``(nx, no)`` as the integer ``nx * (n * n + 1) + no``."""
-
-
-class TieredQuixo(TieredGame):
-    """Quixo for the tier engine: tiers by the numbers of X and O cubes (module docstring).
-
-    The tiers are the start ``(0, 0)``, ``(1, 0)`` (O to move after X's first cube) and every
-    ``(nx, no)`` with ``nx, no >= 1`` and ``nx + no <= n * n``. Tier ``(nx, no)`` has
-    ``2 * C(n*n, nx) * C(n*n - nx, no)`` ranks (both players to move); its slots are the
-    canonical ranks that pass GamesmanOne's legality test. 4x4: 85,831,334 ranks in all
-    (10,693,969 slots), 5x5: 1.7 * 10^12 (the engine refuses it: about 1.1 TiB of memory for
-    its largest tier).
-
-    Parameters
-    ----------
-    size : int
-        Board side: 3, 4 or 5.
-
-    Examples
-    --------
-    >>> game = TieredQuixo(4)
-    >>> start, rank = game.initial()
-    >>> game.tier_label(start), [game.tier_label(t) for t in game.child_tiers(start)]
-    ('16Blank_0X_0O', ['15Blank_1X_0O'])
-    >>> moves = game.children(start, np.array([rank]))
-    >>> len(moves.rank), sorted(set(moves.rank.tolist()))  # 32 pushes, 2 boards up to symmetry
-    (32, [1, 3])
-    """
-
-    def __init__(self, size: int = 4) -> None:
-        self.size = _check_size(size)
-        self.cells = size * size
-        self.info = GameInfo(
-            "quixo",
-            {"size": size},
-            cyclic=True,
-            description=f"Quixo on {size}x{size} (GamesmanOne's rules), by cube counts",
-        )
-        self._tables = kernels.tables(size)
-        self._game = Quixo(size)
-        counts = [(0, 0), (1, 0)]
-        counts += [(x, o) for x in range(1, self.cells) for o in range(1, self.cells + 1 - x)]
-        self._tiers = [self._tier(x, o) for x, o in counts]
-        self._known = set(self._tiers)
-
-    # ------------------------------------------------------------------ tiers
-    def _tier(self, nx: int, no: int) -> Tier:
-        return nx * (self.cells + 1) + no
-
-    def counts(self, tier: Tier) -> tuple[int, int]:
-        """``(nx, no)`` of `tier`; raises GameDefinitionError for a tier the game lacks."""
-        if tier not in self._known:
-            raise GameDefinitionError(f"quixo {self.size}x{self.size} has no tier {tier!r}")
-        nx, no = divmod(tier, self.cells + 1)
-        return nx, no
-
-    def tiers(self) -> list[Tier]:
-        return list(self._tiers)
-
-    def child_tiers(self, tier: Tier) -> list[Tier]:
-        nx, no = self.counts(tier)
-        if nx + no == self.cells:
-            return []
-        return [t for t in (self._tier(nx + 1, no), self._tier(nx, no + 1)) if t in self._known]
-
-    def _which(self, tier: Tier) -> tuple[int, int]:
-        """``which`` codes of the tiers where X or O takes a blank cube (0: not a child tier)."""
-        nx, no = self.counts(tier)
-        children = self.child_tiers(tier)
-        x_tier, o_tier = self._tier(nx + 1, no), self._tier(nx, no + 1)
-        x_code = children.index(x_tier) + 1 if x_tier in children else 0
-        return x_code, children.index(o_tier) + 1 if o_tier in children else 0
-
-    def tier_size(self, tier: Tier) -> int:
-        nx, no = self.counts(tier)
-        return 2 * comb(self.cells, nx) * comb(self.cells - nx, no)
-
-    def tier_label(self, tier: Tier) -> str:
-        """GamesmanOne's tier name, e.g. ``"6Blank_5X_5O"``."""
-        nx, no = self.counts(tier)
-        return f"{self.cells - nx - no}Blank_{nx}X_{no}O"
-
-    def inner_moves(self, tier: Tier) -> bool:
-        """Moves stay in the tier when the mover takes their own cube: not at the first two."""
-        nx, no = self.counts(tier)
-        return nx >= 1 and no >= 1
-
-    def max_moves(self) -> int:
-        """Every edge cell pushed to each of its far ends: ``4 * (3n - 4)``."""
-        return 4 * (3 * self.size - 4)
-
-    # ------------------------------------------------------------------ positions
-    def children(self, tier: Tier, ranks: NDArray[np.int64]) -> TierMoves:
-        """Primitive values and canonical children of `ranks`; ~20 ns per child on 4x4 (module
-        :mod:`~perfectplay.games.quixo._kernels`)."""
-        nx, no = self.counts(tier)
-        which_x, which_o = self._which(tier)
-        primitive, indptr, which, rank = kernels.children(
-            np.ascontiguousarray(ranks, dtype=np.int64), nx, no, which_x, which_o, self._tables
-        )
-        return TierMoves(primitive, indptr, which, rank)
-
-    def parents(
-        self, tier: Tier, ranks: NDArray[np.int64]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """Canonical slots of `tier` with a move inside the tier to each rank (a parent with
-        symmetric moves to it may repeat); ~30 ns per parent on 4x4."""
-        nx, no = self.counts(tier)
-        return kernels.parents(np.ascontiguousarray(ranks, dtype=np.int64), nx, no, self._tables)
-
-    def slots(self, tier: Tier, start: int, stop: int) -> NDArray[np.bool_]:
-        """Canonical ranks passing GamesmanOne's legality test; ~5 ns per rank on 4x4."""
-        nx, no = self.counts(tier)
-        return kernels.slots(start, stop, nx, no, self._tables)
-
-    def orbit_sizes(self, tier: Tier, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
-        """How many distinct boards the 8 symmetries make of each rank's board (1, 2, 4 or 8)."""
-        nx, no = self.counts(tier)
-        return kernels.orbit_sizes(
-            np.ascontiguousarray(ranks, dtype=np.int64), nx, no, self._tables
-        )
-
-    def initial(self) -> tuple[Tier, int]:
-        return self.locate(self._game.initial())
-
-    def position(self, tier: Tier, rank: int) -> QuixoPosition:
-        nx, no = self.counts(tier)
-        if not 0 <= rank < self.tier_size(tier):
-            raise GameDefinitionError(
-                f"rank {rank} is outside tier {self.tier_label(tier)} "
-                f"(0..{self.tier_size(tier) - 1})"
-            )
-        xs, os, turns = kernels.boards(np.array([rank], dtype=np.int64), nx, no, self._tables)
-        return _board(int(xs[0]), int(os[0]), self.cells), _SYMBOLS[int(turns[0])]
-
-    def locate(self, position: Any) -> tuple[Tier, int]:
-        board, turn = self._checked(position)
-        x, o = _bitboards(board)
-        nx, no = board.count("X"), board.count("O")
-        tier = self._tier(nx, no)
-        if tier not in self._known:
-            raise InputFormatError(
-                f"no quixo game reaches a board with {nx} X and {no} O cubes (X moves first)"
-            )
-        xs, os = np.array([x], dtype=np.int64), np.array([o], dtype=np.int64)
-        turns = np.array([_SYMBOLS.index(turn)], dtype=np.int64)
-        rank = kernels.ranks(xs, os, turns, nx, no, self._tables, True)
-        return tier, int(rank[0])
-
-    def _checked(self, position: Any) -> QuixoPosition:
-        ok = isinstance(position, tuple) and len(position) == 2
-        board, turn = position if ok else ("", "")
-        if not (
-            isinstance(board, str) and len(board) == self.cells and not set(board) - set("XO-")
-        ) or turn not in ("X", "O"):
-            raise InputFormatError(
-                f"expected a quixo position (board of {self.cells} cells X/O/-, 'X' or 'O' to "
-                f"move), got {position!r}"
-            )
-        return board, turn
-
-    def as_game(self) -> Quixo:
-        return self._game
