@@ -35,10 +35,11 @@ def _read_line(process: subprocess.Popen[str], deadline: float) -> str:
 
 
 @contextmanager
-def running_server(*args: str, timeout: float = 120.0) -> Iterator[Server]:
+def running_server(*args: str, timeout: float = 120.0, stderr: str = "") -> Iterator[Server]:
     """``perfectplay serve --port 0 ARGS`` in a child process; stopped by Ctrl-C (SIGINT) at exit.
 
-    Asserts the server exits with code 0 and writes nothing on standard error.
+    Asserts the server exits with code 0 and writes on standard error exactly what the regular
+    expression `stderr` matches (by default nothing).
     """
     process = subprocess.Popen(
         [sys.executable, "-c", _MAIN, "serve", "--port", "0", *args],
@@ -66,4 +67,4 @@ def running_server(*args: str, timeout: float = 120.0) -> Iterator[Server]:
             process.communicate()
             raise
     assert process.returncode == 0, err
-    assert err == "", err
+    assert re.fullmatch(stderr, err), err

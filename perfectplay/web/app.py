@@ -13,9 +13,9 @@ Routes (the API is documented in ``docs/web.md``):
 =====================================  =======================================================
 
 Every error answers JSON ``{"error": "..."}`` with a 4xx status naming the problem (unknown
-game: 404; bad parameters, illegal moves, unreadable or unreachable positions: 400; a game
-too large to solve here: 413). A position whose game is still being solved answers 202
-with ``{"solving": true, ...}``: ask again.
+game: 404; bad parameters, illegal moves, unreadable or unreachable positions, ``params`` that
+are not a database's own: 400; a game too large to solve here: 413, at once). A position whose
+game is still being solved answers 202 with ``{"solving": true, ...}``: ask again.
 
 Examples
 --------
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -57,7 +58,13 @@ from perfectplay.protocol.game import Game
 from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
 from perfectplay.web.report import position_report
-from perfectplay.web.solutions import DEFAULT_MAX_POSITIONS, SolutionCache, Solved, Solving
+from perfectplay.web.solutions import (
+    DEFAULT_MAX_POSITIONS,
+    SolutionCache,
+    Solved,
+    Solving,
+    game_key,
+)
 
 if TYPE_CHECKING:
     from perfectplay.tiers.database import TierDatabase
@@ -72,6 +79,9 @@ __all__ = [
 ]
 
 _STATIC = str(files("perfectplay.web") / "static")
+FIRST_WAIT = 0.5
+"""Seconds a position request waits for its game's solve before answering 202: small games and
+games refused as their solve starts (too large) answer at once."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +218,20 @@ def _game_listing() -> list[dict[str, Any]]:
     return listing
 
 
+def _check_database_params(db: Database, request: Request) -> None:
+    """Refuse ``params`` that are not `db`'s own: a database's parameters are fixed."""
+    text = _query_text(request, "params")
+    if text is None:
+        return
+    game = db.source.game
+    asked = load_game(game.info.name, **parse_param_text(game.info.name, text))
+    if game_key(asked) != game_key(game):
+        raise InputFormatError(
+            f"params={text!r}: database {db.id!r} holds {game.info.name} with "
+            f"params={_param_text(game)!r}, which are fixed; leave params out"
+        )
+
+
 def _report(solved: Solved, request: Request) -> dict[str, Any]:
     game = solved.game
     start, played = _query_text(request, "position"), _move_labels(request)
@@ -268,7 +292,8 @@ def create_app(
     async def game_position(request: Request) -> Response:
         name = game_entry(request.path_params["name"]).name
         params = parse_param_text(name, _query_text(request, "params") or "")
-        found = solutions.lookup(load_game(name, **params))
+        # in a worker thread: the wait for a quick solve must not hold up other requests
+        found = await run_in_threadpool(solutions.lookup, load_game(name, **params), FIRST_WAIT)
         if isinstance(found, Solving):
             status = {
                 "solving": True,
@@ -285,6 +310,7 @@ def create_app(
         if db is None:
             known = ", ".join(by_id) or "none"
             raise UnknownNameError(f"unknown database {key!r}; databases served: {known}")
+        _check_database_params(db, request)
         report = _report(Solved(db.source.game, db.source), request)
         report["database"] = db.id
         return JSONResponse(report)

@@ -2,7 +2,8 @@
 
 The server binds ``127.0.0.1`` unless told otherwise. A non-loopback address serves every
 machine that can reach it, so :func:`bind` refuses one unless the caller says so explicitly
-(``allow_remote=True``: the command line passes it only when ``--host`` is given).
+(``allow_remote=True``: the command line passes it only when ``--host`` is given), and then
+prints one line on standard error saying that other machines can reach the server.
 
 Examples
 --------
@@ -24,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -57,10 +59,16 @@ def bind(host: str, port: int, *, allow_remote: bool = False) -> socket.socket:
         resolved, or `port` is outside 0..65535.
     OSError
         If the address cannot be bound (in use, not an address of this machine).
+
+    Notes
+    -----
+    A non-loopback `host` allowed by `allow_remote` is bound after one warning line on
+    standard error: the server has no login and nothing is encrypted.
     """
     if not 0 <= port <= 65535:
         raise InputFormatError(f"port must be between 0 and 65535, got {port}")
-    if not allow_remote and not is_loopback(host):
+    remote = not is_loopback(host)
+    if remote and not allow_remote:
         raise InputFormatError(
             f"refusing to serve on {host}, which is not a loopback address: other machines "
             "could reach it; give the address with --host to do so anyway"
@@ -74,6 +82,13 @@ def bind(host: str, port: int, *, allow_remote: bool = False) -> socket.socket:
     except OSError as error:
         sock.close()
         raise OSError(error.errno, f"cannot listen on {host}:{port}: {error.strerror}") from None
+    if remote:
+        print(
+            f"perfectplay: warning: serving on {host}, which other machines can reach: anyone "
+            "who can connect uses this server (no login, nothing encrypted)",
+            file=sys.stderr,
+            flush=True,
+        )
     return sock
 
 

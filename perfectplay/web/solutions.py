@@ -3,7 +3,9 @@
 A registered game (with its parameters) is solved the first time a page or an API client asks
 for it, in one background thread, so the server keeps answering while it works: until the
 solution is ready :meth:`SolutionCache.lookup` returns a :class:`Solving` status (the page
-shows it as a progress indicator). Solutions stay in memory for the server's lifetime. A
+shows it as a progress indicator). A game whose ``position_bound`` already exceeds the limit is
+refused before its solve starts (:func:`preflight`), with its size and the memory it would take.
+Solutions stay in memory for the server's lifetime. A
 database given on the command line (a file written by ``perfectplay solve GAME --save``) is
 served as it is: its values are read from the file, nothing is solved.
 
@@ -21,11 +23,16 @@ Examples
 ((<Value.WIN: 3>, 3), ['1'])
 >>> cache.lookup(game) is solved
 True
+>>> cache.lookup(load_game("quixo", size=5))
+Traceback (most recent call last):
+...
+perfectplay.errors.TooLargeError: quixo may have up to 1,694,577,218,886 reachable positions ...
 >>> cache.close()
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import queue
 import threading
 import time
@@ -34,15 +41,25 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from perfectplay._memory import format_bytes
 from perfectplay.api import GameMove, GameSolution, solve
-from perfectplay.protocol.game import Game
+from perfectplay.enumeration.enumerate import _BYTES_PER_POSITION
+from perfectplay.errors import TooLargeError
+from perfectplay.protocol.game import Game, provides
 from perfectplay.store import SolutionStore
 from perfectplay.values import Value
 
 if TYPE_CHECKING:
     from perfectplay.tiers.database import TierDatabase
 
-__all__ = ["DEFAULT_MAX_POSITIONS", "SolutionCache", "Solved", "Solving", "game_key"]
+__all__ = [
+    "DEFAULT_MAX_POSITIONS",
+    "SolutionCache",
+    "Solved",
+    "Solving",
+    "game_key",
+    "preflight",
+]
 
 DEFAULT_MAX_POSITIONS = 20_000_000
 """Largest game the web app solves on request (Connect Four 5x5 has about 7 * 10^7)."""
@@ -54,6 +71,41 @@ def game_key(game: Game[Any]) -> tuple[str, Hashable]:
         sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in game.info.params.items())
     )
     return game.info.name, params
+
+
+def preflight(game: Game[Any], max_positions: int) -> None:
+    """Refuse `game` before solving it if its ``position_bound`` exceeds `max_positions`.
+
+    Raises
+    ------
+    TooLargeError
+        Naming the bound, the memory an in-memory solve of that many positions takes at the
+        least (the enumerator's cheapest figure per position), and the limit.
+
+    Notes
+    -----
+    Cost: one ``position_bound`` call. A game without a bound is not refused here; its solve
+    stops at the limit (see :func:`~perfectplay.enumeration.enumerate.enumerate_game`).
+
+    Examples
+    --------
+    >>> from perfectplay.games.registry import load_game
+    >>> preflight(load_game("nim", heaps=(1, 2)), 100)
+    >>> preflight(load_game("quixo", size=4), 20_000_000)
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.TooLargeError: quixo may have up to 86,093,442 reachable positions \
+(at least 3.6 GiB of memory to solve), more than the server's limit of 20,000,000 \
+(serve --max-positions)
+    """
+    bound = game.position_bound() if provides(game, "position_bound") else None
+    if bound is not None and bound > max_positions:
+        need = format_bytes(bound * min(_BYTES_PER_POSITION.values()))
+        raise TooLargeError(
+            f"{game.info.name} may have up to {bound:,} reachable positions (at least {need} "
+            f"of memory to solve), more than the server's limit of {max_positions:,} "
+            "(serve --max-positions)"
+        )
 
 
 class Solved:
@@ -111,7 +163,8 @@ class Solving:
     elapsed: float
     """Seconds since the solve was requested."""
     running: bool
-    """False while another game is being solved first."""
+    """True when this game's solve is the one under way (or next, the thread picking it up);
+    False while another game is being solved first."""
 
 
 @dataclass
@@ -164,6 +217,7 @@ class SolutionCache:
             if job is None:
                 if self._closed:
                     raise RuntimeError("the solution cache is closed")
+                preflight(game, self.max_positions)
                 job = self._jobs[key] = _Job(game, time.monotonic(), Future())
                 if self._worker is None:
                     self._worker = threading.Thread(
@@ -173,18 +227,33 @@ class SolutionCache:
                 self._queue.put(job)
             return job
 
-    def lookup(self, game: Game[Any]) -> Solved | Solving:
+    def lookup(self, game: Game[Any], wait: float = 0.0) -> Solved | Solving:
         """The solved game, or its status while solving (the first call starts the solve).
+
+        Parameters
+        ----------
+        game : Game
+            The game, with its parameters.
+        wait : float
+            Seconds to wait for the solve to end before answering a status: a small game, or
+            one refused as soon as its solve starts, is answered at once rather than on the
+            next call.
 
         Raises
         ------
+        TooLargeError
+            If :func:`preflight` refuses the game (no solve is started), or its solve did.
         PerfectPlayError
-            Whatever solving the game raised (TooLargeError, GameDefinitionError, ...).
+            Whatever else solving the game raised (GameDefinitionError, ...).
         """
         job = self._job(game)
+        if wait > 0:
+            concurrent.futures.wait([job.future], timeout=wait)
         if job.future.done():
             return job.future.result()
-        return Solving(game.info.name, time.monotonic() - job.started, job.future.running())
+        with self._lock:  # jobs are kept in queue order; done and cancelled ones are skipped
+            first = next((j for j in self._jobs.values() if not j.future.done()), None)
+        return Solving(game.info.name, time.monotonic() - job.started, first is job)
 
     def wait(self, game: Game[Any], timeout: float | None = None) -> Solved:
         """The solved game, solving it first if needed (blocks up to `timeout` seconds)."""

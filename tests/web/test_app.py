@@ -21,6 +21,7 @@ import perfectplay
 from perfectplay.draw import PALETTE
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.values import NO_REMOTENESS
+from perfectplay.web import app as web_app
 from perfectplay.web.app import create_app, database_ids, open_database, parse_param_text
 from perfectplay.web.solutions import SolutionCache
 
@@ -227,6 +228,79 @@ def test_a_game_too_large_is_refused_with_413() -> None:
     cache.close()
     assert answer.status_code == 413
     assert "max_positions" in answer.json()["error"]
+
+
+def test_a_game_beyond_its_bound_is_refused_at_once_with_its_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Quixo 5's position bound exceeds the limit: 413 on the first request, no solve started."""
+    _no_solving(monkeypatch)
+    cache = SolutionCache()
+    with TestClient(create_app(cache=cache)) as client:
+        answers = [
+            client.get("/api/games/quixo/position", params={"params": "size=5"}) for _ in range(2)
+        ]
+    cache.close()
+    for answer in answers:
+        assert answer.status_code == 413
+        error = answer.json()["error"]
+        assert "1,694,577,218,886 reachable positions" in error
+        assert "TiB of memory" in error and "20,000,000" in error
+
+
+def test_a_game_refused_as_its_solve_starts_answers_413_on_the_first_request() -> None:
+    """Connect Four 6x7 has no bound; its solve refuses it at once: no 202 comes first."""
+    cache = SolutionCache()
+    with TestClient(create_app(cache=cache)) as client:
+        answer = client.get("/api/games/connect-four/position", params={"params": "rows=6;cols=7"})
+    cache.close()
+    assert answer.status_code == 413
+    assert "7.07e+13 positions" in answer.json()["error"]
+
+
+def test_the_202_says_running_while_its_own_solve_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_app, "FIRST_WAIT", 0.0)
+    cache = SolutionCache()
+    query = {"params": "heap=100000"}  # about a second of solving
+    with TestClient(create_app(cache=cache)) as client:
+        first = client.get("/api/games/subtraction/position", params=query)
+        cache.wait(load_game("subtraction", heap=100_000))
+    cache.close()
+    assert first.status_code == 202
+    assert first.json()["running"] is True  # nothing else is solved first
+
+
+@pytest.mark.parametrize(
+    ("params", "status"),
+    [
+        (None, 200),
+        ("", 200),
+        (" ", 200),
+        ("heap=20", 200),
+        ("heap=20;take=1,2,3", 200),
+        ("heap=21", 400),
+        ("take=1,2", 400),
+        ("rows=4", 404),
+    ],
+)
+def test_database_params_are_refused_unless_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, params: str | None, status: int
+) -> None:
+    path = tmp_path / "subtraction.ppstore"
+    perfectplay.save(path, perfectplay.solve(load_game("subtraction")))
+    _no_solving(monkeypatch)
+    db = open_database("sub", str(path))
+    query = {} if params is None else {"params": params}
+    with TestClient(create_app([db])) as client:
+        answer = client.get("/api/databases/sub/position", params=query)
+    db.source.close()
+    assert answer.status_code == status, answer.text
+    if status == 400:
+        error = answer.json()["error"]
+        assert error == (
+            f"params={params!r}: database 'sub' holds subtraction with "
+            "params='heap=20;take=1,2,3', which are fixed; leave params out"
+        )
 
 
 def _no_solving(monkeypatch: pytest.MonkeyPatch) -> None:

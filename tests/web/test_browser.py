@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -232,9 +233,8 @@ def test_a_typed_position(page: Any, server: Server, ttt: Any, shots: Path) -> N
     _wait_turn(page, 0)
     page.fill("#position-text", "X . X\n. O .\n. . .")
     page.click("#position-start")
-    page.wait_for_function(
-        "document.querySelector('#position-text').value === 'X . X\\n. O .\\n. . .'"
-    )
+    # the typed text is in the box at once; the new moves (a1 is taken) come with the answer
+    page.wait_for_function("document.querySelector('#moves [data-move=\"a1\"]') === null")
     _wait_turn(page, 0)
     _check_controls(page, ttt, "X.X.O....")
     assert page.get_attribute('#moves [data-move="b1"]', "data-value") == "TIE"
@@ -250,8 +250,6 @@ def test_a_typed_position(page: Any, server: Server, ttt: Any, shots: Path) -> N
 
 def test_a_connect_four_position(page: Any, server: Server, shots: Path) -> None:
     page.goto(f"{server.url}games/connect-four?params=rows%3D4%3Bcols%3D4")
-    page.wait_for_selector("#progress:not([hidden])")  # solved on first use, while we wait
-    _screenshot(page, shots / "connect-four-solving.png")
     page.wait_for_selector('#status[data-turn="human"]', timeout=SOLVE_TIMEOUT_MS)
     solved = perfectplay.solve(C4)
     text = ". . . .\n. . . .\n. O . .\nX X . ."
@@ -266,6 +264,40 @@ def test_a_connect_four_position(page: Any, server: Server, shots: Path) -> None
     page.click(f'#moves [data-move="{best}"]')
     _wait_turn(page, 2)
     assert page.text_content("#title") == "connect-four (rows=4, cols=4)"
+
+
+def test_a_cold_deep_link_shows_its_position_once_solved(browser: Any, shots: Path) -> None:
+    """A fresh server, a game it has not solved, moves in the address: the page keeps them
+    while the game is solved (the address too), then shows the position they reach."""
+    heap = 300_000  # a few seconds of solving: the page polls
+    game = load_game("subtraction", heap=heap)
+    address = f"games/subtraction?params=heap%3D{heap}&moves=2,3"
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    with running_server() as server:
+        page.goto(f"{server.url}{address}")
+        page.wait_for_selector("#progress:not([hidden])")
+        assert page.get_attribute("#status", "data-turn") == "solving"
+        assert page.get_attribute("#status", "data-ply") == "2"
+        assert "waiting for another game" not in page.text_content("#progress-text")
+        _screenshot(page, shots / "subtraction-solving.png")
+        page.wait_for_selector('#status[data-ply="2"][data-turn="human"]', timeout=SOLVE_TIMEOUT_MS)
+        assert parse_qs(urlsplit(page.url).query) == {"params": [f"heap={heap}"], "moves": ["2,3"]}
+        assert _position(page, game) == heap - 5
+        assert page.is_hidden("#error") and page.is_hidden("#progress")
+        _check_controls(page, perfectplay.solve(game), heap - 5)
+    page.close()
+
+
+def test_a_game_too_big_to_solve_is_refused_at_once_with_its_estimate(
+    page: Any, server: Server
+) -> None:
+    page.goto(f"{server.url}games/quixo?params=size%3D5")
+    page.wait_for_selector('#status[data-turn="error"]')
+    assert page.is_hidden("#progress")  # never "solving": 413 at once
+    error = page.text_content("#error")
+    assert "quixo may have up to 1,694,577,218,886 reachable positions" in error
+    assert "TiB of memory" in error
 
 
 def test_an_address_with_an_illegal_move_shows_the_start_and_why(

@@ -69,7 +69,11 @@ def test_binds_loopback_by_default_and_prints_the_urls(tmp_path: Path) -> None:
 def test_another_address_is_served_only_when_given_with_host() -> None:
     with pytest.raises(perfectplay.InputFormatError, match="not a loopback address"):
         bind("0.0.0.0", 0)
-    with running_server("--host", "0.0.0.0") as server:
+    warning = (
+        r"perfectplay: warning: serving on 0\.0\.0\.0, which other machines can reach: "
+        r"anyone who can connect uses this server \(no login, nothing encrypted\)\n"
+    )
+    with running_server("--host", "0.0.0.0", stderr=warning) as server:
         assert server.url.startswith("http://0.0.0.0:")
         port = int(server.url.rsplit(":", 1)[1].strip("/"))
         assert httpx.get(f"http://127.0.0.1:{port}/api/games").status_code == 200

@@ -62,32 +62,36 @@ function syncAddress() {
   history.replaceState(null, "", `${location.pathname}${queryText(state, state.mode)}`);
 }
 
-/** Ask for the position `moves` reach from `start`; on success it becomes the state. */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Ask for the position `moves` reach from `start`; on success it becomes the state. While the
+ * game is being solved (202) it asks again every POLL_MS, keeping the position asked for: the
+ * promise settles once the position is shown, refused, or superseded by a newer request. */
 async function show(changes) {
   const { params, start, moves, redo } = state;
   const wanted = { params, start, moves, redo, ...changes };
   const request = ++state.request;
   clearTimeout(state.computerTimer);
   let answer;
-  try {
-    answer = await getJSON(apiUrl(wanted));
-  } catch (error) {
-    showError(`cannot reach the server: ${error}`);
-    return;
-  }
-  if (request !== state.request) return; // a newer request superseded this one
-  const { status, body } = answer;
-  if (status === 202) {
+  for (;;) {
+    try {
+      answer = await getJSON(apiUrl(wanted));
+    } catch (error) {
+      showError(`cannot reach the server: ${error}`);
+      return;
+    }
+    if (request !== state.request) return; // a newer request superseded this one
+    if (answer.status !== 202) break;
+    const body = answer.body;
     $("progress").hidden = false;
     const wait = body.running ? "" : " (waiting for another game's solve to finish)";
     $("progress-text").textContent =
       `Solving ${body.game} for the first time: ${body.elapsed.toFixed(1)} s${wait}`;
     setStatus("solving", "Solving…");
-    setTimeout(() => {
-      if (request === state.request) show(wanted);
-    }, POLL_MS);
-    return;
+    await sleep(POLL_MS);
+    if (request !== state.request) return;
   }
+  const { status, body } = answer;
   $("progress").hidden = true;
   if (status !== 200) {
     showError(body.error);
@@ -261,8 +265,11 @@ async function main() {
     const values = Object.fromEntries(new FormData($("params-form")).entries());
     show({ params: paramText(values), start: null, moves: [], redo: [] });
   });
-  await show({ moves: state.moves });
-  if (state.report === null && (state.moves.length > 0 || state.start !== null)) {
+  const shown = show({ moves: state.moves });
+  const asked = state.request;
+  await shown;
+  const named = state.moves.length > 0 || state.start !== null;
+  if (state.request === asked && state.report === null && named) {
     // The address named a position that is not there: show the start, and say why.
     const reason = $("error").textContent;
     await show({ start: null, moves: [], redo: [] });
