@@ -10,6 +10,10 @@ Examples
 True
 >>> Value.parse("tie")
 <Value.TIE: 2>
+>>> print(Value.WIN)
+WIN
+>>> f"{Value.LOSE:>5}|{Value.TIE:d}", int(Value.DRAW)
+(' LOSE|2', 1)
 """
 
 from __future__ import annotations
@@ -63,6 +67,17 @@ class Value(IntEnum):
     """The player to move wins against best play."""
     UNDECIDED = UNDECIDED
     """Not (yet) decided; only seen while solving or in primitive-value arrays."""
+
+    def __str__(self) -> str:
+        """The value's name (``WIN``), as ``print`` and f-strings show it; ``int()`` its number."""
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        """The name formatted by `spec` (``f"{v:>5}"``); an integer presentation type
+        (``d``, ``x``, ``n``, ...) formats the number instead."""
+        if spec and spec[-1] in "bcdnoxX":
+            return int.__format__(self, spec)
+        return format(self.name, spec)
 
     @classmethod
     def parse(cls, word: str, line: int | None = None) -> Value:

@@ -44,3 +44,15 @@ def test_flipped_swaps_win_and_lose_only_and_is_an_involution() -> None:
         assert v.flipped().flipped() is v
         if v not in (Value.WIN, Value.LOSE):
             assert v.flipped() is v
+
+
+@pytest.mark.parametrize("value", list(Value))
+def test_a_value_prints_as_its_name_and_converts_to_its_number(value: Value) -> None:
+    assert str(value) == f"{value}" == value.name
+    assert f"{value:>9}" == f"{value.name:>9}"
+    assert f"{value:d}" == str(int(value)) and f"{value:03d}" == f"{int(value):03d}"
+
+
+@pytest.mark.parametrize("value", [Value.LOSE, Value.DRAW, Value.TIE, Value.WIN])
+def test_a_printed_value_parses_back(value: Value) -> None:
+    assert Value.parse(str(value)) is value
