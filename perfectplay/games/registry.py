@@ -15,7 +15,7 @@ registered is named ``module:Class`` (:func:`load_target`, the command line's ``
 Examples
 --------
 >>> game_names()
-['tic-tac-toe', 'connect-four', 'nim', 'subtraction', 'dodgem', 'quixo']
+['tic-tac-toe', 'connect-four', 'nim', 'subtraction', 'dodgem', 'quixo', 'teeko']
 >>> game = load_game("nim", heaps=(1, 2))
 >>> game.info.name, dict(game.info.params)
 ('nim', {'heaps': (1, 2)})
@@ -194,6 +194,18 @@ _REGISTRY: dict[str, GameEntry] = {
             (Param("size", "int", 4, "board side: 3, 4 or 5"),),
             tiered="perfectplay.games.quixo.tiers:TieredQuixo",
             picture="perfectplay.games.quixo.picture:drawing",
+        ),
+        GameEntry(
+            "teeko",
+            "perfectplay.games.teeko.rules:Teeko",
+            "drop 4 pieces, then slide them; 4 in a row or a 2x2 square wins (GamesmanOne's "
+            "rules); loopy, a draw",
+            (
+                Param("size", "int", 5, "board side: 3 to 5"),
+                Param("pieces", "int", 4, "pieces per player and line length: 3 to size"),
+            ),
+            tiered="perfectplay.games.teeko.tiers:TieredTeeko",
+            picture="perfectplay.games.teeko.picture:drawing",
         ),
     )
 }

@@ -1,0 +1,1 @@
+"""Teeko: rules (:mod:`.rules`), tier form (:mod:`.tiers`), kernels and picture."""
