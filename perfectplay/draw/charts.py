@@ -26,7 +26,8 @@ from perfectplay.values import NO_REMOTENESS, Value
 __all__ = ["counts_svg", "nice_ticks", "value_counts", "value_history_svg"]
 
 _VALUES = (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
-_AXIS = 56.0  # room for the vertical axis' numbers and title
+_AXIS = 56.0  # room for the vertical axis' numbers and title (short numbers)
+_DIGIT = 6.4  # the widest a character of an 11 px tick label is drawn (digits, commas less)
 
 
 def nice_ticks(top: float, count: int = 5) -> list[float]:
@@ -192,7 +193,11 @@ def value_counts(
 
 
 def counts_svg(
-    counts: Sequence[tuple[Value, int, int]], title: str, *, size: float | None = None
+    counts: Sequence[tuple[Value, int, int]],
+    title: str,
+    *,
+    unit: str = "positions",
+    size: float | None = None,
 ) -> str:
     """Positions counted by value and remoteness as stacked bars, one bar per remoteness.
 
@@ -203,6 +208,9 @@ def counts_svg(
         to move; draws have remoteness -1 and get the last bar, labelled ``draw``.
     title : str
         The chart's title (the game's name).
+    unit : str
+        What is counted, as the vertical axis and the caption name it: ``"positions"``, or
+        ``"symmetry classes"`` for a store that keeps one position of each class.
     size : float, optional
         Width in pixels of the rendered picture.
 
@@ -210,11 +218,17 @@ def counts_svg(
     -------
     str
         An ``<svg>`` document; each bar segment carries ``data-value``, ``data-remoteness``
-        and ``data-count``.
+        and ``data-count``. The vertical axis is as wide as its longest number.
 
     Notes
     -----
     Cost: O(len(counts)).
+
+    Examples
+    --------
+    >>> svg = counts_svg([(Value.WIN, 1, 20_000_000)], "big", unit="symmetry classes")
+    >>> ">symmetry classes<" in svg, "20,000,000 symmetry classes" in svg, ">positions<" in svg
+    (True, True, False)
     """
     rows: dict[int, dict[Value, int]] = {}
     for value, r, c in counts:
@@ -225,11 +239,13 @@ def counts_svg(
     total = max([sum(rows[r].values()) for r in order] + [1])
     ticks = nice_ticks(total)
     scale = height / ticks[-1]
-    width = _AXIS + bar * max(len(order), 1) + 16
+    # the numbers end 6 px left of the axis; the rotated axis title sits 22 px left of them
+    axis = max(_AXIS, 30 + _DIGIT * max(len(f"{int(t):,}") for t in ticks))
+    width = axis + bar * max(len(order), 1) + 16
     parts = [
         el(
             "text",
-            "positions",
+            unit,
             x=14,
             y=height / 2,
             font_size=12,
@@ -241,11 +257,11 @@ def counts_svg(
     for t in ticks:
         y = height - t * scale
         parts += [
-            el("line", x1=_AXIS, y1=y, x2=width, y2=y, stroke="#DDDDDD"),
+            el("line", x1=axis, y1=y, x2=width, y2=y, stroke="#DDDDDD"),
             el(
                 "text",
                 f"{int(t):,}",
-                x=_AXIS - 6,
+                x=axis - 6,
                 y=y + 4,
                 font_size=11,
                 fill=INK,
@@ -254,7 +270,7 @@ def counts_svg(
         ]
     label_every = max(1, math.ceil(len(order) / 25))
     for k, r in enumerate(order):
-        x = _AXIS + k * bar + 1
+        x = axis + k * bar + 1
         y = height
         for value in _VALUES:
             c = rows[r].get(value, 0)
@@ -302,11 +318,11 @@ def counts_svg(
                 )
             )
     parts += [
-        el("line", x1=_AXIS, y1=height, x2=width, y2=height, stroke=INK, stroke_width=1.5),
+        el("line", x1=axis, y1=height, x2=width, y2=height, stroke=INK, stroke_width=1.5),
         el(
             "text",
             "remoteness (moves to the end with best play)",
-            x=(width + _AXIS) / 2,
+            x=(width + axis) / 2,
             y=height + 34,
             font_size=12,
             fill=INK,
@@ -314,5 +330,5 @@ def counts_svg(
         ),
     ]
     grand = sum(sum(v.values()) for v in rows.values())
-    drawing = Drawing(width, height + 40, parts, f"{grand:,} positions")
+    drawing = Drawing(width, height + 40, parts, f"{grand:,} {unit}")
     return page(drawing, title=title, note="value for the player to move", size=size)

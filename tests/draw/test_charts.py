@@ -97,3 +97,36 @@ def test_value_history_points_stay_inside_the_bands_below_their_labels(
     for group in points(svg):
         y = centre_y(group)
         assert top_label + 7 <= y <= bottom_label - 14
+
+
+def _tick_labels(svg: str) -> list[ET.Element]:
+    """The vertical axis' numbers: the texts ending at the axis (anchored at their end)."""
+    return [
+        e
+        for e in ET.fromstring(svg).iter()
+        if e.tag.endswith("text") and e.get("text-anchor") == "end"
+    ]
+
+
+@given(st.integers(min_value=1, max_value=10**15))
+def test_counts_chart_axis_numbers_fit_between_the_axis_title_and_the_axis(top: int) -> None:
+    """Measured with DejaVu Sans's advance widths (digits 0.636 em, comma 0.318 em at 11 px),
+    independently of the chart's own estimate: no number is clipped or runs into the title."""
+    svg = counts_svg([(Value.WIN, 0, top), (Value.LOSE, 1, 1)], "big")
+    labels = _tick_labels(svg)
+    assert labels and any(e.text == f"{max(nice_ticks(top)):,}" for e in labels)
+    title = next(e for e in ET.fromstring(svg).iter() if e.get("transform", "").startswith("rot"))
+    title_right = float(title.get("x", "")) + 12 / 2  # its rotated line, 12 px high
+    for label in labels:
+        text = label.text or ""
+        width = 11 * (0.636 * sum(c.isdigit() for c in text) + 0.318 * text.count(","))
+        assert float(label.get("x", "")) - width >= title_right + 2, text
+
+
+def test_counts_chart_names_what_it_counts() -> None:
+    counts = [(Value.WIN, 1, 5), (Value.LOSE, 0, 2)]
+    default = counts_svg(counts, "g")
+    classes = counts_svg(counts, "g", unit="symmetry classes")
+    assert ">positions<" in default and "7 positions" in default
+    assert ">symmetry classes<" in classes and "7 symmetry classes" in classes
+    assert "positions" not in classes.replace("symmetry classes", "")
