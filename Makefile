@@ -1,24 +1,36 @@
 # `make demo` and `make test` are the README's two quick-start commands: each creates .venv on
-# first use (python3 -m venv + pip install -e '.[dev]'), then runs its job.
+# first use (python3 -m venv), installs what it needs, then runs its job. The demo needs only
+# the package and its dependencies (pip install -e .); the tests need the dev extra as well
+# (pip install -e '.[dev]': test tools, the web, png and dask extras, Playwright, ...). A stamp
+# file per install remembers it was done for this pyproject.toml.
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+BASE_STAMP := $(VENV)/.installed-base
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: demo test bench
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	python3 -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-	touch $(STAMP)
 
-demo: $(STAMP)
+$(BASE_STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) -e .
+	touch $@
+
+# the dev extra includes the package itself: it stamps both
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[dev]'
+	touch $(BASE_STAMP) $@
+
+demo: $(BASE_STAMP)
 	$(BIN)/perfectplay demo
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check perfectplay tests benchmarks
 	$(BIN)/ruff format --check perfectplay tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
