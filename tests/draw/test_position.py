@@ -29,6 +29,7 @@ PARAMS: dict[str, dict[str, Any]] = {
     "subtraction": {"heap": 15, "take": (1, 3, 4)},
     "dodgem": {"size": 3},
     "quixo": {"size": 3},
+    "teeko": {"size": 3, "pieces": 3},
 }
 _SOLVED: dict[str, Any] = {}
 

@@ -23,7 +23,9 @@ from perfectplay.games.registry import (
 
 
 def test_names_and_entries() -> None:
-    assert game_names() == ["tic-tac-toe", "connect-four", "nim", "subtraction", "dodgem", "quixo"]
+    assert game_names() == [
+        "tic-tac-toe", "connect-four", "nim", "subtraction", "dodgem", "quixo", "teeko"
+    ]  # fmt: skip
     assert game_entry("Connect_Four").name == "connect-four"
     assert [str(p) for p in game_entry("subtraction").params] == ["heap=20", "take=1,2,3"]
 
@@ -89,7 +91,7 @@ def test_cli_lists_every_game_with_its_parameters() -> None:
     assert bad.code == 2 and bad.out == ""
     assert bad.err.strip() == (
         "perfectplay: error: unknown game 'chess'; registered games: "
-        "tic-tac-toe, connect-four, nim, subtraction, dodgem, quixo"
+        "tic-tac-toe, connect-four, nim, subtraction, dodgem, quixo, teeko"
     )
 
 

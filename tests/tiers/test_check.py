@@ -23,6 +23,7 @@ SMALL = {
     "connect-four": {"rows": 3, "cols": 4},
     "dodgem": {"size": 3},
     "quixo": {"size": 3},
+    "teeko": {"size": 4, "pieces": 3},
 }
 
 
