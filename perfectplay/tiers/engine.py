@@ -1,11 +1,25 @@
-"""The scheduler: solve a tiered game's tiers in dependency order, in parallel chunks.
+"""The scheduler: solve a tiered game's tiers in dependency order, in parallel chunks, and
+independent tiers at the same time.
 
-For each tier in order: skip it if a complete tier file exists; read the child tiers it needs
-(memory-mapped files, decompressed once); then either solve its chunks in a thread pool (a tier
-whose moves all leave it, :mod:`perfectplay.tiers.acyclic`), each chunk written to its own file
-and skipped when that file exists, the chunks merged into the tier file at the end; or solve it
-whole by retrograde analysis (a tier with inner moves, :mod:`perfectplay.tiers.loopy`). Child
-tiers are dropped from memory as soon as no later tier needs them.
+A tier is *ready* once every tier it reads is complete. Ready tiers are started in the order
+of :func:`~perfectplay.tiers.plan.tier_order`, as many at once as there are free threads (each
+taking an equal share of them) and as the memory estimate allows (below): a game whose tiers
+form a chain (Connect Four, Teeko) runs one tier at a time on every thread, as before; Quixo's
+tiers by cube counts, many of them independent, run side by side. A started tier keeps its
+threads until it ends. Each tier: skip it if a complete tier file exists; read the child tiers
+it needs (decompressed once, kept while a ready or running tier still needs them); then either
+solve its chunks in a thread pool (a tier whose moves all leave it,
+:mod:`perfectplay.tiers.acyclic`), each chunk written to its own file and skipped when that
+file exists, the chunks merged into the tier file at the end; or solve it whole by retrograde
+analysis (a tier with inner moves, :mod:`perfectplay.tiers.loopy`). A tier's files do not
+depend on which tiers ran beside it or on how many threads it had: they are byte-identical to
+a run of one tier at a time.
+
+Memory: the refusal up front takes the worst tier alone, with every thread (its child tiers,
+1 byte per rank, and its work arrays); a further tier starts beside running ones only if the
+child tiers held in memory and the work arrays of every running tier stay within that same
+figure, so the estimate holds for what runs at once. Tiers solved in memory (no directory) run
+one at a time, every solved tier being kept.
 """
 
 from __future__ import annotations
@@ -14,7 +28,7 @@ import os
 import shutil
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any
 
 import numpy as np
@@ -49,21 +63,29 @@ __all__ = [
 ]
 
 
+def _work_bytes(game: TieredGame, tier: int, size: int, chunk: int, threads: int) -> int:
+    """Work memory of solving `tier` (`size` ranks) on `threads` threads, its reads apart."""
+    if game.inner_moves(tier):
+        return LOOPY_BYTES_PER_RANK * size
+    return ACYCLIC_BYTES_PER_RANK * min(size, chunk) * threads
+
+
 def _check_resources(
     game: TieredGame, order: list[int], directory: str | None, jobs: int, chunk: int
-) -> None:
-    """Refuse a game whose largest tier (with its child tiers) or files will not fit."""
+) -> int:
+    """Refuse a game whose largest tier (with its child tiers) or files will not fit; return
+    the memory figure accepted (bytes), which tiers run at once stay within."""
     sizes = {t: game.tier_size(t) for t in order}
-    worst = 0.0
+    worst = 0
     worst_tier = order[0] if order else 0
     for t in order:
-        children = sum(sizes[c] for c in game.child_tiers(t))
-        if game.inner_moves(t):
-            need = children + LOOPY_BYTES_PER_RANK * sizes[t]
-        else:
-            need = children + ACYCLIC_BYTES_PER_RANK * min(sizes[t], chunk) * jobs
+        need = sum(sizes[c] for c in game.child_tiers(t)) + _work_bytes(
+            game, t, sizes[t], chunk, jobs
+        )
         if directory is None:
-            need += sum(sizes[c] for c in order[: order.index(t)]) - children
+            need += sum(sizes[c] for c in order[: order.index(t)]) - sum(
+                sizes[c] for c in game.child_tiers(t)
+            )
         if need > worst:
             worst, worst_tier = need, t
     check_memory(
@@ -82,6 +104,7 @@ def _check_resources(
                 f"{game.info.name}: its tier files need up to {format_bytes(disk)} of disk "
                 f"(1 byte per rank before compression), {directory} has {format_bytes(free)} free"
             )
+    return worst
 
 
 def _solve_chunked(
@@ -94,11 +117,11 @@ def _solve_chunked(
     dtype: type[np.unsignedinteger],
     advance: Callable[[int], None],
     stats: SolveStats,
+    lock: threading.Lock,
 ) -> None:
     scored = game.info.scored
     starts = [start for start, _ in bounds]
     parts: dict[int, tuple[NDArray[Any], NDArray[np.int64] | None, int]] = {}
-    lock = threading.Lock()
 
     def one(start: int, stop: int) -> None:
         if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
@@ -131,6 +154,130 @@ def _solve_chunked(
         records = np.concatenate([parts[s][0] for s in starts])
         scores = np.concatenate([parts[s][1] for s in starts]) if scored else None
         store.put(tier, records, scores, max(parts[s][2] for s in starts))
+
+
+class _Scheduler:
+    """Runs the tiers of one solve, independent ready tiers side by side (module docstring)."""
+
+    def __init__(
+        self,
+        game: TieredGame,
+        order: list[int],
+        store: DirectoryStore | MemoryStore,
+        jobs: int,
+        chunk: int,
+        block: int,
+        budget: int,
+        stats: SolveStats,
+        progress: bool | None,
+    ) -> None:
+        self.game, self.order, self.store, self.stats = game, order, store, stats
+        self.jobs, self.chunk, self.block, self.budget = jobs, chunk, block, budget
+        self.progress = progress
+        self.sizes = {t: game.tier_size(t) for t in order}
+        self.reads = {t: [int(c) for c in game.child_tiers(t)] for t in order}
+        self.loaded: dict[int, SolvedTier] = {}
+        self.most: dict[int, int] = {}
+        self.lock = threading.Lock()  # the counts in `stats`, updated from the tiers' threads
+        # Tiers in memory keep every solved tier: one at a time, as the estimate assumes.
+        self.side_by_side = isinstance(store, DirectoryStore)
+
+    def run(self) -> None:
+        """Solve every tier not complete; raise the first failure once running tiers end."""
+        todo = []
+        for tier in self.order:
+            if self.store.complete(tier):
+                self.stats.tiers_kept += 1
+            else:
+                todo.append(tier)
+        running: dict[Future[None], tuple[int, int]] = {}  # future -> (tier, threads)
+        failure: BaseException | None = None
+        with ThreadPoolExecutor(self.jobs) as pool:
+            while todo or running:
+                if failure is None:
+                    for tier, threads in self._start(todo, list(running.values())):
+                        todo.remove(tier)
+                        self.stats.tiers_solved += 1
+                        running[pool.submit(self._solve, tier, threads)] = (tier, threads)
+                if not running:
+                    break
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    del running[future]
+                    error = future.exception()
+                    if error is not None and failure is None:
+                        failure = error
+                self._drop(todo, [t for t, _ in running.values()])
+        if failure is not None:
+            raise failure
+
+    def _ready(self, tier: int, todo: list[int]) -> bool:
+        return all(c not in todo and self.store.complete(c) for c in self.reads[tier])
+
+    def _held(self, running: list[tuple[int, int]]) -> int:
+        """Memory in use: the child tiers held (1 byte per rank) and the running tiers' work."""
+        held = sum(self.sizes[c] for c in self.loaded)
+        return held + sum(
+            _work_bytes(self.game, t, self.sizes[t], self.chunk, k) for t, k in running
+        )
+
+    def _start(self, todo: list[int], running: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The ready tiers to start now with their threads: in order, an equal share of the
+        free threads each, while the memory held stays within the budget (or alone)."""
+        started: list[tuple[int, int]] = []
+        free = self.jobs - sum(k for _, k in running)
+        if running and not self.side_by_side:
+            return started
+        ready = [t for t in todo if self._ready(t, todo)]
+        while ready and free > 0 and (self.side_by_side or not started):
+            share = free // min(free, len(ready))
+            busy = running + started
+            for tier in ready:
+                fresh = sum(self.sizes[c] for c in set(self.reads[tier]) if c not in self.loaded)
+                need = fresh + _work_bytes(self.game, tier, self.sizes[tier], self.chunk, share)
+                if self._held(busy) + need <= self.budget:
+                    break
+                # Without the child tiers held for tiers not running yet (read again later);
+                # alone, a tier needs what the check up front accepted.
+                keep = [*(t for t, _ in busy), tier]
+                wanted = {c for t in keep for c in self.reads[t]}
+                spare = sum(self.sizes[c] for c in self.loaded if c not in wanted)
+                if not busy or self._held(busy) - spare + need <= self.budget:
+                    self._drop([], keep)
+                    break
+            else:
+                break
+            for c in self.reads[tier]:
+                if c not in self.loaded:
+                    self.loaded[c] = self.store.load(c, threads=self.jobs)
+                if c not in self.most:
+                    self.most[c] = self.store.max_remoteness(c)
+            started.append((tier, share))
+            ready.remove(tier)
+            free -= share
+        return started
+
+    def _drop(self, todo: list[int], running: list[int]) -> None:
+        """Free the child tiers no running or remaining tier reads."""
+        wanted = {c for t in (*todo, *running) for c in self.reads[t]}
+        for c in list(self.loaded):
+            if c not in wanted:
+                del self.loaded[c]
+
+    def _solve(self, tier: int, threads: int) -> None:
+        game, store = self.game, self.store
+        children = [self.loaded[c] for c in self.reads[tier]]
+        size = self.sizes[tier]
+        with progress_bar(size, game.tier_label(tier), self.progress) as bar:
+            if game.inner_moves(tier):
+                records, top = solve_loopy(game, tier, children, jobs=threads, advance=bar.update)
+                store.put(tier, records, None, top)
+            else:
+                bound = 1 + max((self.most[c] for c in self.reads[tier]), default=-1)
+                _solve_chunked(
+                    game, tier, store, children, chunk_bounds(size, self.chunk, self.block),
+                    threads, record_dtype(bound), bar.update, self.stats, self.lock,
+                )  # fmt: skip
 
 
 def solve_tiers(
@@ -210,45 +357,18 @@ def solve_tiers(
         if path is None:
             raise InputFormatError("a Dask cluster solves into a tier directory: give one")
         check_cluster(dask, game, order, chunk)
-    _check_resources(game, order, path, jobs, chunk)
+    budget = _check_resources(game, order, path, jobs, chunk)
     store: DirectoryStore | MemoryStore
     if path is None:
         store = MemoryStore()
     else:
         store = DirectoryStore(path, game_manifest(game, order, chunk, block))
         chunk, block = store.chunk, store.block
-    last_use = {c: i for i, t in enumerate(order) for c in game.child_tiers(t)}
-    loaded: dict[int, SolvedTier] = {}
-    most: dict[int, int] = {}
     stats = SolveStats()
     if dask is not None and isinstance(store, DirectoryStore):
         solve_on_cluster(dask, game, order, store, stats, progress=progress)
-    for index, tier in enumerate(order if dask is None else []):
-        if store.complete(tier):
-            stats.tiers_kept += 1
-            continue
-        stats.tiers_solved += 1
-        for c in game.child_tiers(tier):
-            if c not in loaded:
-                loaded[c] = store.load(c, threads=jobs)
-            if c not in most:
-                most[c] = store.max_remoteness(c)
-        children = [loaded[c] for c in game.child_tiers(tier)]
-        size = game.tier_size(tier)
-        with progress_bar(size, game.tier_label(tier), progress) as bar:
-            if game.inner_moves(tier):
-                records, top = solve_loopy(game, tier, children, jobs=jobs, advance=bar.update)
-                store.put(tier, records, None, top)
-                del records
-            else:
-                bound = 1 + max((most[c] for c in game.child_tiers(tier)), default=-1)
-                _solve_chunked(
-                    game, tier, store, children, chunk_bounds(size, chunk, block), jobs,
-                    record_dtype(bound), bar.update, stats,
-                )  # fmt: skip
-        for c in list(loaded):
-            if last_use.get(c, -1) <= index:
-                del loaded[c]
+    else:
+        _Scheduler(game, order, store, jobs, chunk, block, budget, stats, progress).run()
     if isinstance(store, MemoryStore):
         db = TierDatabase.in_memory(game, order, store)
     else:

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -22,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 from tier_dirs import memory_dir, tree
+from tiered_random import RandomTieredGame
 
 import perfectplay._memory
 from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
@@ -473,3 +475,144 @@ def test_chunks_cover_the_tier_in_whole_blocks_and_shrink_towards_its_end(
     for start, stop in bounds:
         assert stop - start <= max(least, -(-(size - start) // (4 * block)) * block)
     assert chunk_bounds(size, chunk, block) == bounds  # a resumed run finds the same chunks
+
+
+# ---------------------------------------------------------------------- independent tiers at once
+def concurrency(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record, each time a tier starts, how many tiers are being solved (itself included)."""
+    from perfectplay.tiers import engine
+
+    real = engine._Scheduler._solve
+    seen: list[int] = []
+    active = [0]
+    lock = threading.Lock()
+
+    def solve(self: Any, tier: int, threads: int) -> None:
+        with lock:
+            active[0] += 1
+            seen.append(active[0])
+        try:
+            time.sleep(0.01)  # long enough for a tier started beside this one to overlap it
+            real(self, tier, threads)
+        finally:
+            with lock:
+                active[0] -= 1
+
+    monkeypatch.setattr(engine._Scheduler, "_solve", solve)
+    return seen
+
+
+@pytest.mark.parametrize("which", ["quixo", "random"])
+def test_independent_tiers_run_at_once_into_the_same_files(
+    fast_dir: Path, monkeypatch: pytest.MonkeyPatch, which: str
+) -> None:
+    game = (
+        load_tiered_game("quixo", size=3)
+        if which == "quixo"
+        else RandomTieredGame(22, tiers=8, positions=300, unused=20, moves=4)  # 14 pairs of
+    )  # tiers where neither reaches the other
+    solve_tiers(game, fast_dir / "one", jobs=1, chunk_size=64, progress=False).close()
+    seen = concurrency(monkeypatch)
+    with solve_tiers(game, fast_dir / "three", jobs=3, chunk_size=64, progress=False) as db:
+        assert db.stats is not None and db.stats.tiers_solved == len(db.order)
+    assert max(seen) >= 2  # tiers whose children were solved ran side by side
+    assert max(seen) <= 3  # never more tiers than threads
+    assert tree(fast_dir / "three") == tree(fast_dir / "one")
+    seen.clear()
+    memory = solve_tiers(game, jobs=3, chunk_size=64, progress=False)  # in memory: one at a time
+    assert max(seen) == 1
+    with solve_tiers(game, fast_dir / "one", progress=False) as again:
+        for tier in again.order:
+            assert again.records(tier).tolist() == memory.records(tier).tolist()
+
+
+def test_tiers_run_at_once_only_within_the_memory_accepted(
+    fast_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quixo 3x3 on 3 threads: the child tiers held and the running tiers' work never exceed
+    the figure accepted up front (its worst tier alone); with room for more, tiers run side
+    by side; with none to spare, one at a time."""
+    from perfectplay.tiers import engine
+
+    game = load_tiered_game("quixo", size=3)
+    worst = engine._check_resources(game, tier_order(game), str(fast_dir / "x"), 3, 64)
+    peaks: list[int] = []
+    real_start, real_solve = engine._Scheduler._start, engine._Scheduler._solve
+
+    def start(self: Any, todo: list[int], running: list[tuple[int, int]]) -> Any:
+        started = real_start(self, todo, running)
+        if running and started:  # a tier alone needs what the check up front accepted
+            peaks.append(self._held(running + started))
+        return started
+
+    monkeypatch.setattr(engine._Scheduler, "_start", start)
+    for room in (10 * worst, worst, 1):
+        monkeypatch.setattr(engine, "_check_resources", lambda *args, r=room: r)
+        monkeypatch.setattr(engine._Scheduler, "_solve", real_solve)
+        seen = concurrency(monkeypatch)
+        peaks.clear()
+        solve_tiers(game, fast_dir / str(room), jobs=3, progress=False).close()
+        assert max(peaks, default=0) <= room
+        if room == 1:
+            assert max(seen) == 1 and peaks == []
+        if room > worst:
+            assert max(seen) >= 2
+        assert tree(fast_dir / str(room)).keys() == tree(fast_dir / str(10 * worst)).keys()
+
+
+def test_a_failing_tier_stops_the_others_starting_and_is_raised(fast_dir: Path) -> None:
+    class Broken(RandomTieredGame):
+        def children(self, tier: int, ranks: Ids) -> TierMoves:
+            if tier == tier_order(self)[-1] and len(ranks) > 16:  # not the fingerprint's
+                raise GameDefinitionError("broken on purpose")
+            return super().children(tier, ranks)
+
+    game = Broken(11, tiers=8, positions=300, unused=20, moves=4)
+    with pytest.raises(GameDefinitionError, match="on purpose"):
+        solve_tiers(game, fast_dir / "broken", jobs=3, progress=False)
+    kept = len(list((fast_dir / "broken").glob("tier-*.tier")))
+    assert 0 < kept < len(game.tiers())
+
+
+QUIXO3 = ["quixo", "--param", "size=3"]
+
+
+def test_kill_9_while_tiers_run_at_once_then_resume_gives_the_one_at_a_time_files(
+    fast_dir: Path,
+) -> None:
+    rnd = random.Random(int(os.environ.get("RESUME_SEED", "9")))
+    reference = fast_dir / "reference"
+    solve_tiers(load_tiered_game("quixo", size=3), reference, jobs=1, progress=False).close()
+    expected = tree(reference)
+    directory = fast_dir / "resumed"
+    code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", code, "solve", *QUIXO3, "--tiers", str(directory),
+               "--jobs", "3", "--json"]  # fmt: skip
+    kept: dict[str, tuple[int, int]] = {}
+    killed = 0
+    for more in (0, rnd.randint(2, 6), rnd.randint(2, 6), rnd.randint(2, 6)):
+        before = len(files_in(directory)[0])
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while (
+            process.poll() is None
+            and len(files_in(directory)[0]) < before + more
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.002)
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            killed += 1
+        process.wait()
+        tiers = files_in(directory)[0]
+        for name, stamp in kept.items():
+            assert tiers.get(name) == stamp, f"{name} was rewritten"
+        kept = tiers
+    assert killed >= 2
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    run = json.loads(done.stdout)["run"]
+    assert run["tiers_kept"] == len(kept)
+    for name, stamp in kept.items():
+        path = directory / name
+        assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp, name
+    assert tree(directory) == expected
