@@ -1,7 +1,10 @@
 """The ``perfectplay`` command line.
 
 Each subcommand lives in its own module ``perfectplay.cli.<command>`` with a function
-``add_parser(subparsers)`` that registers its arguments and sets ``handler``. Command modules
+``add_parser(subparsers)`` that registers its arguments and sets ``handler``; a new command is
+one module and one name in ``_COMMANDS``. What a GAME|FILE argument names is decided in one
+place (:mod:`perfectplay.cli._resolve`); shared options are defined in
+:mod:`perfectplay.cli._options`. Command modules
 import solvers and games inside their handlers, so start-up stays fast.
 
 Any :class:`~perfectplay.errors.PerfectPlayError` (and unreadable files), and any usage error,
@@ -20,7 +23,7 @@ from typing import NoReturn
 
 from perfectplay.errors import PerfectPlayError
 
-__all__ = ["add_param_option", "main"]
+__all__ = ["main"]
 
 # Subcommands in the order `perfectplay --help` lists them.
 _COMMANDS = (
@@ -48,18 +51,6 @@ class _Parser(argparse.ArgumentParser):
         """Print ``perfectplay: error: [COMMAND: ]MESSAGE`` and exit with code 2."""
         command = " ".join(self.prog.split()[1:])
         self.exit(EXIT_USAGE, f"perfectplay: error: {command + ': ' if command else ''}{message}\n")
-
-
-def add_param_option(parser: argparse.ArgumentParser) -> None:
-    """Add the repeatable ``--param KEY=VALUE`` option (a registered game's parameters)."""
-    parser.add_argument(
-        "--param",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a parameter of the registered game, e.g. --param heaps=3,4,5 (repeatable; "
-        "see perfectplay games)",
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from perfectplay.cli._options import add_json_option
+
 __all__ = ["add_parser", "format_table", "run"]
 
 
@@ -22,9 +24,9 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "file", metavar="FILE|DIR", help="a saved solution, or a tier directory (solve --tiers)"
+        "file", metavar="FILE|DIR", help="a saved solution: a store file or a tier directory"
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    add_json_option(parser)
     parser.add_argument(
         "--by-tier",
         action="store_true",
@@ -76,9 +78,11 @@ def format_table(counts: list[tuple[Any, int, int]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Open the file and print its counts."""
+    from perfectplay.cli._resolve import saved_path
     from perfectplay.solved import is_tier_directory
     from perfectplay.store import open_store
 
+    args.file = saved_path(args.file, "analyze")
     if args.plot is not None:
         from perfectplay.draw.output import check_picture_path
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
-from perfectplay.cli import add_param_option
+from perfectplay.cli._options import (
+    add_game_options,
+    add_position_arguments,
+    add_target_argument,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -26,25 +29,9 @@ def add_parser(subparsers: Any) -> None:
             "cairosvg, pip install 'perfectplay[png]')."
         ),
     )
-    parser.add_argument(
-        "game",
-        metavar="GAME|FILE",
-        help="a registered game's name, a saved file or a tier directory",
-    )
-    parser.add_argument(
-        "position",
-        metavar="POSITION",
-        nargs="*",
-        help="the position in the game's text format (several words are joined by spaces); "
-        "default: the starting position",
-    )
-    add_param_option(parser)
-    parser.add_argument(
-        "--moves",
-        metavar="LABELS",
-        default="",
-        help="play these moves (labels separated by commas) from POSITION first",
-    )
+    add_target_argument(parser)
+    add_position_arguments(parser)
+    add_game_options(parser)
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE.svg or FILE.png")
     parser.add_argument(
         "--history",
@@ -58,43 +45,46 @@ def add_parser(subparsers: Any) -> None:
 
 def _solved(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     """``(game or None, solved, store or None)`` for GAME|FILE."""
-    from perfectplay.errors import InputFormatError
+    from perfectplay.cli._resolve import build_game, open_saved, resolve
 
-    if os.path.exists(args.game):
-        if args.param:
-            raise InputFormatError("--param applies to a game name, not to a saved FILE")
-        from perfectplay.solved import open_solved
-
-        store: Any = open_solved(args.game)  # a store file or a tier directory
+    where = resolve(args.target) if args.target is not None else None
+    if where is not None and where.path is not None:
+        store: Any = open_saved(where.path, args.game, args.param)
         return (None if store.game_name is None else store.game), store, store
     from perfectplay.api import solve
-    from perfectplay.games.registry import load_game, parse_params
 
-    game = load_game(args.game, **parse_params(args.game, args.param))
+    game: Any = build_game(args.target, args.param, args.game)
     return game, solve(game), None
 
 
-def _start(game: Any, store: Any, text: str | None) -> Any:
-    """The position `text` names (the start by default)."""
-    if store is not None:
+def _path(game: Any, store: Any, args: argparse.Namespace) -> list[Any]:
+    """The positions from POSITION (the start by default) through ``--moves``."""
+    if game is None:  # a game graph: ids, moves by label through the solution
         from perfectplay.cli.query import parse_position
+        from perfectplay.protocol.game import replay
 
-        return parse_position(store, text)
-    return game.initial() if text is None else game.parse(text)
+        start = parse_position(store, " ".join(args.position) if args.position else None)
+        return replay(_graph_game(store), start, _labels(args.moves))
+    from perfectplay.cli._options import read_position
+
+    return read_position(game, args.position, args.moves)
 
 
-def _play(solved: Any, position: Any, labels: list[str]) -> list[Any]:
-    """The positions from `position` through the moves `labels` (each must be legal)."""
-    from perfectplay.errors import InputFormatError
+def _labels(text: str) -> list[str]:
+    from perfectplay.cli._options import move_labels
 
-    path = [position]
-    for label in labels:
-        moves = {m.label: m for m in solved.move_values(path[-1])}
-        if label not in moves:
-            known = ", ".join(moves) or "none: the game is over"
-            raise InputFormatError(f"move {label!r} is not legal here; legal moves: {known}")
-        path.append(moves[label].position)
-    return path
+    return move_labels(text)
+
+
+def _graph_game(store: Any) -> Any:
+    """A saved game graph's moves as a Game, for :func:`~perfectplay.protocol.game.replay`."""
+    from perfectplay.protocol.game import Game
+
+    class GraphMoves(Game[int]):
+        def moves(self, position: int) -> list[tuple[str, int]]:
+            return [(m.label, m.position) for m in store.move_values(position)]
+
+    return GraphMoves()
 
 
 def _value(solved: Any, position: Any) -> tuple[Any, int]:
@@ -121,9 +111,7 @@ def run(args: argparse.Namespace) -> int:
             check_picture_path(path)
     game, solved, store = _solved(args)
     try:
-        text = " ".join(args.position) if args.position else None
-        labels = [w.strip() for w in args.moves.split(",") if w.strip()]
-        path = _play(solved, _start(game, store, text), labels)
+        path = _path(game, store, args)
         moves = solved.move_values(path[-1])
         if game is None:
             svg = graph_position_svg(path[-1], moves, size=args.width)

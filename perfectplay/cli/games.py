@@ -42,6 +42,10 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         entry = game_entry(name)
         print(f"{entry.name:<14} {entry.summary}")
+        if entry.aliases:
+            print(f"{'':<4}also: {', '.join(entry.aliases)}")
+        if entry.notation:
+            print(f"{'':<4}a position (POSITION): {entry.notation}")
         if _has_symmetries(entry.target):
             print(
                 f"{'':<4}symmetric positions (e.g. mirror images) are solved once, as one "

@@ -1,13 +1,16 @@
-"""``perfectplay play GAME``: play a registered game (or a saved one) against perfect play."""
+"""``perfectplay play GAME|FILE``: play a registered game (or a saved one) against perfect play."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
-from perfectplay.cli import add_param_option
+from perfectplay.cli._options import (
+    add_game_options,
+    add_position_arguments,
+    add_target_argument,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -20,16 +23,13 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Play a registered game against perfect play: the board is drawn after every move; "
             "enter moves by label or number; commands: values, hint, undo, help, quit. GAME is "
-            "a registered game's name (solved first), or a file saved by "
-            "`perfectplay solve GAME --save FILE` (nothing to solve)."
+            "a registered game's name (solved first), or a store file or tier directory saved "
+            "by `perfectplay solve GAME -o PATH` (nothing to solve)."
         ),
     )
-    parser.add_argument(
-        "game",
-        metavar="GAME",
-        help="a registered game, a saved solution, or a tier directory (solve --tiers)",
-    )
-    add_param_option(parser)
+    add_target_argument(parser)
+    add_position_arguments(parser)
+    add_game_options(parser)
     parser.add_argument(
         "--db",
         metavar="FILE|DIR",
@@ -45,31 +45,30 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve (or open) the game, then run the session on stdin and stdout."""
-    from perfectplay.errors import InputFormatError, UnknownNameError
-    from perfectplay.games.registry import game_entry, load_game, parse_params
+    """Solve (or open) the game, then run the session on stdin and stdout from the position
+    asked for."""
+    from perfectplay.cli._options import read_position
+    from perfectplay.cli._resolve import build_game, open_saved, resolve
+    from perfectplay.errors import InputFormatError
     from perfectplay.play import PlaySession
 
-    try:
-        name = game_entry(args.game).name
-    except UnknownNameError:
-        if "/" not in args.game and not os.path.exists(args.game):
-            raise
-        name = None
-    if name is None or args.db is not None:
-        from perfectplay.solved import open_solved
-
-        if args.param:
-            raise InputFormatError("--param applies to a game name, not to a saved solution")
-        with open_solved(args.game if name is None else args.db) as store:
-            if name is not None and store.game_name != name:
-                raise InputFormatError(f"{args.db} holds {store.game_name}, not {name}")
+    where = resolve(args.target) if args.target is not None else None
+    db = args.db if where is None or where.path is None else where.path
+    if db is not None:
+        with open_saved(db, args.game, args.param) as store:
+            named = None if where is None or where.entry is None else where.entry.name
+            if named is not None and store.game_name != named:
+                raise InputFormatError(f"{args.db} holds {store.game_name}, not {named}")
             session = PlaySession(
                 store.game, store, human=args.side, stdin=sys.stdin, stdout=sys.stdout
             )
+            session.history = read_position(store.game, args.position, args.moves)
             return session.run()
     from perfectplay.api import solve
 
-    game = load_game(name, **parse_params(name, args.param))
+    game: Any = build_game(args.target, args.param, args.game)
+    path = read_position(game, args.position, args.moves)
     print(f"Solving {game.info.name}...", file=sys.stderr)
-    return PlaySession(game, solve(game), human=args.side, stdin=sys.stdin, stdout=sys.stdout).run()
+    session = PlaySession(game, solve(game), human=args.side, stdin=sys.stdin, stdout=sys.stdout)
+    session.history = path  # --side first: the side to move at POSITION
+    return session.run()

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "problem_help", "sample"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -14,7 +14,15 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "problem",
         help="solve a contest problem: judge input on stdin, judge output on stdout",
-        description="Solve a registered contest problem byte for byte as its judge expects.",
+        description="Solve a registered contest problem byte for byte as its judge expects. "
+        "problem NAME --help shows the problem's input and output formats and a sample.",
+        add_help=False,
+    )
+    parser.add_argument(
+        "-h",
+        "--help",
+        action="store_true",
+        help="show this help; with NAME, the problem's formats and a sample input and output",
     )
     parser.add_argument("name", nargs="?", help="problem name or alias (see --list)")
     parser.add_argument("--list", action="store_true", help="list the registered problems")
@@ -34,7 +42,7 @@ def add_parser(subparsers: Any) -> None:
         help="geography problems: also write a certificate of every maximum matching and D(G) "
         "computed (check it with perfectplay verify FILE)",
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, usage=parser.format_help)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.cli import fail
     from perfectplay.problems import get_problem, problem_names
 
+    if args.help:
+        sys.stdout.write(args.usage() if args.name is None else problem_help(args.name))
+        return 0
     if args.list:
         for name in problem_names():
             problem = get_problem(name)
@@ -88,3 +99,49 @@ def _solve(problem: Any, data: bytes, certificate: str | None) -> str:
         )
     save_certificates(certificate, results)
     return answer
+
+
+def problem_help(name: str) -> str:
+    """The help of problem `name`: its module's documentation (what it solves, the input and
+    output formats) and its first example as a sample input and output.
+
+    >>> print(problem_help("knights").splitlines()[0])
+    knights (aliases: none): One or two knights, no repeated positions: count the starting ...
+    """
+    import textwrap
+
+    from perfectplay.problems import get_problem
+
+    problem = get_problem(name)
+    doc = sys.modules[problem.solve.__module__].__doc__ or ""
+    prose = doc.split("\n>>>")[0].strip()
+    first, _, rest = prose.partition("\n")
+    aliases = ", ".join(problem.aliases) or "none"
+    lines = [f"{problem.name} (aliases: {aliases}): {first}", textwrap.dedent(rest).strip(), ""]
+    found = sample(doc)
+    if found is not None:
+        given, expected = found
+        lines += ["Sample input:", given.rstrip("\n"), "Sample output:", expected.rstrip("\n")]
+    lines += ["", f"Usage: perfectplay problem {problem.name} < INPUT"]
+    return "\n".join(lines) + "\n"
+
+
+def sample(doc: str) -> tuple[str, str] | None:
+    r"""``(input, output)`` of the first ``solve(b"...")`` example of a problem's docstring.
+
+    >>> sample('>>> solve(b"1 2\\n")\n\'3\\n\'\n')
+    ('1 2\n', '3\n')
+    """
+    import ast
+    import doctest
+
+    for example in doctest.DocTestParser().get_examples(doc):
+        tree = ast.parse(example.source.strip(), mode="eval").body
+        printed = isinstance(tree, ast.Call) and getattr(tree.func, "id", "") == "print"
+        call = tree.args[0] if printed and isinstance(tree, ast.Call) and tree.args else tree
+        if not (isinstance(call, ast.Call) and getattr(call.func, "id", "") == "solve"):
+            continue
+        given = ast.literal_eval(call.args[0]).decode()
+        expected = example.want if printed else ast.literal_eval(example.want.strip())
+        return given, expected
+    return None

@@ -1,4 +1,5 @@
-"""``perfectplay query FILE [POSITION]``: a position's value and its moves', from a saved game."""
+"""``perfectplay query FILE [POSITION] [--moves ...]``: a position's value and its moves', from a
+saved solution (store file or tier directory)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ if TYPE_CHECKING:  # imported lazily at run time: start-up stays fast
     from perfectplay.store import SolutionStore
     from perfectplay.tiers.database import TierDatabase
 
+from perfectplay.cli._options import (
+    add_game_options,
+    add_json_option,
+    add_position_arguments,
+    move_labels,
+)
+
 __all__ = ["add_parser", "parse_position", "run"]
 
 
@@ -22,36 +30,38 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Print the value and remoteness (or score) of a position for the player to move, "
             "and of every move from it for the player making it, from a file written by "
-            "`perfectplay solve GAME --save FILE`. Nothing is re-solved."
+            "`perfectplay solve GAME -o FILE` (a store file or a tier directory). Nothing is "
+            "re-solved. A game graph's positions are ids. The file records its game; --game "
+            "names a game class of your own that no package registers."
         ),
     )
     parser.add_argument(
-        "file", metavar="FILE|DIR", help="a saved solution, or a tier directory (solve --tiers)"
+        "file", metavar="FILE|DIR", help="a saved solution: a store file or a tier directory"
     )
-    parser.add_argument(
-        "position",
-        metavar="POSITION",
-        nargs="*",
-        help="the position, written as the game draws it (a position id for a game graph); "
-        "several words are joined by spaces, so quotes are optional; default: the starting "
-        "position",
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    add_position_arguments(parser)
+    add_game_options(parser)
+    add_json_option(parser)
     parser.set_defaults(handler=run)
 
 
-def parse_position(store: SolutionStore | TierDatabase, text: str | None) -> Any:
-    """The position `text` writes, read by the stored game's own parser (an id for a graph).
+def parse_position(store: SolutionStore | TierDatabase, text: str | None, moves: str = "") -> Any:
+    """The position `text` writes (the start if None), read by the stored game's own parser,
+    then the moves `moves` (``--moves``, comma-separated labels) played from it; an id for a
+    game graph.
 
     Raises
     ------
     InputFormatError
-        If the game cannot read `text`, or a graph store gets a non-integer.
+        If the game cannot read `text`, a move is not legal (named with its index), or a graph
+        store gets a non-integer.
     """
+    from perfectplay.cli._options import read_position
     from perfectplay.errors import InputFormatError
     from perfectplay.store import SolutionStore
 
     if isinstance(store, SolutionStore) and store.game_name is None:
+        if move_labels(moves):
+            raise InputFormatError("--moves applies to a game, not to a game graph's ids")
         if text is None:
             if store.start is None:
                 raise InputFormatError("this game graph has no recorded start: give a POSITION")
@@ -62,17 +72,17 @@ def parse_position(store: SolutionStore | TierDatabase, text: str | None) -> Any
             raise InputFormatError(
                 f"a game graph's positions are ids 0..{store.n - 1}, got {text!r}"
             ) from None
-    game = store.game
-    return game.initial() if text is None else game.parse(text)
+    return read_position(store.game, [] if text is None else [text], moves)[-1]
 
 
 def run(args: argparse.Namespace) -> int:
     """Open the file, look the position up, print it with its moves."""
+    from perfectplay.cli._resolve import open_saved, saved_path
     from perfectplay.play import describe
-    from perfectplay.solved import open_solved
 
-    with open_solved(args.file) as store:
-        position = parse_position(store, " ".join(args.position) if args.position else None)
+    with open_saved(saved_path(args.file, "query"), args.game, args.param) as store:
+        text = "\n".join(args.position) if args.position else None
+        position = parse_position(store, text, args.moves)
         here = store.probe(position)
         moves = store.move_values(position)
         best = {m.label for m in store.best_moves(position)}
@@ -82,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 "game": store.game_name,
                 "params": store.params,
                 "position": drawn,
+                "notation": None if store.game_name is None else store.game.notation(position),
                 "value": here.value.name,
                 "remoteness": here.remoteness,
                 "score": here.score,
@@ -99,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(json.dumps(record) + "\n")
             return 0
         status = "for the player to move" if moves else "the game is over"
-        lines = [drawn, f"value: {describe(here.value, here.remoteness, here.score)} ({status})"]
+        lines = [drawn]
+        line = None if store.game_name is None else store.game.notation(position)
+        if line is not None and line != drawn:  # a drawing of several lines
+            lines.append(f"notation: {line}")
+        lines.append(f"value: {describe(here.value, here.remoteness, here.score)} ({status})")
         if moves:
             width = max(len(m.label) for m in moves)
             lines.append(f"moves ({len(moves)}), valued for the player making them:")

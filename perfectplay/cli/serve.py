@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import os
 from typing import Any
 
-from perfectplay.cli import add_param_option, fail
+from perfectplay.cli import fail
+from perfectplay.cli._options import add_game_options
 
 __all__ = ["add_parser", "run"]
 
@@ -29,13 +29,13 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "sources",
-        metavar="GAME | DB",
+        metavar="GAME|FILE",
         nargs="*",
-        help="registered games to solve at once (the others are solved when first opened), "
-        "or saved solutions to serve: store files (solve GAME --save FILE) or tier "
-        "directories (solve GAME --tiers DIR)",
+        help="registered games or aliases to solve at once (the others are solved when first "
+        "opened), or saved solutions to serve: store files or tier directories (solve GAME "
+        "-o PATH); a name without '/' is a registered game when there is one",
     )
-    add_param_option(parser)
+    add_game_options(parser)
     parser.add_argument(
         "--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free port)"
     )
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(
             f"perfectplay serve needs {' and '.join(missing)}: pip install 'perfectplay[web]'"
         )
-    from perfectplay.errors import InputFormatError, UnknownNameError
-    from perfectplay.games.registry import game_entry, load_game, parse_params
+    from perfectplay.cli._resolve import build_game, resolve
+    from perfectplay.errors import InputFormatError
     from perfectplay.web.app import create_app, database_ids, game_page, open_database
     from perfectplay.web.server import bind, serve
     from perfectplay.web.solutions import DEFAULT_MAX_POSITIONS, SolutionCache
@@ -70,18 +70,17 @@ def run(args: argparse.Namespace) -> int:
     names: list[str] = []
     files: list[str] = []
     for source in args.sources:
-        try:
-            names.append(game_entry(source).name)
-        except UnknownNameError:
-            if "/" not in source and not os.path.exists(source):
-                raise UnknownNameError(
-                    f"{source!r} is neither a registered game nor a file (see perfectplay games)"
-                ) from None
+        where = resolve(source)
+        if where.entry is not None:
+            names.append(where.entry.name)
+        else:
             files.append(source)
-    if args.param and len(names) != 1:
+    if args.param and len(names) + (args.game is not None) != 1:
         raise InputFormatError("--param applies to exactly one game named on the command line")
     max_positions = DEFAULT_MAX_POSITIONS if args.max_positions is None else args.max_positions
-    games = [load_game(name, **parse_params(name, args.param)) for name in names]
+    games: list[Any] = [build_game(name, args.param, None) for name in names]
+    if args.game is not None:
+        games.append(build_game(None, args.param, args.game))
     with contextlib.ExitStack() as stack:
         databases = []
         for key, path in zip(database_ids(files), files, strict=True):

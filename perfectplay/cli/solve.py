@@ -1,78 +1,100 @@
-"""``perfectplay solve FILE|GAME``: solve a game graph file, one line per position (or ``--json``),
-or a registered game (a summary); ``--save`` writes the solution to a store file."""
+"""``perfectplay solve GAME|FILE``: solve a registered game (a summary; the engine is chosen by
+size) or a game graph file (one line per position, or ``--json``); ``-o`` saves the solution."""
 
 from __future__ import annotations
 
 import argparse
-import errno
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.cli import add_param_option
+from perfectplay.cli._options import add_game_options, add_json_option
 
 if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
     from collections.abc import Sequence
 
-    from perfectplay.api import GameSolution
     from perfectplay.graphfile import ParsedGraph
     from perfectplay.protocol.game import Game
 
-__all__ = ["add_parser", "count_words", "reachable_positions", "resolve_target", "run"]
+__all__ = ["TIER_THRESHOLD", "add_parser", "choose_engine", "count_words", "resolve_target", "run"]
+
+TIER_THRESHOLD = 20_000_000
+"""A game with a tier form whose tiers hold more ranks than this is solved by the tier engine
+(``connect-four --param rows=5 --param cols=5``: 172 M ranks, 4.5 s and 235 MB on the tier
+engine against 32 s and 4 GB in memory); smaller games are solved in memory."""
 
 
 def add_parser(subparsers: Any) -> None:
     """Register the ``solve`` subcommand."""
+    from perfectplay.cli._resolve import RULE
+
     parser = subparsers.add_parser(
         "solve",
-        help="solve a game graph file: value and remoteness of every position",
+        help="solve a registered game or a game graph file: value and remoteness of positions",
         description=(
-            "Solve a game graph given in the plain text format (first line `n m`, then m moves "
-            "`u v`, then optional `u WIN|LOSE|TIE` lines; `#` starts a comment) by retrograde "
-            "analysis. Prints `id VALUE remoteness` per position, values for the player to move, "
-            "remoteness `-` for a DRAW."
+            "Solve a registered game (or --game MODULE:CLASS) and print a summary, or a game "
+            "graph in the plain text format (first line `n m`, then m moves `u v`, then "
+            "optional `u WIN|LOSE|TIE` lines; `#` starts a comment) and print `id VALUE "
+            "remoteness` per position, values for the player to move, remoteness `-` for a "
+            "DRAW. A game with a tier form is solved by the tier engine when its tiers hold "
+            f"more than {TIER_THRESHOLD:,} ranks, else in memory; one line on standard error "
+            "says which engine and why (--engine chooses). -o saves the solution in that "
+            "engine's format: a store file (in memory) or a tier directory (tier engine)."
         ),
     )
     parser.add_argument(
         "target",
-        metavar="FILE|GAME",
-        help="a game graph file, - to read it from standard input, or a registered game's name "
-        "(a registered name wins over a file of the same name; write ./NAME for the file)",
+        metavar="GAME|FILE",
+        nargs="?",
+        help=f"a registered game or alias, a game graph file, or - for standard input ({RULE})",
     )
-    add_param_option(parser)
+    add_game_options(parser)
     parser.add_argument(
-        "--save",
-        metavar="OUT",
-        help="also write the solution to this store file (for perfectplay query/analyze/play)",
+        "-o",
+        "--out",
+        metavar="PATH",
+        help="save the solution: a store file (in memory) or a tier directory (tier engine); "
+        "for perfectplay query, analyze, verify, play, draw and serve",
     )
     parser.add_argument(
-        "--json",
-        action="store_true",
-        help='print one JSON object {"positions": [...], "summary": {...}} instead',
+        "--engine",
+        choices=("auto", "memory", "tiers"),
+        default="auto",
+        help="auto (default: by size, see above), memory, or tiers (the game's tier form)",
+    )
+    parser.add_argument(
+        "--save", metavar="FILE", help="same as --engine memory -o FILE (a store file)"
     )
     parser.add_argument(
         "--tiers",
         metavar="DIR",
-        help="solve a registered game with the tier engine into DIR, one tier at a time "
-        "(for games larger than memory; run again to resume after a crash)",
+        help="same as --engine tiers -o DIR (a tier directory; run again to resume after a crash)",
+    )
+    add_json_option(parser)
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        metavar="N",
+        help="in-memory engine: refuse a game with more positions than this (default "
+        "20,000,000 on the plain path, 1,000,000,000 on the vectorized one); the memory "
+        "available is checked too",
     )
     parser.add_argument(
         "--jobs",
         type=int,
         metavar="N",
-        help="with --tiers: threads (default: every core)",
+        help="tier engine: threads (default: every core)",
     )
     parser.add_argument(
         "--chunk-size",
         type=int,
         metavar="N",
-        help="with --tiers: ranks per chunk of a tier (default 4194304, with --dask 67108864; "
+        help="tier engine: ranks per chunk of a tier (default 4194304, with --dask 67108864; "
         "a new DIR only)",
     )
     parser.add_argument(
         "--dask",
         metavar="local:N[xT]|tcp://HOST:PORT",
-        help="with --tiers: run the chunks as tasks on a Dask cluster: N worker processes on "
+        help="tier engine: run the chunks as tasks on a Dask cluster: N worker processes on "
         "this machine (T threads each, default 1), or a running scheduler whose workers all "
         "see DIR at the same path (docs/distributed.md; needs perfectplay[dask])",
     )
@@ -80,39 +102,75 @@ def add_parser(subparsers: Any) -> None:
 
 
 def resolve_target(
-    target: str, params: Sequence[str] = (), *, json: bool = False
+    target: str | None, params: Sequence[str] = (), *, json: bool = False, game: str | None = None
 ) -> ParsedGraph | Game[Any]:
-    """The game graph or registered game `target` names.
+    """The game graph or game `target` (or the class `game`, ``--game``) names.
 
-    A registered game's name wins, built with `params` (``KEY=VALUE`` strings, typed by the
-    game's parameter specs); otherwise ``-`` (standard input), a path containing ``/`` or an
-    existing file is read as a graph file, refused at its header if it could not be parsed,
-    solved and printed (as JSON with `json`) in the memory available.
+    `target` is resolved by the rule of :mod:`perfectplay.cli._resolve`: a registered game is
+    built with `params` (``KEY=VALUE`` strings, typed by the game's parameter specs); a file
+    (``-``: standard input) is read as a game graph, refused at its header if it could not be
+    parsed, solved and printed (as JSON with `json`) in the memory available.
 
     Raises
     ------
-    FileNotFoundError
-        If `target` names no registered game and no existing file.
+    UnknownNameError
+        If `target` names no registered game and no existing file (with close names).
     UnknownNameError, InputFormatError
         An unknown parameter or a badly typed value; `params` given with a graph file.
     InputFormatError, TooLargeError
         If the file is malformed or too large (see :func:`perfectplay.graphfile.parse_graph`).
     """
-    from perfectplay.errors import InputFormatError, UnknownNameError
-    from perfectplay.games.registry import game_entry, load_game, parse_params
+    from perfectplay.cli._resolve import build_game, resolve
+    from perfectplay.errors import InputFormatError
     from perfectplay.graphfile import read_graph_file, solve_bytes
 
-    try:
-        name = game_entry(target).name
-    except UnknownNameError:
-        name = None
-    if name is not None:
-        return load_game(name, **parse_params(name, params))
-    if target == "-" or "/" in target or os.path.isfile(target):
-        if params:
-            raise InputFormatError(f"--param applies to a registered game, not to {target}")
-        return read_graph_file(target, then=lambda n, m: solve_bytes(n, m, json=json))
-    raise FileNotFoundError(errno.ENOENT, "no such file", target)
+    if game is not None or target is None:
+        built: Game[Any] = build_game(target, params, game)  # type: ignore[assignment]
+        return built
+    where = resolve(target)
+    if where.path is None:
+        return build_game(target, params, None)  # type: ignore[return-value]
+    if params:
+        raise InputFormatError(f"--param applies to a registered game, not to {target}")
+    return read_graph_file(where.path, then=lambda n, m: solve_bytes(n, m, json=json))
+
+
+def choose_engine(game: Game[Any], engine: str, target: str | None) -> tuple[str, str]:
+    """``("memory" | "tiers", why)``: the engine for `game` and the reason, in words.
+
+    `engine` is the user's choice (``auto``, ``memory``, ``tiers``); `target` the game's name
+    or ``--game`` class. Cost: one pass over the tier form's tiers (their sizes), if any.
+    """
+    from perfectplay.errors import InputFormatError
+
+    tiered = _tier_form(game, target)
+    if engine == "memory":
+        return "memory", "as asked (--engine memory or --save)"
+    if engine == "tiers":
+        if tiered is None:
+            raise InputFormatError(
+                f"{game.info.name} has no tier form: solve it in memory (--engine memory), "
+                "or see perfectplay games for the games that have one"
+            )
+        return "tiers", "as asked (--engine tiers or --tiers)"
+    if tiered is None:
+        return "memory", "the game has no tier form"
+    ranks = sum(tiered.tier_size(t) for t in tiered.tiers())
+    if ranks > TIER_THRESHOLD:
+        return "tiers", f"its tiers hold {ranks:,} ranks, more than {TIER_THRESHOLD:,}"
+    return "memory", f"its tiers hold {ranks:,} ranks, at most {TIER_THRESHOLD:,}"
+
+
+def _tier_form(game: Game[Any], target: str | None) -> Any:
+    """The tier form of a registered game (same parameters), or None."""
+    from perfectplay.games.registry import entry_for_target, game_entry, load_tiered_game
+
+    entry = entry_for_target(f"{type(game).__module__}:{type(game).__qualname__}")
+    if entry is None and target is not None and ":" not in target:
+        entry = game_entry(target)
+    if entry is None or entry.tiered is None:
+        return None
+    return load_tiered_game(entry.name, **game.info.params)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,53 +178,86 @@ def run(args: argparse.Namespace) -> int:
 
     The whole output is built before anything is written, so an error leaves stdout empty.
     """
+    from perfectplay.errors import InputFormatError
     from perfectplay.graphfile import format_solution, format_solution_json
     from perfectplay.protocol.game import Game
     from perfectplay.solvers.retrograde import solve_retrograde
 
-    if args.tiers is not None:
-        return _solve_tiers(args)
-    if args.jobs is not None or args.chunk_size is not None or args.dask is not None:
-        from perfectplay.errors import InputFormatError
-
-        raise InputFormatError("--jobs, --chunk-size and --dask apply with --tiers DIR")
-    target = resolve_target(args.target, args.param, json=args.json)
+    given = [o for o, v in (("-o", args.out), ("--save", args.save), ("--tiers", args.tiers)) if v]
+    if len(given) > 1:
+        raise InputFormatError(f"give one of -o, --save and --tiers, not {' and '.join(given)}")
+    out = args.out or args.save or args.tiers
+    engine = "memory" if args.save else "tiers" if args.tiers else args.engine
+    if args.tiers is not None or engine == "tiers":
+        return _solve_tiers(args, None, out)
+    target = resolve_target(args.target, args.param, json=args.json, game=args.game)
     if isinstance(target, Game):
-        return _solve_game(target, args)
+        chosen, why = choose_engine(target, engine, args.game or args.target)
+        if chosen == "memory":
+            _check_tier_options(args, "the in-memory engine")
+        if engine == "auto":  # the engine was not asked for: say which and why
+            engine_name = "tier" if chosen == "tiers" else "in-memory"
+            print(f"perfectplay: solving with the {engine_name} engine: {why}", file=sys.stderr)
+        if chosen == "tiers":
+            return _solve_tiers(args, target, out)
+        return _solve_game(target, args, out)
+    _check_tier_options(args, "a game graph file")
     parsed = target
     solution = solve_retrograde(parsed.graph, parsed.primitive)
     text = format_solution_json(solution) + "\n" if args.json else format_solution(solution)
-    if args.save is not None:
+    if out is not None:
         from perfectplay.store import save
 
-        save(args.save, solution, primitive=parsed.primitive)
-        print(f"saved to {args.save}", file=sys.stderr)
+        save(out, solution, primitive=parsed.primitive)
+        print(f"saved to {out}", file=sys.stderr)
     sys.stdout.write(text)
     return 0
 
 
-def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
-    """Solve a registered game; print a summary (the start's value, counts by value)."""
+def _check_tier_options(args: argparse.Namespace, what: str) -> None:
+    """Refuse the tier engine's options where another engine runs."""
+    from perfectplay.errors import InputFormatError
+
+    if args.jobs is not None or args.chunk_size is not None or args.dask is not None:
+        raise InputFormatError(
+            f"--jobs, --chunk-size and --dask apply to the tier engine, not to {what} "
+            "(--engine tiers or --tiers DIR)"
+        )
+
+
+def _solve_game(game: Game[Any], args: argparse.Namespace, out: str | None) -> int:
+    """Solve a game in memory; print a summary (the start's value, counts by value)."""
     import json
     import time
 
     from perfectplay.api import solve
+    from perfectplay.enumeration.reachable import count_reachable
+    from perfectplay.errors import TooLargeError
     from perfectplay.play import describe
 
     start = time.perf_counter()
-    solved = solve(game)
+    try:
+        solved = solve(game, max_positions=args.max_positions)
+    except TooLargeError as error:
+        what = str(error).split(";")[0]  # the engine's finding; the options are the CLI's
+        works = ["a smaller board (--param, see perfectplay games)"]
+        if _tier_form(game, args.game or args.target) is not None:
+            works.insert(0, "the tier engine (--engine tiers)")
+        if "max_positions" in what:
+            works.append("--max-positions N if memory allows")
+        raise TooLargeError(f"{what}; what would work: {' or '.join(works)}") from None
     seconds = time.perf_counter() - start
     initial = solved.initial
     value, remoteness = solved.value(initial), solved.remoteness(initial)
     score = solved.score(initial)
     counts = solved.summary()
     info = game.info
-    reachable = reachable_positions(solved)
-    if args.save is not None:
+    reachable = count_reachable(game, len(solved), canonical=solved.enumeration.canonical)
+    if out is not None:
         from perfectplay.store import save
 
-        save(args.save, solved)
-        print(f"saved to {args.save}", file=sys.stderr)
+        save(out, solved)
+        print(f"saved to {out}", file=sys.stderr)
     if args.json:
         record = {
             "game": info.name,
@@ -199,36 +290,6 @@ def _solve_game(game: Game[Any], args: argparse.Namespace) -> int:
     return 0
 
 
-COUNT_LIMIT = 20_000
-"""Up to this many symmetry classes, ``solve GAME`` also counts every reachable position (one
-more enumeration without merging symmetric positions, on the plain path: under a second)."""
-
-
-def reachable_positions(solved: GameSolution[Any]) -> int | None:
-    """How many positions are reachable, symmetric ones counted apart; None if not counted.
-
-    Without symmetry reduction that is the number solved. With it, the game is enumerated again
-    without merging symmetric positions when it has at most COUNT_LIMIT classes (at most 48
-    positions per class, else not counted); larger games give None.
-    """
-    from perfectplay.enumeration.enumerate import enumerate_game
-    from perfectplay.errors import TooLargeError
-
-    classes = len(solved)
-    if not solved.enumeration.canonical:
-        return classes
-    if classes > COUNT_LIMIT:
-        return None
-    try:
-        full = enumerate_game(
-            solved.game, canonical=False, vectorized=False, max_positions=48 * classes,
-            progress=False,
-        )  # fmt: skip
-    except TooLargeError:
-        return None
-    return full.graph.n
-
-
 def count_words(solved: int, canonical: bool, reachable: int | None) -> str:
     """The position counts in a newcomer's words: reachable positions and symmetry classes.
 
@@ -256,21 +317,14 @@ def count_words(solved: int, canonical: bool, reachable: int | None) -> str:
     return f"{reachable:,} reachable, in {solved:,} symmetry classes ({merged})"
 
 
-def _solve_tiers(args: argparse.Namespace) -> int:
-    """Solve a registered game into a tier directory; print the start's value and the files."""
-    import dataclasses
-    import json
-    import time
+def _solve_tiers(args: argparse.Namespace, game: Game[Any] | None, out: str | None) -> int:
+    """Solve a game with the tier engine into `out` (a temporary directory when None); print
+    the start's value and the files."""
+    import tempfile
 
+    from perfectplay.cli._resolve import build_game
     from perfectplay.errors import InputFormatError
-    from perfectplay.games.registry import game_entry, load_tiered_game, parse_params
-    from perfectplay.play import describe
-    from perfectplay.tiers import solve_tiers
 
-    if args.save is not None:
-        raise InputFormatError(
-            "--save writes a store file; with --tiers the tiers are saved in DIR"
-        )
     for name, value in (("--jobs", args.jobs), ("--chunk-size", args.chunk_size)):
         if value is not None and value < 1:
             raise InputFormatError(f"{name} must be at least 1, got {value}")
@@ -278,11 +332,27 @@ def _solve_tiers(args: argparse.Namespace) -> int:
         raise InputFormatError(
             "--jobs sets threads in this process; with --dask the cluster's workers do the work"
         )
-    name = game_entry(args.target).name
-    game = load_tiered_game(name, **parse_params(name, args.param))
+    if game is None:
+        tiered: Any = build_game(args.target, args.param, args.game, tiered=True)
+    else:
+        tiered = _tier_form(game, args.game or args.target)
+    with tempfile.TemporaryDirectory(prefix="perfectplay-tiers-") as scratch:
+        directory = out if out is not None else scratch
+        return _run_tiers(args, tiered, directory, kept=out is not None)
+
+
+def _run_tiers(args: argparse.Namespace, game: Any, directory: str, *, kept: bool) -> int:
+    """Run the tier engine on `game` into `directory`; print the summary."""
+    import dataclasses
+    import json
+    import time
+
+    from perfectplay.play import describe
+    from perfectplay.tiers import solve_tiers
+
     start = time.perf_counter()
     with solve_tiers(
-        game, args.tiers, jobs=args.jobs, chunk_size=args.chunk_size, dask=args.dask
+        game, directory, jobs=args.jobs, chunk_size=args.chunk_size, dask=args.dask
     ) as db:
         seconds = time.perf_counter() - start
         here = db.probe(db.initial)
@@ -292,7 +362,7 @@ def _solve_tiers(args: argparse.Namespace) -> int:
         "game": db.game_name,
         "params": db.params,
         "tiers": len(db.order),
-        "directory": args.tiers,
+        "directory": directory if kept else None,
         "seconds": round(seconds, 3),
         "start": {"value": here.value.name, "remoteness": here.remoteness, "score": here.score},
         "stored_classes": stored,
@@ -305,7 +375,8 @@ def _solve_tiers(args: argparse.Namespace) -> int:
         return 0
     per = f", {size / stored:.2f} bytes per stored class" if stored else ""
     lines = [
-        f"{db.describe()}: {len(db.order)} tiers solved into {args.tiers} in {seconds:.2f} s",
+        f"{db.describe()}: {len(db.order)} tiers solved "
+        f"{f'into {directory} ' if kept else ''}in {seconds:.2f} s",
         f"start: {describe(here.value, here.remoteness, here.score)} for the player to move",
         f"files: {size:,} bytes for {stored:,} stored classes (symmetric positions stored once)"
         + per,

@@ -99,29 +99,14 @@ def run(args: argparse.Namespace) -> int:
         report = verify_tiers(args.file, progress=progress)
         what = f"the tier directory {args.file} holds"
     elif kind == "certificate":
-        from perfectplay.verify import Report
-        from perfectplay.verify.certificate import check_geography_certificate, load_certificates
+        from perfectplay.verify.certificate import verify_certificate_file
 
-        cases = load_certificates(args.file)
-        report = Report()
-        losers = edges = 0
-        for k, (indptr, indices, cert) in enumerate(cases):
-            part = check_geography_certificate(indptr, indices, cert)
-            report.positions += part.positions
-            report.moves += part.moves
-            report.bad += part.bad
-            report.problems += [f"case {k + 1}: {p}" for p in part.problems]
-            losers += int(cert.losers.sum())
-            edges += int((cert.mate >= 0).sum()) // 2
-            if not cert.bipartite:
-                report.notes.append(
-                    f"case {k + 1} is not bipartite: its losing starts are proved to be the odd "
-                    "components of G - A (A: the Tutte-Berge barrier); that this is D(G) rests "
-                    "on the Gallai-Edmonds theorem (factor-criticality is not certified)"
-                )
+        checked = verify_certificate_file(args.file)
+        report = checked.report
         what = (
-            f"{args.file}: {len(cases)} maximum matching{'s' if len(cases) != 1 else ''} "
-            f"({edges} matched edges) and the {losers} losing starts D(G) are proved"
+            f"{args.file}: {checked.cases} maximum matching{'s' if checked.cases != 1 else ''} "
+            f"({checked.matched_edges} matched edges) and the {checked.losers} losing starts "
+            "D(G) are proved"
         )
         sizes = f"{report.positions} vertices, {report.moves // 2} edges"
     else:

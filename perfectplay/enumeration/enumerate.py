@@ -334,6 +334,7 @@ def enumerate_game(
     bar = tqdm(
         desc=f"enumerating {game.info.name}",
         unit=" positions",
+        unit_scale=True,  # counts and rates as 5.8M, not 5812345.67
         disable=not show,
         delay=0.5 if progress is None else 0.0,
         leave=False,

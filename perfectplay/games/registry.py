@@ -135,6 +135,9 @@ class GameEntry:
     game has no picture of its own (the front ends then draw its text)."""
     aliases: tuple[str, ...] = ()
     """Other names accepted for the game (``ttt``, ``c4``), compared like the name."""
+    notation: str = ""
+    """A position of the game (default parameters) in its one-line notation, for listings
+    (``perfectplay games``); the test suite parses it back."""
 
 
 _REGISTRY: dict[str, GameEntry] = {
@@ -147,6 +150,7 @@ _REGISTRY: dict[str, GameEntry] = {
             "symmetry classes",
             picture="perfectplay.games.tictactoe.picture:drawing",
             aliases=("tictactoe", "ttt", "noughts-and-crosses"),
+            notation="X../.O./...",
         ),
         GameEntry(
             "connect-four",
@@ -160,6 +164,7 @@ _REGISTRY: dict[str, GameEntry] = {
             tiered="perfectplay.games.connect_four.tiers:TieredConnectFour",
             picture="perfectplay.games.connect_four.picture:drawing",
             aliases=("connect4", "connectfour", "c4"),
+            notation="...../...../O..../XX... or the columns played, 1-based: 112",
         ),
         GameEntry(
             "nim",
@@ -167,6 +172,7 @@ _REGISTRY: dict[str, GameEntry] = {
             "take any number of tokens from one heap; who takes the last token wins",
             (Param("heaps", "ints", (3, 4, 5), "starting heap sizes"),),
             picture="perfectplay.games.nim.picture:nim_drawing",
+            notation="1 4 5",
         ),
         GameEntry(
             "subtraction",
@@ -178,6 +184,7 @@ _REGISTRY: dict[str, GameEntry] = {
             ),
             picture="perfectplay.games.nim.picture:subtraction_drawing",
             aliases=("subtraction-game", "take-away"),
+            notation="17",
         ),
         GameEntry(
             "dodgem",
@@ -186,6 +193,7 @@ _REGISTRY: dict[str, GameEntry] = {
             (Param("size", "int", 3, "board side; each player has size - 1 cars"),),
             tiered="perfectplay.games.dodgem.tiers:DodgemTiers",
             picture="perfectplay.games.dodgem.picture:drawing",
+            notation=".B./BR./..R B (the side to move after a blank)",
         ),
         GameEntry(
             "quixo",
@@ -194,6 +202,7 @@ _REGISTRY: dict[str, GameEntry] = {
             (Param("size", "int", 4, "board side: 3, 4 or 5"),),
             tiered="perfectplay.games.quixo.tiers:TieredQuixo",
             picture="perfectplay.games.quixo.picture:drawing",
+            notation="--XO/----/----/---- X (the side to move after a blank)",
         ),
         GameEntry(
             "teeko",
@@ -222,7 +231,8 @@ def _installed() -> dict[str, GameEntry]:
     Cost: one scan of the installed packages' metadata and one import per entry point, the
     first time only. A :class:`~perfectplay.protocol.game.Game` class is registered under the
     entry point's name with the first line of its docstring as summary and no declared
-    parameters; a :class:`GameEntry` as it is.
+    parameters (``--param KEY=VALUE`` is then passed to its constructor as given: integers,
+    tuples of integers or strings); a :class:`GameEntry` as it is.
 
     Raises
     ------
@@ -341,6 +351,8 @@ def parse_params(name: str, items: Sequence[str]) -> dict[str, Any]:
         An item without ``=`` or a value of the wrong type.
     """
     entry = game_entry(name)
+    if _undeclared(entry):
+        return _typed(items)
     result: dict[str, Any] = {}
     for item in items:
         key, sep, text = item.partition("=")
@@ -349,6 +361,12 @@ def parse_params(name: str, items: Sequence[str]) -> dict[str, Any]:
         param = _param(entry, key.strip())
         result[param.name] = param.parse(text.strip())
     return result
+
+
+def _undeclared(entry: GameEntry) -> bool:
+    """Whether `entry` is an installed game class registered without declared parameters
+    (its constructor's keywords are then taken as given, typed by :func:`_typed`)."""
+    return not entry.params and normalise_name(entry.name) not in _REGISTRY
 
 
 def load_game(name: str, **params: Any) -> Game[Any]:
@@ -528,6 +546,8 @@ def _typed(items: Sequence[str]) -> dict[str, Any]:
 
 
 def _values(entry: GameEntry, params: dict[str, Any]) -> dict[str, Any]:
+    if _undeclared(entry):
+        return dict(params)
     values = {p.name: p.default for p in entry.params}
     for key, value in params.items():
         values[key] = _param(entry, key).check(value)

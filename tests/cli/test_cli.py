@@ -90,7 +90,10 @@ def test_solve_names_a_missing_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.chdir(tmp_path)
     result = run_cli(["solve", "nosuch"])
     assert (result.code, result.out) == (2, "")
-    assert result.err == "perfectplay: error: no such file: nosuch\n"
+    assert result.err.startswith(
+        "perfectplay: error: 'nosuch' is neither a registered game nor a file; "
+    )
+    assert "registered games: tic-tac-toe, connect-four" in result.err
     result = run_cli(["solve", "dir/game.txt"])
     assert result.code == 2
     assert result.err == "perfectplay: error: No such file or directory: dir/game.txt\n"
@@ -188,7 +191,7 @@ def test_problem_without_a_name() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["solve"], "solve: the following arguments are required: FILE|GAME"),
+        (["solve"], "give a game name or --game package.module:Class"),
         (["bogus"], "argument COMMAND: invalid choice: 'bogus'"),
         (["play", "nim", "--side", "third"], "play: argument --side: invalid choice: 'third'"),
         (["demo", "--positions", "-5"], "demo: argument --positions: expected a positive integer"),

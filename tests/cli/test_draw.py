@@ -83,10 +83,13 @@ def test_draw_a_saved_game_graph(tmp_path: os.PathLike[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["draw", "chess"], "unknown game 'chess'"),
+        (["draw", "chess"], "'chess' is neither a registered game nor a file; registered games"),
         (["draw", "tic-tac-toe", "XXXX"], "expected 9 cells"),
         (["draw", "nim", "--param", "size=3"], "has no parameter 'size'"),
-        (["draw", "nim", "--moves", "h9-9"], "move 'h9-9' is not legal here"),
+        (
+            ["draw", "nim", "--moves", "h9-9"],
+            "move 1 of 1, 'h9-9', is not legal; legal moves: h1-1",
+        ),
         (["draw", "nim", "-o", "out.gif"], "expected a file name ending in .svg or .png"),
         (["draw", "nim", "--history", "h.jpeg"], "expected a file name ending in .svg or .png"),
         (["draw", "nim", "-o", "/nonexistent/dir/x.svg"], "/nonexistent/dir/x.svg"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from typing import Any
@@ -575,3 +576,12 @@ def test_code_table_reserves_a_power_of_two_and_hedges_by_quadrupling_while_smal
     # from 2**21 slots, quadrupling would pass 2**22 slots (64 MiB): the table only doubles
     table.table = np.zeros(2 << 21, dtype=np.int64)  # untouched zeros: no memory used
     assert table.grown_bytes(2**20 + 1, hedge=True) == 20 * 2**22
+
+
+def test_the_progress_bar_counts_with_metric_prefixes(capsys: pytest.CaptureFixture[str]) -> None:
+    from perfectplay.games.connect_four.rules import ConnectFour
+
+    enumerate_game(ConnectFour(4, 4), vectorized=False, progress=True)  # seconds: bar drawn
+    shown = capsys.readouterr().err
+    assert re.search(r"enumerating connect-four: \d+(\.\d+)?k positions", shown)
+    assert not re.search(r"\d{4,}(\.\d+)? positions", shown)  # never 80541 or 5812345.67

@@ -217,3 +217,12 @@ def test_connect_four_reads_the_columns_played(data: st.DataObject) -> None:
 def test_bad_notation_names_what_and_where(name: str, text: str, message: str) -> None:
     with pytest.raises(InputFormatError, match=re.escape(message)):
         load_game(name).parse(text)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_listed_notation_is_a_position_of_the_game(name: str) -> None:
+    game, example = load_game(name), game_entry(name).notation
+    forms = [form.split(" (")[0] for form in example.split(" or the columns played, 1-based: ")]
+    for form in forms if example else []:
+        position = game.parse(form)
+        assert game.notation(position) == forms[0]  # every form names the same position

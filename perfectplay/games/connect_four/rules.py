@@ -172,11 +172,18 @@ class ConnectFour(Game[Board]):
                 f"expected {self.rows} rows of {self.cols} cells (X, O or .) or a sequence of "
                 f"column digits, got {len(lines)} rows of {sizes} cells in {text!r}"
             )
+        for r, line in enumerate(lines):
+            bad = next((c for c, cell in enumerate(line) if cell.upper() not in "XO."), None)
+            if bad is not None:
+                raise InputFormatError(
+                    f"row {r + 1} from the top, column {bad + 1}: expected X, O or '.', got "
+                    f"{line[bad]!r} in {text!r}"
+                )
         columns = []
         for c in range(self.cols):
             cells = "".join(lines[r][c] for r in reversed(range(self.rows))).upper()
             stones = cells.rstrip(".")
-            if set(cells) - set("XO.") or "." in stones:
+            if "." in stones:
                 raise InputFormatError(f"column {c + 1}: stones must rest on stones, got {text!r}")
             columns.append(stones)
         position = tuple(columns)

@@ -1,0 +1,177 @@
+"""What a command's GAME|FILE argument names: one rule for every command.
+
+The rule (``perfectplay solve --help`` and docs/cli.md state it):
+
+1. ``--game package.module:Class`` names a game class of one's own; the argument, if any, is
+   then a saved file of that game (or omitted: the game itself).
+2. An argument containing a path separator (``/``), or ``-`` (standard input), is a file.
+3. Otherwise a registered game's name or alias (``tic-tac-toe``, ``ttt``) is that game, even
+   when a file of that name exists (write ``./NAME`` for the file).
+4. Otherwise an existing file or directory is that file.
+5. Anything else is refused with one line: the close game names (``did you mean``) and the
+   list of registered games.
+
+Command modules import this one inside their handlers; it imports the registry lazily too.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from perfectplay.games.registry import GameEntry
+    from perfectplay.protocol.game import Game
+    from perfectplay.protocol.tiered import TieredGame
+    from perfectplay.store import SolutionStore
+    from perfectplay.tiers.database import TierDatabase
+
+__all__ = ["RULE", "Resolved", "build_game", "open_saved", "resolve", "saved_path"]
+
+RULE = (
+    "a name without '/' is a registered game or alias when there is one (write ./NAME for a "
+    "file of that name), else an existing file or directory"
+)
+"""The rule in one phrase, for ``--help``."""
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What an argument names: a registered game (`entry`) or a path (`path`), one of them."""
+
+    entry: GameEntry | None = None
+    """The registered game, when the argument names one."""
+    path: str | None = None
+    """The file or directory (``-``: standard input), when the argument names one."""
+
+
+def resolve(text: str, *, files: bool = True) -> Resolved:
+    """What `text` names, by the module's rule.
+
+    Parameters
+    ----------
+    text : str
+        The command-line argument.
+    files : bool
+        Whether a file may be meant; when False only a registered game is accepted.
+
+    Raises
+    ------
+    UnknownNameError
+        If `text` names neither a registered game nor (with `files`) an existing path; the
+        message suggests close names and lists the registered games.
+
+    Examples
+    --------
+    >>> resolve("ttt").entry.name
+    'tic-tac-toe'
+    >>> resolve("./ttt").path
+    './ttt'
+    """
+    from perfectplay.errors import UnknownNameError
+    from perfectplay.games.registry import game_entry
+
+    if files and (text == "-" or os.sep in text or "/" in text):
+        return Resolved(path=text)
+    try:
+        return Resolved(entry=game_entry(text))
+    except UnknownNameError as error:
+        if files and os.path.exists(text):
+            return Resolved(path=text)
+        if not files:
+            raise
+        rest = str(error).removeprefix(f"unknown game {text!r}")  # the hint and the list
+        raise UnknownNameError(f"{text!r} is neither a registered game nor a file{rest}") from None
+
+
+def build_game(
+    text: str | None, params: Sequence[str], target: str | None, *, tiered: bool = False
+) -> Game[Any] | TieredGame:
+    """The game a registered name `text` or a class `target` (``--game``) names, with `params`.
+
+    Raises
+    ------
+    UnknownNameError, InputFormatError, GameDefinitionError
+        Unknown names, bad parameters (see :mod:`perfectplay.games.registry`).
+    """
+    from perfectplay.errors import InputFormatError
+    from perfectplay.games.registry import load_game, load_target, load_tiered_game, parse_params
+
+    if target is not None:
+        if text is not None:
+            raise InputFormatError(f"give either a game name ({text}) or --game {target}")
+        game: Game[Any] | TieredGame = load_target(target, params, tiered=tiered)
+        return game
+    if text is None:
+        raise InputFormatError("give a game name or --game package.module:Class")
+    name = resolve(text, files=False).entry.name  # type: ignore[union-attr]  # files=False
+    values = parse_params(name, params)
+    return load_tiered_game(name, **values) if tiered else load_game(name, **values)
+
+
+def saved_path(text: str, command: str) -> str:
+    """`text` as the path of a saved solution, or a one-line refusal saying what to do.
+
+    Raises
+    ------
+    InputFormatError
+        If `text` names a registered game and no file (save it first: the message says how).
+    """
+    if "/" in text or os.sep in text or os.path.exists(text):
+        return text  # opening it names a missing or unreadable file
+    from perfectplay.errors import UnknownNameError
+
+    try:
+        entry = resolve(text, files=False).entry
+    except UnknownNameError:
+        return text
+    if entry is None:
+        return text
+    from perfectplay.errors import InputFormatError
+
+    raise InputFormatError(
+        f"{command} reads a saved solution, and {text} is the registered game {entry.name}: "
+        f"save it first with perfectplay solve {entry.name} -o FILE (or write ./{text} for a "
+        "file of that name)"
+    )
+
+
+def open_saved(
+    path: str, target: str | None = None, params: Sequence[str] = ()
+) -> SolutionStore | TierDatabase:
+    """Open the saved solution at `path`; with `target` (``--game``), with that game.
+
+    Without `target`, the game is the one the file records, rebuilt through the registry; a
+    game the registry does not know is refused (the message names the ``--game`` to pass).
+    No module named in the file is imported.
+
+    Raises
+    ------
+    StoreError
+        Missing, damaged, another game's, or of an unregistered game without `target`.
+    """
+    from perfectplay.solved import is_tier_directory, open_solved, open_tiers
+
+    if target is None:
+        if params:
+            from perfectplay.errors import InputFormatError
+
+            raise InputFormatError(f"--param applies to a game name, not to the saved {path}")
+        return open_solved(path)
+    if is_tier_directory(path):
+        return open_tiers(path, game=load_tiered(target, params))
+    from perfectplay.games.registry import load_target
+    from perfectplay.store import open_store
+
+    return open_store(path, game=load_target(target, params))
+
+
+def load_tiered(target: str, params: Sequence[str]) -> TieredGame:
+    """The tiered game class `target` (``--game``) built with `params`."""
+    from perfectplay.games.registry import load_target
+
+    game: TieredGame = load_target(target, params, tiered=True)
+    return game

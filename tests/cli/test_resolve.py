@@ -1,0 +1,73 @@
+"""The one rule by which every command reads GAME|FILE."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
+
+from perfectplay.cli._resolve import resolve, saved_path
+from perfectplay.errors import InputFormatError, UnknownNameError
+from perfectplay.games.registry import game_names
+
+
+def test_a_registered_name_wins_over_a_file_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nim").write_text("1 0\n")
+    assert resolve("nim").entry is not None and resolve("nim").path is None
+    assert resolve("./nim").path == "./nim"  # a separator makes it a path
+    (tmp_path / "graph.txt").write_text("1 0\n")
+    assert resolve("graph.txt").path == "graph.txt"  # not a game: the existing file
+    assert resolve("-").path == "-"
+
+
+def test_aliases_resolve_to_the_game() -> None:
+    entry = resolve("C4").entry
+    assert entry is not None and entry.name == "connect-four"
+
+
+def test_anything_else_is_refused_with_suggestions_and_the_list() -> None:
+    with pytest.raises(UnknownNameError) as caught:
+        resolve("quix")
+    message = str(caught.value)
+    assert message.startswith("'quix' is neither a registered game nor a file (did you mean quixo")
+    assert message.endswith("registered games: " + ", ".join(game_names()))
+
+
+def test_a_saved_path_named_like_a_game_says_how_to_save_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputFormatError, match="perfectplay solve tic-tac-toe -o FILE"):
+        saved_path("ttt", "query")
+    (tmp_path / "ttt").write_text("")
+    assert saved_path("ttt", "query") == "ttt"  # an existing file is a file
+    assert saved_path("missing.ppstore", "query") == "missing.ppstore"  # opening names it
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "tictacto"],
+        ["draw", "tictacto"],
+        ["play", "tictacto"],
+        ["serve", "tictacto"],
+    ],
+)
+def test_every_command_refuses_an_unknown_game_alike(args: list[str]) -> None:
+    result = run_cli(args)
+    assert (result.code, result.out) == (2, "")
+    assert result.err.startswith(
+        "perfectplay: error: 'tictacto' is neither a registered game nor a file "
+        "(did you mean tic-tac-toe?); registered games: tic-tac-toe"
+    )
+    assert len(result.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["query", "analyze"])
+def test_commands_reading_saved_files_accept_no_game_name(command: str) -> None:
+    result = run_cli([command, "c4"])
+    assert result.code == 2 and "is the registered game connect-four" in result.err

@@ -1,0 +1,78 @@
+"""solve GAME: the engine chosen by size, said on one line, saved through one output option."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
+
+from perfectplay.cli.solve import TIER_THRESHOLD, choose_engine
+from perfectplay.errors import InputFormatError
+from perfectplay.games.registry import load_game, load_tiered_game
+
+
+def _ranks(name: str, **params: int) -> int:
+    tiered = load_tiered_game(name, **params)
+    return sum(tiered.tier_size(t) for t in tiered.tiers())
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("connect-four", {}), ("connect-four", {"rows": 5, "cols": 5}), ("quixo", {"size": 3}),
+     ("quixo", {}), ("dodgem", {})],
+)  # fmt: skip
+def test_auto_picks_the_tier_engine_exactly_above_the_threshold(
+    name: str, params: dict[str, int]
+) -> None:
+    engine, why = choose_engine(load_game(name, **params), "auto", name)
+    assert engine == ("tiers" if _ranks(name, **params) > TIER_THRESHOLD else "memory")
+    assert f"{_ranks(name, **params):,} ranks" in why
+
+
+def test_a_game_without_a_tier_form_stays_in_memory_and_refuses_tiers() -> None:
+    assert choose_engine(load_game("nim"), "auto", "nim") == (
+        "memory",
+        "the game has no tier form",
+    )
+    with pytest.raises(InputFormatError, match="no tier form"):
+        choose_engine(load_game("nim"), "tiers", "nim")
+
+
+def test_the_engine_line_names_the_engine_and_why() -> None:
+    result = run_cli(["solve", "ttt"])
+    assert result.code == 0
+    assert (
+        result.err == "perfectplay: solving with the in-memory engine: the game has no tier form\n"
+    )
+    assert result.out.startswith("tic-tac-toe: solved in")
+
+
+def test_out_writes_a_store_in_memory_and_a_directory_on_the_tier_engine(tmp_path: Path) -> None:
+    store = tmp_path / "d.ppstore"
+    assert run_cli(["solve", "dodgem", "-o", str(store)]).code == 0
+    assert store.is_file()
+    tiers = tmp_path / "d-tiers"
+    result = run_cli(["solve", "dodgem", "--engine", "tiers", "-o", str(tiers)])
+    assert result.code == 0 and (tiers / "manifest.json").is_file()
+    for saved in (store, tiers):  # both answer alike
+        query = run_cli(["query", str(saved), "--json"])
+        assert '"value": "WIN"' in query.out
+
+
+def test_save_and_tiers_stay_aliases(tmp_path: Path) -> None:
+    assert run_cli(["solve", "nim", "--save", str(tmp_path / "n.ppstore")]).code == 0
+    assert run_cli(["solve", "dodgem", "--tiers", str(tmp_path / "t")]).code == 0
+    assert (tmp_path / "t" / "manifest.json").is_file()
+    both = run_cli(["solve", "nim", "-o", "x", "--save", "y"])
+    assert both.code == 2 and "give one of -o, --save and --tiers" in both.err
+
+
+def test_a_game_too_large_for_memory_names_what_would_work() -> None:
+    result = run_cli(["solve", "quixo", "--engine", "memory"])
+    assert result.code == 2 and len(result.err.splitlines()) == 1
+    assert "what would work: the tier engine (--engine tiers) or a smaller board" in result.err
+    assert result.err.rstrip().endswith("--max-positions N if memory allows")
+    no_tiers = run_cli(["solve", "nim", "--param", "heaps=9,9,9,9,9,9,9", "--max-positions", "9"])
+    assert no_tiers.code == 2 and "--engine tiers" not in no_tiers.err
+    assert "what would work: a smaller board" in no_tiers.err
