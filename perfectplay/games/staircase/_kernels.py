@@ -76,13 +76,31 @@ def count_moves(n, m, size, binom, degree):  # type: ignore[no-untyped-def]
             _next(c, n)
 
 
+@nb.njit(cache=True, inline="always")
+def _place(c, j, n, stones, board):  # type: ignore[no-untyped-def]
+    """A stone at the end of row ``n - j`` of the staircase ``c``: ``(rank step, gain)``.
+
+    The move is allowed while ``c[j] + 1 < c[j + 1]`` (``c[n + 1] = n + m``), which the caller
+    tests. It is ``c[j] += 1``, which adds ``C(c[j], j - 1)`` to the rank, and it scores the
+    mover's gain, black's (``a``) when the staircase has an even number of `stones`. `board`
+    is the tuple ``(binom, a, b)``, built once per kernel and indexed here without naming its
+    arrays: an array bound to a name in the inlined body costs reference counting on every
+    call, which makes :func:`sweep_scores` 5x slower.
+    """
+    row = n - j
+    col = c[j] - (j - 1)
+    gain = board[1][row, col] if stones % 2 == 0 else board[2][row, col]
+    return board[0][c[j], j - 1], np.int64(gain)
+
+
 @nb.njit(cache=True)
 def build_graph(n, m, size, binom, a, b, indptr, indices, gain):  # type: ignore[no-untyped-def]
     """Fill the CSR arrays (sized by `count_moves`) with every move and its gain for the mover.
 
     Moves of a position are listed top row first; black (gains `a`) moves when the number of
-    stones is even, white (gains `b`) when it is odd.
+    stones is even, white (gains `b`) when it is odd (:func:`_place`).
     """
+    board = (binom, a, b)
     c = np.empty(n + 2, np.int64)
     for j in range(1, n + 1):
         c[j] = j - 1
@@ -94,10 +112,9 @@ def build_graph(n, m, size, binom, a, b, indptr, indices, gain):  # type: ignore
         e = indptr[r]
         for j in range(n, 0, -1):
             if c[j] + 1 < c[j + 1]:
-                row = n - j
-                col = c[j] - (j - 1)
-                indices[e] = r + binom[c[j], j - 1]
-                gain[e] = a[row, col] if stones % 2 == 0 else b[row, col]
+                step, g = _place(c, j, n, stones, board)
+                indices[e] = r + step
+                gain[e] = g
                 e += 1
         if r + 1 < size:
             _next(c, n)
@@ -109,10 +126,11 @@ def sweep_scores(n, m, size, binom, a, b, score):  # type: ignore[no-untyped-def
 
     Ranks are visited from the full board down to the empty one, stepping the subset back in
     colex order (amortised O(1)), so no move is ever stored: each child is
-    ``rank + C(c[j], j - 1)``. For a fixed element ``j`` that offset changes only when ``c[j]``
-    does, so the reads of ``score`` form ``n`` nearly sequential streams. `score` may be int32
-    when the caller has checked every total fits; arithmetic is in int64.
+    ``rank + C(c[j], j - 1)`` (:func:`_place`). For a fixed element ``j`` that offset changes
+    only when ``c[j]`` does, so the reads of ``score`` form ``n`` nearly sequential streams.
+    `score` may be int32 when the caller has checked every total fits; arithmetic is in int64.
     """
+    board = (binom, a, b)
     c = np.empty(n + 2, np.int64)
     for j in range(1, n + 1):
         c[j] = m + j - 1
@@ -127,10 +145,8 @@ def sweep_scores(n, m, size, binom, a, b, score):  # type: ignore[no-untyped-def
             first = True
             for j in range(1, n + 1):
                 if c[j] + 1 < c[j + 1]:
-                    row = n - j
-                    col = c[j] - (j - 1)
-                    g = np.int64(a[row, col] if stones % 2 == 0 else b[row, col])
-                    v = g - np.int64(score[r + binom[c[j], j - 1]])
+                    step, g = _place(c, j, n, stones, board)
+                    v = g - np.int64(score[r + step])
                     if first or v > best:
                         best = v
                         first = False

@@ -211,8 +211,9 @@ def level_scores(
     gains = np.full((2, n, m + 1, 2), np.iinfo(dtype).min, dtype=dtype)
     gains[0, :, :m, 0] = a
     gains[1, :, :m, 0] = b
-    for i in range(n):
-        step[i, :m, 0] = [comb(length + n - 1 - i, n - 1 - i) for length in range(m)]
+    binom = binomials(n + m, n)
+    for i in range(n):  # the stone at the end of row i, of length l: C(l + n - 1 - i, n - 1 - i)
+        step[i, :m, 0] = binom[n - 1 - i : m + n - 1 - i, n - 1 - i]
     flat_step = step.ravel()
     flat_gains = gains.reshape(2, -1)
     offsets = np.arange(n, dtype=np.int64)[:, None] * (2 * m + 2)
