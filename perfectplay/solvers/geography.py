@@ -392,9 +392,9 @@ def solve_geography_bipartite(graph: Any) -> GeographyResult:
     4. D(G) on the right side = the vertices reached from the exposed right vertices by even
        alternating paths: ONE breadth-first search from all of them at once, O(n + m).
 
-    Hopcroft–Karp (O(m sqrt(n))) was measured first and dropped: on grids with walls its
-    shortest-path phases find few of the long augmenting paths, 170 s against 2 s on the
-    2000 x 2000 benchmark grid. Memory: the graph plus about eight arrays of n entries
+    Hopcroft–Karp (O(m sqrt(n))) is not used: on grids with walls its shortest-path phases
+    find few of the long augmenting paths, 170 s against 2 s on the 2000 x 2000 benchmark
+    grid. Memory: the graph plus about eight arrays of n entries
     (int32, int64 search stamps).
 
     Examples

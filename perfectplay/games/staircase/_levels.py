@@ -14,7 +14,7 @@ level k + 1, so one level is settled by a handful of whole-array numpy operation
 positions or moves. It avoids importing numba (about 0.6 s of start-up, 1 s with a cached
 kernel), which is what a judge-sized board (10 x 10, 184,756 staircases) needs to be answered in
 a fraction of a second; the numba sweep of :mod:`perfectplay.games.staircase._kernels` wins on
-larger boards (see :func:`perfectplay.games.staircase.rules.staircase_score` for the measured
+larger boards (see :func:`perfectplay.games.staircase.rules.staircase_score` for the
 switch).
 """
 
@@ -133,10 +133,10 @@ def level_bytes(n: int, m: int, itemsize: int) -> int:
       staircases of a square board);
 
     plus 1/16 and 1 MiB for the allocator's slack and Python's small objects. That is about
-    ``(n + 1) * b + itemsize + 20`` bytes per staircase, against the growth of the peak
-    resident memory measured around ``staircase_score`` (int32 scores): 12 x 12, 38 bytes per
-    staircase, 99.6 MiB (92.5 MiB measured); 4 x 100, 30 bytes, 131 MiB (105 measured);
-    3 x 300, 34.6 bytes (int16 lengths), 150 MiB (122.5 measured).
+    ``(n + 1) * b + itemsize + 20`` bytes per staircase, an upper bound of the growth of the
+    peak resident memory of ``staircase_score`` (int32 scores) by 8 to 25%: 12 x 12 is
+    estimated at 99.6 MiB (38 bytes per staircase), 4 x 100 at 131 MiB, 3 x 300 at 150 MiB
+    (docs/scored-games.md).
 
     >>> level_bytes(10, 10, 4)
     7878950

@@ -124,7 +124,7 @@ level, and there are ``n * m + 1`` levels)."""
 def _uses_levels(n: int, m: int) -> bool:
     """True when the numpy level sweep beats numba's start-up on an ``n x m`` board.
 
-    Measured as whole ``perfectplay problem staircase`` runs (see :func:`staircase_score`).
+    Timed on whole ``perfectplay problem staircase`` runs (see :func:`staircase_score`).
     """
     return n * m <= _LEVELS_MAX_CELLS and comb(n + m, n) * (n + 1) <= _LEVELS_MAX_ENTRIES
 
@@ -468,11 +468,10 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
       generates moves on the fly (4 or 8 bytes per staircase; the level sweep needs about
       30 to 40, :func:`score_bytes`).
 
-    Both give the same score table. The switch was measured as whole
-    ``perfectplay problem staircase`` runs with each path forced (warm numba cache; best of 5
-    on a 2-core machine shared with other jobs), level sweep vs numba sweep: 10 x 10 0.34 s vs
-    1.76 s, 11 x 11 0.49 s vs 1.56 s, 12 x 12 1.19 s vs 2.10 s, 13 x 13 5.9 s vs 2.1 s;
-    3 x 300 0.78 s vs 2.04 s, 1 x 4000 0.49 s vs 1.52 s, 1 x 30000 1.55 s vs 1.04 s.
+    Both give the same score table. The switch sits where whole ``perfectplay problem
+    staircase`` runs are faster by the level sweep (10 x 10: 0.34 s against 1.76 s) and where
+    they are faster by the numba sweep (13 x 13: 2.1 s against 5.9 s); docs/scored-games.md
+    has the table.
 
     Examples
     --------
