@@ -42,3 +42,15 @@ def test_a_directory_without_a_recorded_class_opens_by_name(tmp_path: Path) -> N
     path.write_text(json.dumps(manifest))
     with open_tiers(tmp_path / "old") as db:
         assert db.game_name == "connect-four"
+
+
+def test_analyze_opens_a_directory_of_an_unregistered_class_with_game(tmp_path: Path) -> None:
+    from cli_helpers import run_cli
+
+    solve_tiers(MyConnectFour(3, 3), tmp_path / "mine", progress=False).close()
+    target = f"{MyConnectFour.__module__}:MyConnectFour"
+    refused = run_cli(["analyze", str(tmp_path / "mine")])
+    assert refused.code == 2 and f"pass --game {target}" in refused.err
+    args = ["analyze", str(tmp_path / "mine"), "--game", target, "--param", "rows=3"]
+    answered = run_cli([*args, "--param", "cols=3", "--json"])
+    assert answered.code == 0, answered.err

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from perfectplay.cli._options import add_json_option
+from perfectplay.cli._options import add_game_options, add_json_option
+
+if TYPE_CHECKING:
+    from perfectplay.store import SolutionStore
+    from perfectplay.tiers.database import TierDatabase
 
 __all__ = ["add_parser", "format_table", "run"]
 
@@ -27,6 +31,7 @@ def add_parser(subparsers: Any) -> None:
         "file", metavar="FILE|DIR", help="a saved solution: a store file or a tier directory"
     )
     add_json_option(parser)
+    add_game_options(parser)
     parser.add_argument(
         "--by-tier",
         action="store_true",
@@ -78,9 +83,8 @@ def format_table(counts: list[tuple[Any, int, int]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Open the file and print its counts."""
-    from perfectplay.cli._resolve import saved_path
+    from perfectplay.cli._resolve import open_saved, saved_path
     from perfectplay.solved import is_tier_directory
-    from perfectplay.store import open_store
 
     args.file = saved_path(args.file, "analyze")
     if args.plot is not None:
@@ -93,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         from perfectplay.errors import InputFormatError
 
         raise InputFormatError("--by-tier applies to a tier directory")
-    with open_store(args.file) as store:
+    with open_saved(args.file, args.game, args.param) as opened:
+        store = cast("SolutionStore", opened)  # not a directory: a store file
         counts = store.counts()
         title = store.game_name or "game graph"
         params = " ".join(
@@ -129,10 +134,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_tiers(args: argparse.Namespace) -> int:
     """Counts of a tier directory: positions reachable from the start, classes and positions."""
-    from perfectplay.solved import open_tiers
+    from perfectplay.cli._resolve import open_saved
     from perfectplay.tiers.analyze import analyze_tiers
 
-    with open_tiers(args.file) as db:
+    with open_saved(args.file, args.game, args.param) as opened:
+        db = cast("TierDatabase", opened)  # a directory: a tier directory
         analysis = analyze_tiers(db)
         title = db.describe()
     if args.plot is not None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
+
+from perfectplay.cli._options import add_json_option
 
 __all__ = ["add_parser", "run"]
 
@@ -19,7 +22,8 @@ def add_parser(subparsers: Any) -> None:
             "`perfectplay play NAME`, or in Python: perfectplay.load_game(NAME, **params)."
         ),
     )
-    parser.add_argument("name", nargs="?", help="show only this game")
+    parser.add_argument("name", nargs="?", help="show only this game (a name or an alias)")
+    add_json_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -34,11 +38,33 @@ def _has_symmetries(target: str) -> bool:
     return getattr(game_class, "canonical", None) is not Game.canonical
 
 
+def _record(entry: Any) -> dict[str, Any]:
+    """A registry entry as JSON: name, aliases, summary, parameters, notation, tier form."""
+    return {
+        "name": entry.name,
+        "aliases": list(entry.aliases),
+        "summary": entry.summary,
+        "params": [
+            {"name": p.name, "kind": p.kind, "default": p.default, "help": p.help}
+            for p in entry.params
+        ],
+        "notation": entry.notation or None,
+        "tier_form": entry.tiered is not None,
+        "symmetries": _has_symmetries(entry.target),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     """Print each game: name and summary, then one line per parameter."""
     from perfectplay.games.registry import game_entry, game_names
 
     names = game_names() if args.name is None else [game_entry(args.name).name]
+    if args.json:
+        import json
+
+        records = [_record(game_entry(name)) for name in names]
+        sys.stdout.write(json.dumps(records) + "\n")
+        return 0
     for name in names:
         entry = game_entry(name)
         print(f"{entry.name:<14} {entry.summary}")

@@ -15,6 +15,8 @@ import sys
 import time
 from typing import Any
 
+from perfectplay.cli._options import add_json_option
+
 __all__ = ["add_parser", "run"]
 
 EXIT_REFUTED = 1
@@ -46,6 +48,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar while checking a store"
     )
+    add_json_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -115,6 +118,21 @@ def run(args: argparse.Namespace) -> int:
             "(perfectplay verify GRAPHFILE SOLUTION)"
         )
     seconds = time.perf_counter() - start
+    if args.json:
+        import json
+
+        record = {
+            "verified": report.ok,
+            "what": what,
+            "positions": report.positions,
+            "moves": report.moves,
+            "bad": report.bad,
+            "problems": report.problems,
+            "notes": report.notes,
+            "seconds": round(seconds, 3),
+        }
+        sys.stdout.write(json.dumps(record) + "\n")
+        return 0 if report.ok else EXIT_REFUTED
     if not report.ok:
         print(f"NOT VERIFIED: {report.bad} of {report.positions} positions break the rules")
         for problem in report.problems:

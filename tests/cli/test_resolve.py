@@ -71,3 +71,18 @@ def test_every_command_refuses_an_unknown_game_alike(args: list[str]) -> None:
 def test_commands_reading_saved_files_accept_no_game_name(command: str) -> None:
     result = run_cli([command, "c4"])
     assert result.code == 2 and "is the registered game connect-four" in result.err
+
+
+def test_games_and_verify_give_their_data_as_json(tmp_path: Path) -> None:
+    import json
+
+    listing = json.loads(run_cli(["games", "--json"]).out)
+    assert [record["name"] for record in listing] == game_names()
+    c4 = next(record for record in listing if record["name"] == "connect-four")
+    assert "c4" in c4["aliases"] and c4["tier_form"] and c4["notation"].startswith(".....")
+    store = tmp_path / "n.ppstore"
+    assert run_cli(["solve", "nim", "--param", "heaps=1,2", "-o", str(store)]).code == 0
+    checked = run_cli(["verify", str(store), "--json"])
+    record = json.loads(checked.out)
+    assert checked.code == 0 and record["verified"] and record["bad"] == 0
+    assert record["positions"] > 0

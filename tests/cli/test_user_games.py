@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import perfectplay
+
 RULES = textwrap.dedent(
     '''
     """Take 1 to 3 tokens from one heap; who takes the last token wins."""
@@ -69,7 +71,8 @@ def _package(root: Path, *, installed: bool) -> Path:
 
 
 def _cli(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    source = Path(perfectplay.__file__).parents[1]  # this perfectplay, installed or not
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(root), str(source)))}
     code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
         [sys.executable, "-c", code, *args],
