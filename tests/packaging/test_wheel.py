@@ -55,6 +55,7 @@ def installed(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     """A fresh venv with the wheel installed and read-only; yields the environment to run in."""
     home = tmp_path_factory.mktemp("venv")
     venv = home / "venv"
+    own = Path(sysconfig.get_paths()["purelib"])
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     site = Path(
@@ -65,9 +66,6 @@ def installed(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             text=True,
         ).stdout.strip()
     )
-    # the dependencies, from this environment's site-packages (its .pth files are not read,
-    # so its editable perfectplay stays out of sys.path)
-    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     (wheel,) = dist.glob("*.whl")
     pip = [sys.executable, "-m", "pip", "--python", str(python), "--disable-pip-version-check"]
     subprocess.run(
@@ -75,6 +73,10 @@ def installed(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         check=True,
         capture_output=True,
     )
+    # Then the dependencies, from this environment's site-packages: only after the install, so
+    # that pip never sees (and replaces) this environment's own editable perfectplay; the .pth
+    # files of that directory are not read, so the editable package stays out of sys.path.
+    (site / "dependencies.pth").write_text(f"{own}\n")
     package = site / "perfectplay"
     for path in [package, *package.rglob("*")]:
         mode = path.stat().st_mode
@@ -82,6 +84,7 @@ def installed(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     # root ignores the mode bits, so the tests also compare the files present with this list
     env = {
         "LISTING": listing(site),
+        "OWN": own_install(own),
         "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
         "HOME": str(home),
         "NUMBA_CACHE_DIR": str(home / "numba-cache"),
@@ -99,6 +102,11 @@ def listing(site: Path) -> str:
     return "\n".join(
         f"{p.relative_to(site)} {p.stat().st_size}" for p in sorted(package.rglob("*"))
     )
+
+
+def own_install(purelib: Path) -> str:
+    """This environment's own perfectplay install (dist-info, editable hooks)."""
+    return " ".join(sorted(p.name for p in purelib.glob("*perfectplay*")))
 
 
 def run(env: dict[str, str], *args: str, stdin: str = "", cwd: Path | None = None) -> str:
@@ -167,7 +175,12 @@ def test_installed_command_line_demo_problem_and_tiers(
         *("--tiers", str(tiers)),
     )
     assert out.strip() and any(tiers.iterdir())
-    assert listing(Path(installed["SITE"])) == installed["LISTING"], "nothing written there"
+    assert listing(Path(installed["SITE"])) == installed["LISTING"]
+    # regression: pip, run for the new venv, once saw this environment's editable perfectplay
+    # through dependencies.pth and uninstalled it
+    assert own_install(Path(sysconfig.get_paths()["purelib"])) == installed["OWN"] != "", (
+        "nothing written there"
+    )
     assert any(Path(installed["NUMBA_CACHE_DIR"]).rglob("*.nbi")), "numba caches in its dir"
 
 
@@ -222,3 +235,6 @@ def test_installed_server_answers(installed: dict[str, str]) -> None:
 
 def test_installed_package_is_unchanged_after_every_command(installed: dict[str, str]) -> None:
     assert listing(Path(installed["SITE"])) == installed["LISTING"]
+    # regression: pip, run for the new venv, once saw this environment's editable perfectplay
+    # through dependencies.pth and uninstalled it
+    assert own_install(Path(sysconfig.get_paths()["purelib"])) == installed["OWN"] != ""
