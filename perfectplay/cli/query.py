@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(json.dumps(record) + "\n")
             return 0
         status = "for the player to move" if moves else "the game is over"
-        lines = [drawn]
+        lines = [drawn if store.game_name is None else store.game.labelled(position)]
         line = None if store.game_name is None else store.game.notation(position)
         if line is not None and line != drawn:  # a drawing of several lines
             lines.append(f"notation: {line}")

@@ -36,6 +36,9 @@ Optional extras, each with what happens without it:
 ``notation(p)``            ``p`` on one line, to type on a command line or in a URL (board
                            games: rows joined by ``/``, as FEN does). Without it: the lines
                            of ``render(p)`` joined by ``/``.
+``labelled(p)``            ``render(p)`` with the coordinates the move labels use (column
+                           letters, row numbers, cell numbers), for terminals. Without it:
+                           ``render(p)``.
 ``parse(text)``            the inverse of ``render`` and of ``notation``. Without it:
                            positions cannot be typed in.
 ``encode(p)``/``decode``   ``p`` <-> a non-negative integer code; the database of solved
@@ -122,6 +125,7 @@ OPTIONAL_METHODS = (
     "canonical",
     "render",
     "notation",
+    "labelled",
     "parse",
     "encode",
     "decode",
@@ -263,6 +267,13 @@ class Game(Generic[P]):
         Cost: that of :meth:`render`.
         """
         return "/".join(line.strip() for line in self.render(position).splitlines())
+
+    def labelled(self, position: P) -> str:
+        """:meth:`render` with the coordinates the move labels name, for a terminal.
+
+        Default: :meth:`render` itself. Cost: that of :meth:`render`.
+        """
+        return self.render(position)
 
     def parse(self, text: str) -> P:
         """The position `text` draws: the inverse of :meth:`render` and :meth:`notation`."""

@@ -43,12 +43,12 @@ def test_query_prints_the_position_and_every_move(nim_file: Path) -> None:
     result = run_cli(["query", str(nim_file), "2 0 1"])
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    assert lines[0] == "2 0 1"
-    assert lines[1] == "value: WIN in 3 (for the player to move)"
+    assert lines[:2] == ["h1 h2 h3", " 2  0  1"]  # the heaps named as the move labels name them
+    assert lines[2] == "value: WIN in 3 (for the player to move)"
     game = load_game("nim", heaps=(1, 2, 3))
     labels = [label for label, _ in game.moves((2, 0, 1))]
-    assert [line.split()[0] for line in lines[3:]] == labels
-    assert [line for line in lines[3:] if line.endswith("best")] == ["  h1-1  WIN in 3  best"]
+    assert [line.split()[0] for line in lines[4:]] == labels
+    assert [line for line in lines[4:] if line.endswith("best")] == ["  h1-1  WIN in 3  best"]
 
 
 def test_query_json_agrees_with_the_store(nim_file: Path) -> None:
@@ -72,7 +72,7 @@ def test_query_json_agrees_with_the_store(nim_file: Path) -> None:
 def test_query_at_a_finished_position_lists_no_moves(nim_file: Path) -> None:
     result = run_cli(["query", str(nim_file), "0 0 0"])
     assert result.code == 0, result.err
-    assert result.out.splitlines()[1:] == ["value: LOSE in 0 (the game is over)"]
+    assert result.out.splitlines()[2:] == ["value: LOSE in 0 (the game is over)"]
 
 
 def test_query_a_graph_store_by_id(graph_file: Path) -> None:

@@ -226,3 +226,51 @@ def test_the_listed_notation_is_a_position_of_the_game(name: str) -> None:
     for form in forms if example else []:
         position = game.parse(form)
         assert game.notation(position) == forms[0]  # every form names the same position
+
+
+def _cell(board: str, column: str, row: str) -> str:
+    """The character of a labelled board under column label `column`, on the row labelled
+    `row` (the row's first word)."""
+    lines = board.splitlines()
+    header = next(line for line in lines if line.split() and line.split()[0] == "a")
+    line = next(line for line in lines if line.split() and line.split()[0] == row)
+    return line[header.index(column)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_labelled_boards_carry_the_coordinates_the_move_labels_name(data: st.DataObject) -> None:
+    ttt, dodgem = load_game("tic-tac-toe"), load_game("dodgem")
+    position = ttt.initial()
+    for _ in range(data.draw(st.integers(0, 8))):
+        moves = list(ttt.moves(position))
+        if not moves:
+            break
+        label, child = moves[data.draw(st.integers(0, len(moves) - 1))][:2]
+        mark = "X" if position.count("X") == position.count("O") else "O"
+        assert _cell(ttt.labelled(child), label[0], label[1]) == mark  # the cell just filled
+        position = child
+    state = dodgem.initial()
+    for _ in range(data.draw(st.integers(0, 10))):
+        moves = list(dodgem.moves(state))
+        if not moves:
+            break
+        label = moves[data.draw(st.integers(0, len(moves) - 1))][0]
+        assert _cell(dodgem.labelled(state), label[0], label[1]) == state[1]  # the car moved
+        state = dict(dodgem.moves(state))[label]
+
+
+def test_connect_four_and_quixo_label_their_columns_and_cells() -> None:
+    c4 = load_game("connect-four")
+    for label, child in c4.moves(c4.initial()):
+        bottom, letters = c4.labelled(child).splitlines()[-2:]
+        assert bottom[letters.index(label)] == "X"
+    quixo = load_game("quixo", size=3)
+    start = quixo.initial()
+    shown = quixo.labelled(start).splitlines()[:3]
+    keys = [line.split("    ")[1].split() for line in shown]  # the cell numbers beside the board
+    for label, (after, _) in quixo.moves(start):
+        cell, end = label[:-1], label[-1]
+        r, c = next((r, row.index(cell)) for r, row in enumerate(keys) if cell in row)
+        new = after.index("X")  # the cube taken, pushed back in its row or column
+        assert (new // 3 == r) if end in "RL" else (new % 3 == c)

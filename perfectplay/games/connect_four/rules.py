@@ -146,6 +146,16 @@ class ConnectFour(Game[Board]):
             for r in reversed(range(self.rows))
         )
 
+    def labelled(self, position: Board) -> str:
+        """The board with the column letters of the move labels under it.
+
+        >>> print(ConnectFour(2, 3).labelled(("X", "", "O")))
+        . . .
+        X . O
+        a b c
+        """
+        return self.render(position) + "\n" + " ".join("abcdefghijklmnopqrstuvwxyz"[: self.cols])
+
     def notation(self, position: Board) -> str:
         """The rows from the top joined by ``/``, as :meth:`render` draws them without blanks."""
         return "/".join(line.replace(" ", "") for line in self.render(position).splitlines())

@@ -160,6 +160,22 @@ class Dodgem(Game[DodgemPosition]):
         grid = [" ".join(board[r * n : (r + 1) * n]) for r in range(n)]
         return "\n".join([*grid, f"{_NAMES[turn]} to move"])
 
+    def labelled(self, position: DodgemPosition) -> str:
+        """The board with the row numbers (from the bottom) and column letters of the move
+        labels (``a3r``), then the side to move.
+
+        >>> print(Dodgem().labelled(Dodgem().initial()))
+        3 B . .
+        2 B . .
+        1 . R R
+          a b c
+        Blue to move
+        """
+        n = self.size
+        *rows, status = self.render(position).splitlines()
+        framed = [f"{n - r} {row}" for r, row in enumerate(rows)]
+        return "\n".join([*framed, "  " + " ".join("abcdefghij"[:n]), status])
+
     def notation(self, position: DodgemPosition) -> str:
         """The rows from the top joined by ``/``, a blank and the side to move (``B``/``R``):
         ``B../B../.RR B``."""

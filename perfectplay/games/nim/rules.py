@@ -103,6 +103,20 @@ class Nim(Game[Heaps]):
     def render(self, position: Heaps) -> str:
         return " ".join(map(str, position))
 
+    def labelled(self, position: Heaps) -> str:
+        """The heap sizes under the heap names of the move labels (``h2-3``).
+
+        >>> print(Nim((3, 12, 5)).labelled((3, 12, 5)))
+        h1 h2 h3
+         3 12  5
+        """
+        names = [f"h{i}" for i in range(1, len(position) + 1)]
+        widths = [max(len(name), len(str(h))) for name, h in zip(names, position, strict=True)]
+        return "\n".join(
+            " ".join(f"{cell:>{w}}" for cell, w in zip(cells, widths, strict=True))
+            for cells in (names, [str(h) for h in position])
+        )
+
     def parse(self, text: str) -> Heaps:
         words = text.split()
         if len(words) != len(self.heaps) or not all(w.isdigit() for w in words):

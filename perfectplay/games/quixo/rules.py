@@ -187,6 +187,24 @@ class Quixo(Game[QuixoPosition]):
         grid = [" ".join(board[r * n : (r + 1) * n]) for r in range(n)]
         return "\n".join([*grid, f"{turn} to move"])
 
+    def labelled(self, position: QuixoPosition) -> str:
+        """The board with the cell numbers of the move labels (``1R``) beside it, then the side
+        to move.
+
+        >>> print(Quixo(3).labelled(Quixo(3).initial()))
+        - - -    1 2 3
+        - - -    4 5 6
+        - - -    7 8 9
+        X to move
+        """
+        n = self.size
+        *rows, status = self.render(position).splitlines()
+        width = len(str(n * n))
+        numbers = [" ".join(f"{r * n + c + 1:>{width}}" for c in range(n)) for r in range(n)]
+        return "\n".join(
+            [*(f"{row}    {key}" for row, key in zip(rows, numbers, strict=True)), status]
+        )
+
     def notation(self, position: QuixoPosition) -> str:
         """The rows from the top joined by ``/``, a blank and the side to move (``X--/-O-/--- X``
         on 3x3)."""

@@ -103,6 +103,18 @@ class TicTacToe(Game[str]):
     def render(self, position: str) -> str:
         return "\n".join(" ".join(position[r : r + 3]) for r in (0, 3, 6))
 
+    def labelled(self, position: str) -> str:
+        """The board with the column letters and row numbers of the move labels (``b2``).
+
+        >>> print(TicTacToe().labelled("X...O...."))
+          a b c
+        1 X . .
+        2 . O .
+        3 . . .
+        """
+        rows = self.render(position).splitlines()
+        return "\n".join(["  a b c", *(f"{r} {row}" for r, row in enumerate(rows, start=1))])
+
     def notation(self, position: str) -> str:
         """The rows from the top joined by ``/``: ``X../.O./...``."""
         return "/".join(position[r : r + 3] for r in (0, 3, 6))
