@@ -9,7 +9,7 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 BASE_STAMP := $(VENV)/.installed-base
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test bench
+.PHONY: demo test bench docs
 
 $(BIN)/python:
 	python3 -m venv $(VENV)
@@ -27,10 +27,15 @@ demo: $(BASE_STAMP)
 	$(BIN)/perfectplay demo
 
 test: $(DEV_STAMP)
-	$(BIN)/ruff check perfectplay tests benchmarks
-	$(BIN)/ruff format --check perfectplay tests benchmarks
+	$(BIN)/ruff check perfectplay tests benchmarks docs/reference
+	$(BIN)/ruff format --check perfectplay tests benchmarks docs/reference
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 bench: $(DEV_STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+# The documentation site, from docs/ and the docstrings, into site/ (see mkdocs.yml); strict: a
+# broken link or a missing reference fails. NO_MKDOCS_2_WARNING silences a banner of Material's.
+docs: $(DEV_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
