@@ -3,6 +3,8 @@
 * ``index.md``: the README, its ``docs/`` links made relative to the site;
 * ``reference/api/<name>.md``: one page per public name of ``perfectplay.__all__``, rendered
   by mkdocstrings from its numpydoc docstring, and ``reference/api/index.md`` listing them;
+* ``reference/openspiel.md``: the OpenSpiel bridge (``perfectplay.bridges.openspiel``, the
+  ``openspiel`` extra), from its docstrings;
 * ``reference/cli.md``: the help of ``perfectplay`` and of every subcommand, from the argparse
   parsers (``perfectplay.cli.build_parser``);
 * ``reference/pictures.md`` and its SVG files: positions and charts drawn by
@@ -114,6 +116,19 @@ def pictures() -> tuple[str, dict[str, str]]:
     return page, files
 
 
+BRIDGE = """# OpenSpiel bridge
+
+`pip install 'perfectplay[openspiel]'`, then `from perfectplay.bridges.openspiel import ...`:
+OpenSpiel's two-player deterministic perfect-information games solved by perfectplay, a
+perfect `pyspiel.Bot`, and the grade of any bot or policy against perfect play.
+
+::: perfectplay.bridges.openspiel
+    options:
+      show_root_heading: false
+      members_order: source
+"""
+
+
 def readme() -> str:
     """The README as the site's home page: links into ``docs/`` made site-relative."""
     text = (ROOT / "README.md").read_text()
@@ -144,7 +159,12 @@ def on_files(files: Any, config: Any) -> Any:
     """mkdocs hook: add the generated pages and pictures to the site's files."""
     from mkdocs.structure.files import File
 
-    generated = {"index.md": readme(), "reference/cli.md": cli_page(), **api_pages()}
+    generated = {
+        "index.md": readme(),
+        "reference/cli.md": cli_page(),
+        "reference/openspiel.md": BRIDGE,
+        **api_pages(),
+    }
     page, svgs = pictures()
     generated["reference/pictures.md"] = page
     generated.update({f"reference/{name}": svg for name, svg in svgs.items()})

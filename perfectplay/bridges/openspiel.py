@@ -64,12 +64,15 @@ from perfectplay.protocol.game import Game, GameInfo, Move
 from perfectplay.values import Value
 
 __all__ = [
+    "PASS",
     "Grade",
     "OpenSpielGame",
     "OpenSpielSolution",
     "PerfectBot",
     "SpielPosition",
+    "check_supported",
     "grade",
+    "labelled_actions",
     "solve_openspiel",
 ]
 

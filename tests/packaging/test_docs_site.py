@@ -63,6 +63,12 @@ def test_every_public_name_has_an_api_page(site: Path) -> None:
     assert all(f"{name}</code>" in index for name in perfectplay.__all__)
 
 
+def test_openspiel_bridge_page(site: Path) -> None:
+    html = (site / "reference" / "openspiel.html").read_text()
+    for name in ("solve_openspiel", "PerfectBot", "grade", "OpenSpielGame"):
+        assert f'id="perfectplay.bridges.openspiel.{name}"' in html, name
+
+
 def test_cli_reference_has_every_command(site: Path) -> None:
     html = (site / "reference" / "cli.html").read_text()
     parser = build_parser()
