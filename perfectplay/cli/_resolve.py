@@ -48,21 +48,16 @@ class Resolved:
     """The file or directory (``-``: standard input), when the argument names one."""
 
 
-def resolve(text: str, *, files: bool = True) -> Resolved:
-    """What `text` names, by the module's rule.
+def resolve(text: str) -> Resolved:
+    """What the command-line argument `text` names, by the module's rule.
 
-    Parameters
-    ----------
-    text : str
-        The command-line argument.
-    files : bool
-        Whether a file may be meant; when False only a registered game is accepted.
+    Cost: a dictionary look-up, or one ``os.path.exists``.
 
     Raises
     ------
     UnknownNameError
-        If `text` names neither a registered game nor (with `files`) an existing path; the
-        message suggests close names and lists the registered games.
+        If `text` names neither a registered game nor an existing path; the message suggests
+        close names and lists the registered games.
 
     Examples
     --------
@@ -74,15 +69,13 @@ def resolve(text: str, *, files: bool = True) -> Resolved:
     from perfectplay.errors import UnknownNameError
     from perfectplay.games.registry import game_entry
 
-    if files and (text == "-" or os.sep in text or "/" in text):
+    if text == "-" or os.sep in text or "/" in text:
         return Resolved(path=text)
     try:
         return Resolved(entry=game_entry(text))
     except UnknownNameError as error:
-        if files and os.path.exists(text):
+        if os.path.exists(text):
             return Resolved(path=text)
-        if not files:
-            raise
         rest = str(error).removeprefix(f"unknown game {text!r}")  # the hint and the list
         raise UnknownNameError(f"{text!r} is neither a registered game nor a file{rest}") from None
 
@@ -98,7 +91,13 @@ def build_game(
         Unknown names, bad parameters (see :mod:`perfectplay.games.registry`).
     """
     from perfectplay.errors import InputFormatError
-    from perfectplay.games.registry import load_game, load_target, load_tiered_game, parse_params
+    from perfectplay.games.registry import (
+        game_entry,
+        load_game,
+        load_target,
+        load_tiered_game,
+        parse_params,
+    )
 
     if target is not None:
         if text is not None:
@@ -107,7 +106,7 @@ def build_game(
         return game
     if text is None:
         raise InputFormatError("give a game name or --game package.module:Class")
-    name = resolve(text, files=False).entry.name  # type: ignore[union-attr]  # files=False
+    name = game_entry(text).name
     values = parse_params(name, params)
     return load_tiered_game(name, **values) if tiered else load_game(name, **values)
 
@@ -122,15 +121,13 @@ def saved_path(text: str, command: str) -> str:
     """
     if "/" in text or os.sep in text or os.path.exists(text):
         return text  # opening it names a missing or unreadable file
-    from perfectplay.errors import UnknownNameError
+    from perfectplay.errors import InputFormatError, UnknownNameError
+    from perfectplay.games.registry import game_entry
 
     try:
-        entry = resolve(text, files=False).entry
+        entry = game_entry(text)
     except UnknownNameError:
-        return text
-    if entry is None:
-        return text
-    from perfectplay.errors import InputFormatError
+        return text  # opening it names the missing file
 
     raise InputFormatError(
         f"{command} reads a saved solution, and {text} is the registered game {entry.name}: "
