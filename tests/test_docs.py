@@ -24,6 +24,7 @@ import re
 import shlex
 import sys
 import time
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,20 +43,16 @@ ELSEWHERE = {
 """Pages whose failing examples are expected to fail for now, and why (xfail, not strict)."""
 
 
-def run_merged(args: list[str], stdin: str) -> tuple[int, str]:
+def run_merged(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     """``perfectplay ARGS`` in process, standard output and error into one stream, interleaved
     as a terminal shows them; the exit code and what was printed."""
-    fake_in = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     both = io.StringIO()
-    old = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin, sys.stdout, sys.stderr = fake_in, both, both
-    try:
+    with redirect_stdout(both), redirect_stderr(both):
         try:
             code = main(args)
         except SystemExit as exit_:  # argparse usage errors
             code = int(exit_.code or 0)
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = old
     return code, both.getvalue()
 
 
@@ -114,7 +111,7 @@ def _expected(command: Command) -> str:
     return text
 
 
-def _run(command: Command, where: Path) -> str:
+def _run(command: Command, where: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run one command line in `where`; its standard output and error."""
     assert command.text, f"line {command.line}: output before any $ command"
     lexer = shlex.shlex(command.text, posix=True, punctuation_chars="|<>")
@@ -144,7 +141,7 @@ def _run(command: Command, where: Path) -> str:
         target.write_text(result.out)
         code, printed = result.code, result.err
     else:
-        code, printed = run_merged(words[1:], stdin)
+        code, printed = run_merged(words[1:], stdin, monkeypatch)
     if not command.shown:
         assert code == 0, f"line {command.line}: {command.text}\n{printed}"
     return printed
@@ -185,7 +182,7 @@ def test_console_example(
     checker = doctest.OutputChecker()
     for command in block.commands:
         began = time.perf_counter()
-        got = _tidy(_run(command, tmp_path))
+        got = _tidy(_run(command, tmp_path, monkeypatch))
         took = time.perf_counter() - began
         assert took < SLOW, f"{block.page} line {command.line} took {took:.1f} s"
         if not command.shown:
