@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import os
+import re
 
-from perfectplay.errors import TooLargeError
+from perfectplay.errors import InputFormatError, TooLargeError
 
-__all__ = ["available_bytes", "check_memory", "format_bytes"]
+__all__ = ["available_bytes", "check_memory", "format_bytes", "parse_bytes"]
 
 
 def available_bytes() -> int:
@@ -33,6 +34,32 @@ def format_bytes(n: float) -> str:
             return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
         n /= 1024
     return f"{n:.1f} TiB"
+
+
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(i?b)?\s*", re.IGNORECASE)
+_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+
+
+def parse_bytes(text: str, what: str = "a size") -> int:
+    """The byte count `text` writes: ``4096``, ``64M``, ``1G``, ``1.5GiB`` (powers of 1024).
+
+    Raises
+    ------
+    InputFormatError
+        If `text` is not a positive size; the message names `what` and `text`.
+
+    Examples
+    --------
+    >>> parse_bytes("1G"), parse_bytes("64MiB"), parse_bytes("4096"), parse_bytes("1.5k")
+    (1073741824, 67108864, 4096, 1536)
+    """
+    match = _SIZE.fullmatch(text)
+    if match is None or float(match.group(1)) <= 0:
+        raise InputFormatError(
+            f"{what}: expected a positive size such as 512M or 1G (K, M, G, T: powers of 1024), "
+            f"got {text!r}"
+        )
+    return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
 
 
 def _power_of_two(n: int | float) -> str:

@@ -30,6 +30,8 @@ _COMMANDS = (
     "demo",
     "problem",
     "solve",
+    "search",
+    "book",
     "query",
     "analyze",
     "verify",

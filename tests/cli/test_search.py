@@ -1,0 +1,101 @@
+"""``perfectplay search`` and ``perfectplay book``: answers equal the strong solver's, one line
+out per line in, bad input one line with exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import run_cli
+
+from perfectplay.api import solve
+from perfectplay.games.registry import load_game
+
+
+def test_search_prints_the_value_remoteness_and_best_moves_of_the_strong_solver() -> None:
+    game = load_game("tic-tac-toe")
+    solved = solve(game)
+    position = game.parse("X../.O./...")
+    result = run_cli(["search", "ttt", "X../.O./...", "--json", "--all"])
+    assert result.code == 0, result.err
+    answer = json.loads(result.out)
+    assert answer["value"] == solved.value(position).name
+    assert answer["remoteness"] == solved.remoteness(position)
+    assert set(answer["best_moves"]) == {m.label for m in solved.best_moves(position)}
+    by_label = {m.label: m for m in solved.move_values(position)}
+    for move in answer["moves"]:
+        expected = by_label[move["move"]]
+        assert (move["value"], move["remoteness"]) == (expected.value.name, expected.remoteness)
+
+
+def test_weak_search_prints_the_value_only() -> None:
+    result = run_cli(["search", "connect-four", "--param", "rows=4", "--param", "cols=4",
+                      "--weak", "--json"])  # fmt: skip
+    assert result.code == 0, result.err
+    answer = json.loads(result.out)
+    assert answer["value"] == "TIE" and answer["remoteness"] is None
+
+
+def test_positions_file_answers_a_line_per_line_and_reports_bad_lines(tmp_path: Path) -> None:
+    game = load_game("tic-tac-toe")
+    solved = solve(game)
+    lines = ["X../.O./...", "not a board", "XX./OO./...", "XXX/OO./...", ".../.../..."]
+    source = tmp_path / "positions.txt"
+    source.write_text("\n".join(lines) + "\n")
+    result = run_cli(["search", "tic-tac-toe", "--positions", str(source), "--json"])
+    assert result.code == 2
+    out = [json.loads(line) for line in result.out.splitlines()]
+    assert len(out) == len(lines)
+    assert out[1]["line"] == 2 and out[3]["line"] == 4
+    for i in (0, 2, 4):
+        position = game.parse(lines[i])
+        assert out[i]["value"] == solved.value(position).name
+        assert out[i]["remoteness"] == solved.remoteness(position)
+    errors = result.err.strip().splitlines()
+    assert len(errors) == 2
+    assert "line 2:" in errors[0] and "line 4:" in errors[1] and "game is over" in errors[1]
+
+
+def test_bad_input_is_one_line_and_exit_2() -> None:
+    cases = {
+        ("search", "tic-tac-toe", "XXX/OO./..."): "the game is over",
+        ("search", "connect-four", "--param", "size=3"): "no parameter 'size'",
+        ("search", "dodgem"): "loopy",
+        ("search", "tic-tac-toe", "--memory", "lots"): "--memory",
+        ("search", "tic-tac-toe", "--memory", "100T"): "needs about",
+        ("search", "tictac"): "did you mean",
+    }
+    for argv, message in cases.items():
+        result = run_cli(list(argv))
+        assert result.code == 2, argv
+        assert message in result.err, (argv, result.err)
+        assert len(result.err.strip().splitlines()) == 1, result.err
+
+
+def test_book_then_search_with_it(tmp_path: Path) -> None:
+    book = tmp_path / "ttt.book"
+    made = run_cli(["book", "tic-tac-toe", "--depth", "2", "-o", str(book), "--jobs", "1"])
+    assert made.code == 0, made.err
+    assert "positions of depth <= 2" in made.err
+    plain = json.loads(run_cli(["search", "ttt", "X../.../...", "--json"]).out)
+    booked = json.loads(run_cli(["search", "ttt", "X../.../...", "--json", "--book",
+                                 str(book)]).out)  # fmt: skip
+    assert booked["nodes"] == 0
+    assert (booked["value"], booked["remoteness"]) == (plain["value"], plain["remoteness"])
+    damaged = tmp_path / "bad.book"
+    damaged.write_bytes(book.read_bytes()[:-4])
+    result = run_cli(["search", "ttt", "--book", str(damaged)])
+    assert result.code == 2 and "damaged opening book" in result.err
+
+
+def test_search_answers_from_a_solved_database(tmp_path: Path) -> None:
+    store = tmp_path / "ttt.ppstore"
+    saved = run_cli(["solve", "tic-tac-toe", "--save", str(store)])
+    assert saved.code == 0, saved.err
+    result = run_cli(["search", "ttt", "X../.O./...", "--db", str(store), "--json"])
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["nodes"] == 0
+    other = tmp_path / "nim.ppstore"
+    assert run_cli(["solve", "nim", "--save", str(other)]).code == 0
+    refused = run_cli(["search", "ttt", "--db", str(other)])
+    assert refused.code == 2 and "not a database of" in refused.err
