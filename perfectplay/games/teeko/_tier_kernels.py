@@ -31,7 +31,8 @@ from numpy.typing import NDArray
 from perfectplay._bits import popcount
 from perfectplay._ranking import binomials, colex_rank
 from perfectplay._ranking_kernels import colex_unrank_bits
-from perfectplay.games.teeko.rules import patterns, symmetries
+from perfectplay.games.teeko.rules import patterns
+from perfectplay.games.teeko.rules import symmetries as board_symmetries
 from perfectplay.values import LOSE, UNDECIDED
 
 __all__ = [
@@ -63,10 +64,13 @@ class Tables(NamedTuple):
     """Per cell, its up to 8 neighbours as a bitboard."""
     win: NDArray[np.bool_]
     """Per colex rank of a set of ``k`` cells: whether those cells form a winning pattern."""
+    symmetries: int
+    """How many of the 8 symmetries canonical forms use: 8, or 1 (none: every board its own
+    class; to measure what the symmetries save)."""
 
 
 @cache
-def tables(n: int, k: int) -> Tables:
+def tables(n: int, k: int, symmetries: int = 8) -> Tables:
     """The kernels' tables for the n x n board with ``k`` pieces each (built once; ~1 ms)."""
     cells = n * n
     binom = binomials(cells, cells)
@@ -81,8 +85,8 @@ def tables(n: int, k: int) -> Tables:
         neighbours.append(mask)
     win = np.zeros(int(binom[cells, k]), dtype=np.bool_)
     win[colex_rank(patterns(n, k), binom)] = True
-    perm = np.array(symmetries(n), dtype=np.int64)
-    return Tables(n, cells, k, binom, perm, np.array(neighbours, dtype=np.int64), win)
+    perm = np.array(board_symmetries(n), dtype=np.int64)
+    return Tables(n, cells, k, binom, perm, np.array(neighbours, dtype=np.int64), win, symmetries)
 
 
 # ---------------------------------------------------------------------------- bit helpers
@@ -153,7 +157,7 @@ def _image(p: int, s: int, t: Tables) -> int:
 def _canonical(x: int, o: int, t: Tables) -> tuple[int, int]:
     """The symmetric image of board ``(x, o)`` with the smallest ``(x, o)``: smallest rank."""
     bx, bo = x, o
-    for s in range(1, 8):
+    for s in range(1, t.symmetries):
         ix = _image(x, s, t)
         if ix > bx:
             continue
@@ -165,7 +169,7 @@ def _canonical(x: int, o: int, t: Tables) -> tuple[int, int]:
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _is_canonical(x: int, o: int, t: Tables) -> bool:
-    for s in range(1, 8):
+    for s in range(1, t.symmetries):
         ix = _image(x, s, t)
         if ix < x:
             return False
@@ -359,7 +363,7 @@ def orbit_sizes(
     for i in range(rank.shape[0]):
         x, o = _unrank(rank[i], nx, no, t)
         distinct = 0
-        for s in range(8):
+        for s in range(t.symmetries):
             images[s] = (_image(x, s, t) << t.cells) | _image(o, s, t)
             new = True
             for b in range(s):
