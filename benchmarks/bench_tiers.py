@@ -6,11 +6,17 @@ Rows (each the issue's target beside the figure):
 * one tier solved again in this process with 1 thread and with 2 (the largest tier of 5 x 5;
   with ``--big`` also of 5 x 6), the speed-up;
 * Quixo 4x4, whole command (CPU and wall);
+* Teeko on 4x4 with 4 pieces solved in this process with the 8 symmetries and without (slots,
+  wall, CPU): what the symmetry reduction saves;
 * with ``--big``: Connect Four 5 x 6 (about 10^10 rank slots), and the projection for 6 x 6
-  from its measured rate of slots per second.
+  from its measured rate of slots per second;
+* with ``--big``: Teeko (5x5, 4 pieces each) on 2 threads beside GamesmanOne v1.3.0's
+  ``gamesman solve teeko`` on 2 OpenMP threads, when ``--gamesmanone PATH`` names its binary
+  (built apart: it is GPL code, never part of this repository); the ratios of wall time and
+  peak memory (target: at most 0.5x each).
 
-Usage: ``python benchmarks/bench_tiers.py [--big] [--keep DIR]``. Times are seconds; RSS is the
-child's peak resident memory.
+Usage: ``python benchmarks/bench_tiers.py [--big] [--keep DIR] [--gamesmanone PATH]``. Times
+are seconds; RSS is the child's peak resident memory.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 
 from _child import perfectplay_command, run_child
@@ -71,7 +78,7 @@ def _speedup(directory: str, game: TieredGame) -> None:
         start = time.perf_counter()
         _solve_chunked(
             game, largest, MemoryStore(), children, DEFAULT_CHUNK, jobs,
-            record_dtype(int(bound)), lambda n: None, SolveStats(),
+            record_dtype(int(bound)), lambda n: None, SolveStats(), threading.Lock(),
         )  # fmt: skip
         times[jobs].append(time.perf_counter() - start)
     one, two = min(times[1]), min(times[2])
@@ -82,10 +89,57 @@ def _speedup(directory: str, game: TieredGame) -> None:
     )
 
 
+def _symmetry() -> None:
+    """Teeko 4x4 with 4 pieces in memory on 2 threads, canonical forms under 8 symmetries or 1."""
+    from perfectplay.games.teeko import _tier_kernels as kernels
+    from perfectplay.tiers import solve_tiers
+
+    for symmetries in (8, 1):
+        game = load_tiered_game("teeko", size=4, pieces=4)
+        game._tables = kernels.tables(4, 4, symmetries)  # type: ignore[attr-defined]
+        slots = sum(int(game.slots(t, 0, game.tier_size(t)).sum()) for t in game.tiers())
+        wall, cpu = time.perf_counter(), time.process_time()
+        solve_tiers(game, jobs=2, progress=False)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(f"Teeko 4x4, 4 pieces, {symmetries} symmetr{'ies' if symmetries > 1 else 'y'}: "
+              f"{slots:,} slots, {wall:.2f} s wall, {cpu:.2f} s CPU")  # fmt: skip
+
+
+def _teeko(root: str, gamesmanone: str | None) -> None:
+    """Teeko on 2 threads, and GamesmanOne's solve of it on 2 threads if its binary is given."""
+    print(
+        "| work | wall s | CPU s | peak RSS MiB | stored classes | bytes/class | start | target |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    ours = os.path.join(root, "teeko")
+    shutil.rmtree(ours, ignore_errors=True)
+    r = _solve("teeko", {}, ours, jobs=2)
+    _row("Teeko 5x5, 2 threads", r, "<= 0.5x GamesmanOne's wall and RSS, DRAW")
+    if gamesmanone is None:
+        print("\n(GamesmanOne skipped: give --gamesmanone PATH to its gamesman binary)")
+        return
+    work = os.path.join(root, "gamesmanone")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(os.path.join(work, "data"))
+    # `env` and `sh` exec the binary in the same process: wait4 reports its own figures.
+    args = ["env", "OMP_NUM_THREADS=2", "sh", "-c", 'cd "$1" && exec "$0" solve teeko',
+            os.path.abspath(gamesmanone), work]  # fmt: skip
+    wall, cpu, rss, _ = run_child(args, os.devnull)
+    print(f"| GamesmanOne v1.3.0 Teeko, 2 threads | {wall:.1f} | {cpu:.1f} | {rss / 2**20:.0f} "
+          "| - | - | - | the peer |")  # fmt: skip
+    print(
+        f"\nTeeko, perfectplay / GamesmanOne: wall {r['wall'] / wall:.2f}x, "
+        f"peak RSS {r['rss'] / rss:.2f}x (target <= 0.5x each)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="also Connect Four 5x6 (minutes)")
     parser.add_argument("--keep", metavar="DIR", help="keep the tier directories under DIR")
+    parser.add_argument(
+        "--gamesmanone", metavar="PATH", help="GamesmanOne's gamesman binary (--big: Teeko)"
+    )
     args = parser.parse_args()
     root = args.keep or tempfile.mkdtemp(prefix="bench-tiers-")
     os.makedirs(root, exist_ok=True)
@@ -107,6 +161,10 @@ def main() -> None:
         r = _solve("quixo", {"size": 4}, q)
         _row("Quixo 4x4", r, "<= 17 s CPU, <= 15 s wall, WIN in 21")
 
+    if "teeko" in game_names():
+        print()
+        _symmetry()
+
     if args.big:
         big = os.path.join(root, "c4-5x6")
         params = {"rows": 5, "cols": 6}
@@ -124,6 +182,8 @@ def main() -> None:
             f"{target / rate / 3600 / 16:.1f} h on 16 machines like this one"
             f"; its files about {r['bytes'] / r['stored_classes'] * 6.92e10 / 2 / 2**30:.0f} GiB."
         )
+        print()
+        _teeko(root, args.gamesmanone)
     if args.keep is None:
         shutil.rmtree(root, ignore_errors=True)
     sys.stdout.flush()
