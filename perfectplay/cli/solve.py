@@ -220,8 +220,8 @@ def _check_tier_options(args: argparse.Namespace, what: str) -> None:
 
     if args.jobs is not None or args.chunk_size is not None or args.dask is not None:
         raise InputFormatError(
-            f"--jobs, --chunk-size and --dask apply to the tier engine, not to {what} "
-            "(--engine tiers or --tiers DIR)"
+            "--jobs, --chunk-size and --dask apply with --tiers DIR (the tier engine, "
+            f"--engine tiers), not to {what}"
         )
 
 
