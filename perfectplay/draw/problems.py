@@ -160,7 +160,7 @@ def _make_you_happy(data: bytes, size: float | None) -> str:
 
 
 def _staircase(data: bytes, size: float | None) -> str:
-    from perfectplay.games.staircase.picture import staircase_svg
+    from perfectplay.builders.staircase.picture import staircase_svg
 
     reader = TokenReader(data)
     n = reader.integer("n", low=1)

@@ -13,7 +13,7 @@ about 40 bytes per staircase on boards up to about 12 x 12 (12 x 12: 100 MiB), 4
 (14 x 14: 160 MB). Oversized boards are refused before the gains are read. Nothing but
 whitespace may follow the second grid.
 
-This is :func:`~perfectplay.games.staircase.rules.staircase_score`: one sweep over all staircases
+This is :func:`~perfectplay.builders.staircase.rules.staircase_score`: one sweep over all staircases
 from the full board back to the empty one. Judge-sized boards take the path that never imports
 numba (whose import and cached kernel would cost about 1 s of the 0.5 s budget): the input is
 read by regular expressions (:class:`~perfectplay.problems._reader.TokenReader` on inputs of
@@ -29,7 +29,7 @@ are read and solved by numba kernels.
 from __future__ import annotations
 
 from perfectplay._memory import check_memory
-from perfectplay.games.staircase.rules import score_bytes, staircase_score
+from perfectplay.builders.staircase.rules import score_bytes, staircase_score
 from perfectplay.problems._reader import TokenReader
 
 __all__ = ["solve"]
@@ -42,9 +42,9 @@ def estimate_bytes(n: int, m: int) -> int:
     """Peak memory of a solve: the sweep that will run, and the gain grids.
 
     Checked before the gains are read, to refuse huge boards early. The sweep is the one
-    :func:`~perfectplay.games.staircase.rules.staircase_score` takes (see
-    :func:`~perfectplay.games.staircase.rules.score_bytes`): the numpy level sweep on boards up to
-    about 12 x 12, about 40 bytes per staircase (12 x 12: 100 MiB), else the numba sweep,
+    :func:`~perfectplay.builders.staircase.rules.staircase_score` takes (see
+    :func:`~perfectplay.builders.staircase.rules.score_bytes`): the numpy level sweep on boards
+    up to about 12 x 12, about 40 bytes per staircase (12 x 12: 100 MiB), else the numba sweep,
     4 bytes per staircase (8 when totals may leave int32) and a binomial table. Scores are
     counted as int32 only when the largest gains could not leave it.
 
@@ -52,7 +52,7 @@ def estimate_bytes(n: int, m: int) -> int:
     ------
     TooLargeError
         At once, without counting exactly, if the board has more than about 2^62 staircases
-        (see :func:`~perfectplay.games.staircase.rules.count_positions`).
+        (see :func:`~perfectplay.builders.staircase.rules.count_positions`).
 
     >>> estimate_bytes(12, 12), estimate_bytes(14, 14)
     (104484847, 160473016)

@@ -18,14 +18,14 @@ from brute import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay.builders.staircase.picture import perfect_game, staircase_svg
+from perfectplay.builders.staircase.rules import Staircase
 from perfectplay.builders.undirected import Geography
 from perfectplay.draw.boards import _cell_size, board_svg, grid_svg, knights_svg, two_tokens_svg
 from perfectplay.draw.geography import bipartite_svg, geography_svg
 from perfectplay.draw.problems import problem_svg
 from perfectplay.draw.pursuit import pursuit_svg
 from perfectplay.errors import InputFormatError
-from perfectplay.games.staircase.picture import perfect_game, staircase_svg
-from perfectplay.games.staircase.rules import Staircase
 from perfectplay.solvers.geography import solve_geography
 from perfectplay.svg.errors import PictureTooLargeError
 

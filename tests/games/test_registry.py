@@ -144,7 +144,7 @@ def test_load_target_builds_a_class_by_module_and_name() -> None:
         ("no_such_module_xyz:Game", "cannot import no_such_module_xyz"),
         ("perfectplay.games.nim.rules:Heaps", "is not a Game subclass"),
         ("perfectplay.games.nim.rules:Nim", "game nim has no parameter 'rows'"),
-        ("perfectplay.games.staircase.rules:Staircase", "unexpected keyword argument 'rows'"),
+        ("perfectplay.builders.staircase.rules:Staircase", "unexpected keyword argument 'rows'"),
     ],
 )
 def test_load_target_refuses_with_one_line(target: str, message: str) -> None:

@@ -18,8 +18,8 @@ from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perfectplay.builders.staircase import rules as staircase
 from perfectplay.errors import InputFormatError
-from perfectplay.games.staircase import rules as staircase
 from perfectplay.problems import _reader, get_problem
 from perfectplay.problems import staircase as staircase_problem
 

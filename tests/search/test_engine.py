@@ -129,7 +129,7 @@ def test_connect_four_4x4_sample() -> None:
 
 
 def _staircase(a: Any, b: Any) -> Any:
-    for name in ("perfectplay.games.staircase.rules", "perfectplay.games.staircase"):
+    for name in ("perfectplay.builders.staircase.rules", "perfectplay.builders.staircase"):
         try:
             return importlib.import_module(name).Staircase(a, b)
         except (ImportError, AttributeError):

@@ -14,11 +14,11 @@ import pytest
 from tier_dirs import memory_dir
 
 from perfectplay.api import solve
+from perfectplay.builders.staircase.tiers import StaircaseTiers
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import InputFormatError, PositionNotFoundError, StoreError
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.registry import load_tiered_game
-from perfectplay.games.staircase.tiers import StaircaseTiers
 from perfectplay.solved import open_solved, open_tiers
 from perfectplay.store import PositionValue
 from perfectplay.tiers import TierDatabase, solve_tiers
