@@ -109,18 +109,6 @@ def _colex(p: int, t: Tables) -> int:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _colex_free(o: int, x: int, t: Tables) -> int:
-    """Colex rank of pattern `o` counted among the cells `x` leaves free."""
-    rank, j = 0, 1
-    while o:
-        low = o & -o
-        rank += t.binom[_cell(low) - popcount(x & (low - 1)), j]
-        j += 1
-        o ^= low
-    return rank
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
 def _scatter(free: int, x: int, t: Tables) -> int:
     """The pattern whose cells are the free cells (not in `x`) numbered by `free`'s bits."""
     out, index = 0, 0
@@ -180,7 +168,7 @@ def _is_canonical(x: int, o: int, t: Tables) -> bool:
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _rank(x: int, o: int, nx: int, no: int, t: Tables) -> int:
-    return _colex(x, t) * t.binom[t.cells - nx, no] + _colex_free(o, x, t)
+    return _colex(x, t) * t.binom[t.cells - nx, no] + _colex(_gather(o, x, t), t)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
