@@ -90,22 +90,26 @@ def brute_reachable(game: Any) -> list[Any]:
 
 
 # ------------------------------------------------------------------ a game with a cycle
-_CYCLE_TYPE = pyspiel.GameType(
-    short_name="perfectplay_test_cycle",
-    long_name="perfectplay test: a token on a cycle with two exits",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    parameter_specification={},
-)
+def cycle_type(utility: Any) -> Any:
+    """The GameType of the game below, with the given utility kind."""
+    return pyspiel.GameType(
+        short_name="perfectplay_test_cycle",
+        long_name="perfectplay test: a token on a cycle with two exits",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        parameter_specification={},
+    )
+
+
 # Nodes 0 -> 1 -> 2 -> 0 in a cycle; from node 0 or 1 a player may also "exit": from 0 the
 # exit loses for the mover, from 1 it wins. Node 2 only moves on. The player at node 1 wins
 # at once; the one at 0 must avoid the exit and move to 1 (a loss); the one at 2 moves to 0.
@@ -146,7 +150,7 @@ class _CycleState(pyspiel.State):  # type: ignore[misc]
 
 
 class _CycleGame(pyspiel.Game):  # type: ignore[misc]
-    def __init__(self, kind: Any = _CYCLE_TYPE) -> None:
+    def __init__(self, utility: Any = pyspiel.GameType.Utility.ZERO_SUM) -> None:
         info = pyspiel.GameInfo(
             num_distinct_actions=2,
             max_chance_outcomes=0,
@@ -156,7 +160,7 @@ class _CycleGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=1000,
         )
-        super().__init__(kind, info, {})
+        super().__init__(cycle_type(utility), info, {})
         self.start = 2
 
     def new_initial_state(self) -> _CycleState:
@@ -299,21 +303,8 @@ def test_unsupported_games_are_refused_with_one_line(spec: str, missing: str) ->
 
 
 def test_general_sum_game_is_refused_with_one_line() -> None:
-    fields = ("short_name", "long_name", "dynamics", "chance_mode", "information")
-    kind = pyspiel.GameType(
-        **{f: getattr(_CYCLE_TYPE, f) for f in fields},
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=2,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification={},
-    )
     with pytest.raises(GameDefinitionError, match="not zero-sum or constant-sum") as error:
-        solve_openspiel(_CycleGame(kind))
+        solve_openspiel(_CycleGame(pyspiel.GameType.Utility.GENERAL_SUM))
     assert "\n" not in str(error.value)
 
 
