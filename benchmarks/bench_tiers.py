@@ -60,7 +60,9 @@ def _slots(game: str, params: dict[str, int]) -> int:
 
 def _row(what: str, r: dict, target: str) -> None:
     per = r["bytes"] / max(r["stored_classes"], 1)
-    start = f"{r['start']['value']} in {r['start']['remoteness']}"
+    start = r["start"]["value"]
+    if r["start"]["remoteness"] >= 0:  # draws have none
+        start += f" in {r['start']['remoteness']}"
     print(
         f"| {what} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss'] / 2**20:.0f} | "
         f"{r['stored_classes']:,} | {per:.2f} | {start} | {target} |"
