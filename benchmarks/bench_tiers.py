@@ -6,6 +6,8 @@ Rows (each the issue's target beside the figure):
 * one tier solved again in this process with 1 thread and with 2 (the largest tier of 5 x 5;
   with ``--big`` also of 5 x 6), the speed-up;
 * Quixo 4x4, whole command (CPU and wall);
+* Quixo 4x4 on 2 threads in this process, its independent tiers side by side against one tier
+  at a time (wall and CPU; the files are the same);
 * Teeko on 4x4 with 4 pieces solved in this process with the 8 symmetries and without (slots,
   wall, CPU): what the symmetry reduction saves;
 * with ``--big``: Connect Four 5 x 6 (about 10^10 rank slots), and the projection for 6 x 6
@@ -29,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 from _child import perfectplay_command, run_child
 
@@ -89,6 +92,32 @@ def _speedup(directory: str, game: TieredGame) -> None:
         f"({game.tier_size(largest):,} slots), solved in this process: 1 thread {one:.2f} s, "
         f"2 threads {two:.2f} s, speed-up {one / two:.2f}x (target >= 1.8x)\n"
     )
+
+
+def _side_by_side(root: str) -> None:
+    """Quixo 4x4 on 2 threads: ready tiers side by side, then one tier at a time."""
+    from perfectplay.tiers import engine, solve_tiers
+
+    game = load_tiered_game("quixo", size=4)
+    real = engine._Scheduler.__init__
+    for side in (True, False):
+
+        def init(self: Any, *args: Any, side: bool = side, **kwargs: Any) -> None:
+            real(self, *args, **kwargs)
+            self.side_by_side = side  # False: the rule for tiers solved in memory
+
+        engine._Scheduler.__init__ = init  # type: ignore[method-assign]
+        directory = os.path.join(root, f"quixo-side-{side}")
+        shutil.rmtree(directory, ignore_errors=True)
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            solve_tiers(game, directory, jobs=2, progress=False).close()
+        finally:
+            engine._Scheduler.__init__ = real  # type: ignore[method-assign]
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        how = "independent tiers side by side" if side else "one tier at a time"
+        print(f"Quixo 4x4, 2 threads, {how}: {wall:.1f} s wall, {cpu:.1f} s CPU")
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _symmetry() -> None:
@@ -162,6 +191,9 @@ def main() -> None:
         shutil.rmtree(q, ignore_errors=True)
         r = _solve("quixo", {"size": 4}, q)
         _row("Quixo 4x4", r, "<= 17 s CPU, <= 15 s wall, WIN in 21")
+
+        print()
+        _side_by_side(root)
 
     if "teeko" in game_names():
         print()
