@@ -10,9 +10,9 @@ form a chain, as GamesmanOne's do (its names: ``t_dropped``, ``moving_phase``).
 
 Ranks are colex ranks of the two bitboards (:mod:`perfectplay.games.teeko._tier_kernels`); the
 slots are the canonical boards under the 8 symmetries of the square where not both players
-have a pattern. Teeko (5x5, 4 pieces): 9 tiers, 92,586,175 ranks (GamesmanOne: 168,295,675
-hash values), of which 11,608,014 are slots, the moving tier 75,710,250 ranks (9,470,401
-slots).
+have a pattern. Teeko (5x5, 4 pieces): 9 tiers, 96,691,476 ranks (GamesmanOne: 172,401,726
+hash values), of which 12,096,896 are slots; the moving tier 75,710,250 ranks (9,469,832
+slots). Solved on 2 threads: a DRAW from the start (docs/tiers.md, Teeko).
 
 Examples
 --------

@@ -212,6 +212,7 @@ def test_tiers_sizes_and_labels() -> None:
     assert game.inner_moves(8) and not game.inner_moves(7)
     # the drop tiers as GamesmanOne hashes them; the moving tier with X to move only
     assert game.tier_size(7) == 12650 * 1330 and game.tier_size(8) == 12650 * 5985
+    assert sum(game.tier_size(t) for t in game.tiers()) == 96_691_476
     with pytest.raises(GameDefinitionError, match="no tier"):
         game.counts(9)
     with pytest.raises(InputFormatError, match="teeko position"):
