@@ -13,7 +13,7 @@ larger rank, so descending ranks are a reverse topological order.
 The binomial table they read is :func:`perfectplay._ranking.binomials` and the unranking is
 :func:`perfectplay._ranking_kernels.colex_unrank`.
 The sweep here is used on boards too large for the numpy level sweep of that module (see
-:func:`perfectplay.games.staircase.rules.staircase_score`).
+:func:`perfectplay.builders.staircase.rules.staircase_score`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The staircase game in pure numpy: level-by-level scores, with no numba import (fast start-up).
 
 A staircase of an ``n x m`` board is its row lengths ``l[0] >= ... >= l[n-1]`` (each
-``0..m``); its rank (see :mod:`perfectplay.games.staircase.rules`) is
+``0..m``); its rank (see :mod:`perfectplay.builders.staircase.rules`) is
 ``sum_i C(l[i] + n - 1 - i, n - i)``, and ranks in increasing order are the row-length tuples
 in lexicographic order (top row most significant). Placing a stone at the end of row ``i`` is
 allowed when ``l[i] < m`` and ``l[i] < l[i-1]`` (row 0: only ``l[0] < m``) and adds
@@ -13,8 +13,8 @@ level k + 1, so one level is settled by a handful of whole-array numpy operation
 ``(positions of the level, n)`` table: a Python loop over the ``n * m + 1`` levels, none over
 positions or moves. It avoids importing numba (about 0.6 s of start-up, 1 s with a cached
 kernel), which is what a judge-sized board (10 x 10, 184,756 staircases) needs to be answered in
-a fraction of a second; the numba sweep of :mod:`perfectplay.games.staircase._kernels` wins on
-larger boards (see :func:`perfectplay.games.staircase.rules.staircase_score` for the
+a fraction of a second; the numba sweep of :mod:`perfectplay.builders.staircase._kernels` wins on
+larger boards (see :func:`perfectplay.builders.staircase.rules.staircase_score` for the
 switch).
 """
 

@@ -1,7 +1,7 @@
 """numba kernels of the staircase game as a tiered game: rank within a level, children.
 
 The tier of a staircase is its number of stones (the *level*); inside a level, staircases are
-numbered in the order of their global rank (:mod:`perfectplay.games.staircase._kernels`: the
+numbered in the order of their global rank (:mod:`perfectplay.builders.staircase._kernels`: the
 colexicographic order of the boundary subsets). With the row lengths read from the bottom row
 up, ``L[1] <= L[2] <= ... <= L[n]`` (``L[j]`` is row ``n - j`` counted from the top) and their
 running sums ``S[j] = L[1] + ... + L[j]``, the rank within the level is

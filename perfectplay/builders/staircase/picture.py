@@ -25,7 +25,7 @@ MAX_POSITIONS = 3_000_000
 
 
 def perfect_game(game: Any) -> list[tuple[int, int, int]]:
-    """One perfect game of a :class:`~perfectplay.games.staircase.rules.Staircase`: the stones
+    """One perfect game of a :class:`~perfectplay.builders.staircase.rules.Staircase`: the stones
     ``(row, col, gain)`` in the order played (0-based cells).
 
     At each turn the first move (in the game's order) reaching the best (own - opponent)
@@ -57,7 +57,7 @@ def staircase_svg(a: Any, b: Any, *, title: str, size: float | None = None) -> s
     -----
     Cost: that of :func:`perfect_game`.
     """
-    from perfectplay.games.staircase.rules import Staircase
+    from perfectplay.builders.staircase.rules import Staircase
 
     game = Staircase(a, b)
     check_picture_size(game.n * game.m, "cells", 400)

@@ -44,6 +44,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from perfectplay._memory import check_memory
 from perfectplay._ranking import binomials, colex_rank
+from perfectplay.builders.staircase import _levels as levels
 from perfectplay.errors import (
     GameDefinitionError,
     InputFormatError,
@@ -51,7 +52,6 @@ from perfectplay.errors import (
     ScoreOverflowError,
     TooLargeError,
 )
-from perfectplay.games.staircase import _levels as levels
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import TIE, UNDECIDED, VALUE_DTYPE, Value
 
@@ -145,7 +145,7 @@ def score_bytes(n: int, m: int, itemsize: int) -> int:
     int
         On boards the numpy level sweep takes (up to about 12 x 12, see
         :func:`staircase_score`): its tables, ``itemsize`` plus about 30 bytes per staircase
-        (:func:`perfectplay.games.staircase._levels.level_bytes`). On larger boards: the numba
+        (:func:`perfectplay.builders.staircase._levels.level_bytes`). On larger boards: the numba
         sweep's score table, ``itemsize`` bytes per staircase, and its binomial table.
 
     Raises
@@ -283,7 +283,7 @@ class Staircase(Game[Rows]):
         InvalidGraphError
             If a code is not in ``0..size - 1``.
         """
-        from perfectplay.games.staircase import _kernels as kernels
+        from perfectplay.builders.staircase import _kernels as kernels
 
         arr = np.asarray(codes, dtype=np.int64).reshape(-1)
         bad = np.flatnonzero((arr < 0) | (arr >= self.size))
@@ -365,7 +365,7 @@ class Staircase(Game[Rows]):
         -----
         Cost: O(C(n + m, n) * n) time, two numba passes (count the moves, then fill them).
         """
-        from perfectplay.games.staircase import _kernels as kernels
+        from perfectplay.builders.staircase import _kernels as kernels
         from perfectplay.graph import GameGraph
 
         size = self.size
@@ -415,7 +415,7 @@ class Staircase(Game[Rows]):
             score = np.empty(self.size, dtype=dtype)
             levels.level_scores(self.n, self.m, self.a, self.b, score)
             return score
-        from perfectplay.games.staircase import _kernels as kernels
+        from perfectplay.builders.staircase import _kernels as kernels
 
         score = np.empty(self.size, dtype=dtype)
         kernels.sweep_scores(self.n, self.m, self.size, self._table(), self.a, self.b, score)
@@ -461,10 +461,10 @@ def staircase_score(a: ArrayLike, b: ArrayLike) -> int:
 
     - small boards (at most 40 million row lengths ``C(n + m, n) * (min(n, m) + 1)`` and
       4,000 cells: up to 12 x 12, 10 x 14, 4 x 100, 1 x 4000): the numpy level sweep of
-      :mod:`perfectplay.games.staircase._levels`, which never imports numba. numba's import
+      :mod:`perfectplay.builders.staircase._levels`, which never imports numba. numba's import
       alone takes about 0.6 s and loading a cached kernel 0.4 s more, more than the whole
       numpy sweep of a judge-sized board;
-    - larger boards: the numba sweep of :mod:`perfectplay.games.staircase._kernels`, which
+    - larger boards: the numba sweep of :mod:`perfectplay.builders.staircase._kernels`, which
       generates moves on the fly (4 or 8 bytes per staircase; the level sweep needs about
       30 to 40, :func:`score_bytes`).
 

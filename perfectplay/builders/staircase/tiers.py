@@ -3,9 +3,9 @@
 Every move places one stone, so the tier of a staircase is its number of stones (``0`` for the
 empty board up to ``n * m`` for the full one) and every move of tier ``k`` goes to tier
 ``k + 1``: each tier is solved in one pass from the next. Inside a tier, the staircases are
-ranked in the order of their rank in :class:`~perfectplay.games.staircase.rules.Staircase` (the
+ranked in the order of their rank in :class:`~perfectplay.builders.staircase.rules.Staircase` (the
 colexicographic order of their boundaries), renumbered ``0..size - 1`` by counting partitions
-(:mod:`perfectplay.games.staircase._tier_kernels`): a bijection, so every rank is a position.
+(:mod:`perfectplay.builders.staircase._tier_kernels`): a bijection, so every rank is a position.
 A move's gain is the mover's points for the stone (black, gains ``a``, moves on even tiers);
 the full board is over, a TIE with 0 points still to come.
 
@@ -29,9 +29,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from perfectplay._memory import check_memory
+from perfectplay.builders.staircase import _tier_kernels as kernels
+from perfectplay.builders.staircase.rules import Rows, Staircase
 from perfectplay.errors import PositionNotFoundError
-from perfectplay.games.staircase import _tier_kernels as kernels
-from perfectplay.games.staircase.rules import Rows, Staircase
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 from perfectplay.values import TIE, UNDECIDED, VALUE_DTYPE
@@ -45,12 +45,12 @@ class StaircaseTiers(TieredGame):
     Parameters
     ----------
     a, b : 2-D arrays of int, shape (n, m)
-        As for :class:`~perfectplay.games.staircase.rules.Staircase` (which checks them).
+        As for :class:`~perfectplay.builders.staircase.rules.Staircase` (which checks them).
 
     Raises
     ------
     GameDefinitionError, ScoreOverflowError, TooLargeError
-        As :class:`~perfectplay.games.staircase.rules.Staircase`; TooLargeError also if the
+        As :class:`~perfectplay.builders.staircase.rules.Staircase`; TooLargeError also if the
         partition table (``8 (n + 1)(m + 1)(n m + 1)`` bytes) does not fit in memory.
 
     Notes

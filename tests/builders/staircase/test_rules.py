@@ -20,6 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay._ranking import binomials
+from perfectplay.builders.staircase import _kernels as _staircase_kernels
+from perfectplay.builders.staircase import _levels as _staircase_levels
+from perfectplay.builders.staircase import rules as staircase
+from perfectplay.builders.staircase.rules import Staircase, count_positions, staircase_score
 from perfectplay.errors import (
     GameDefinitionError,
     InputFormatError,
@@ -27,10 +31,6 @@ from perfectplay.errors import (
     ScoreOverflowError,
     TooLargeError,
 )
-from perfectplay.games.staircase import _kernels as _staircase_kernels
-from perfectplay.games.staircase import _levels as _staircase_levels
-from perfectplay.games.staircase import rules as staircase
-from perfectplay.games.staircase.rules import Staircase, count_positions, staircase_score
 from perfectplay.solvers.dag import solve_dag
 from perfectplay.values import TIE
 
@@ -181,7 +181,7 @@ def test_level_bytes_is_at_least_the_peak_memory_of_a_level_sweep() -> None:
     # takes; 4 x 100) and int16 lengths (3 x 300); int32 scores, as for a judge's gains.
     script = (
         "import sys, numpy as np\n"
-        "from perfectplay.games.staircase.rules import staircase_score\n"
+        "from perfectplay.builders.staircase.rules import staircase_score\n"
         "def status(key):\n"
         "    with open('/proc/self/status') as f:\n"
         "        return next(int(x.split()[1]) * 1024 for x in f if x.startswith(key))\n"
@@ -222,7 +222,7 @@ def test_the_level_sweep_takes_boards_up_to_about_12x12() -> None:
 def test_small_boards_are_solved_without_numba() -> None:
     script = (
         "import sys, numpy as np\n"
-        "from perfectplay.games.staircase.rules import Staircase, staircase_score\n"
+        "from perfectplay.builders.staircase.rules import Staircase, staircase_score\n"
         "rng = np.random.default_rng(1)\n"
         "a, b = rng.integers(0, 100_001, (2, 10, 10))\n"
         "game = Staircase(a, b)\n"

@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tiered_random import explicit_graph
 
+from perfectplay.builders.staircase.rules import Staircase, count_positions, staircase_score
+from perfectplay.builders.staircase.tiers import StaircaseTiers
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError
-from perfectplay.games.staircase.rules import Staircase, count_positions, staircase_score
-from perfectplay.games.staircase.tiers import StaircaseTiers
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import TIE, UNDECIDED
