@@ -94,7 +94,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Usage errors (from argparse) print one line and raise ``SystemExit(2)``.
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # A POSITION may follow options (search GAME --param rows=6 4453): words argparse
+        # left over join the position of a command that takes one.
+        if isinstance(getattr(args, "position", None), list) and not any(
+            word.startswith("-") and word != "-" for word in extra
+        ):
+            args.position = [*args.position, *extra]
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         code: int = args.handler(args)
         sys.stdout.flush()

@@ -54,6 +54,9 @@ Optional extras, each with what happens without it:
                            (after ``canonical``), so a game with few positions but too many
                            moves for memory is refused before any work. Without it (or
                            ``None``): refused once the moves collected exceed memory.
+``search_kernel()``        a compiled alpha-beta for the single-position search
+                           (:mod:`perfectplay.search`). Without it (or ``None``): the search
+                           runs over ``moves``/``outcome`` in Python.
 =========================  ====================================================================
 
 **The vectorized path.** A game that has ``encode``/``decode`` may also generate the moves of a
@@ -133,6 +136,7 @@ OPTIONAL_METHODS = (
     "batch_moves",
     "position_bound",
     "move_bound",
+    "search_kernel",
 )
 """The optional extras of :class:`Game`, in documentation order."""
 
@@ -316,6 +320,12 @@ class Game(Generic[P]):
         at once with TooLargeError when its positions and moves would exceed the memory
         available.
         """
+        return None
+
+    def search_kernel(self) -> Any:
+        """A compiled alpha-beta for :func:`perfectplay.search.search` (a
+        :class:`~perfectplay.search.kernel.SearchKernel`), or None: the search then runs over
+        ``moves``/``outcome`` in Python (about 10^5 positions per second)."""
         return None
 
     def __repr__(self) -> str:

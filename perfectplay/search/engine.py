@@ -39,14 +39,18 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from perfectplay._memory import check_memory, format_bytes
 from perfectplay.errors import CyclicGraphError, GameDefinitionError, InputFormatError
-from perfectplay.protocol.game import Game
-from perfectplay.search.kernel import SearchKernel, table_words
+from perfectplay.protocol.game import Game, provides
+from perfectplay.search.kernel import SearchKernel
+from perfectplay.search.kernel_table import (
+    ENTRY_BYTES,
+    MIN_LOG_SIZE,
+    entries_for_bytes,
+    new_table,
+)
 from perfectplay.search.plain import PlainSearch, deeper_recursion
-from perfectplay.search.score import child_window, narrow, parent_score, to_value
+from perfectplay.search.score import child_window, parent_score, to_value
 from perfectplay.search.table import BYTES_PER_ENTRY, DEFAULT_MEMORY, BoundTable
 from perfectplay.values import LOSE, Value
 
@@ -123,6 +127,7 @@ def search(
     memory: int | None = None,
     use_kernel: bool = True,
     lookup: Callable[[Any], tuple[Value, int] | None] | None = None,
+    best: bool = True,
 ) -> SearchResult:
     """Perfect play at one position: value, remoteness (score) and best moves, by search.
 
@@ -149,6 +154,9 @@ def search(
         for the player to move (remoteness -1 if unknown), or None. An opening book's or a
         solved database's ``get``. Consulted for `position` and each of its moves' children;
         what it does not hold is searched. Unscored games only (it carries no score).
+    best : bool
+        Find the best moves (default). False answers the position alone, which saves a
+        search per move on the kernel path (:attr:`SearchResult.best_moves` then empty).
 
     Returns
     -------
@@ -227,13 +235,13 @@ def search(
     if known is not None:
         found = known
     elif kernel is not None:
-        found = _with_kernel(kernel, here, budget, weak, all_moves)
+        found = _with_kernel(kernel, here, budget, weak, all_moves, best)
     else:
         with deeper_recursion():
             found = _plain(game, here, budget, weak, all_moves)
-    value, remoteness, score, best, moves, nodes = found
+    value, remoteness, score, chosen, moves, nodes = found
     seconds = time.perf_counter() - start
-    return SearchResult(value, remoteness, score, best, moves, nodes, seconds)
+    return SearchResult(value, remoteness, score, chosen, moves, nodes, seconds)
 
 
 _Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[MoveResult, ...], int]
@@ -295,10 +303,7 @@ def _refuse_over(game: Game[Any], position: Any) -> None:
 
 def _kernel(game: Game[Any]) -> SearchKernel | None:
     """The game's compiled search, if it offers one (the optional ``search_kernel()``)."""
-    offer = getattr(game, "search_kernel", None)
-    if not callable(offer):
-        return None
-    kernel = offer()
+    kernel = game.search_kernel() if provides(game, "search_kernel") else None
     if kernel is None:
         return None
     if game.info.scored:
@@ -309,8 +314,8 @@ def _kernel(game: Game[Any]) -> SearchKernel | None:
     if not isinstance(kernel, SearchKernel):
         raise GameDefinitionError(
             f"{game.info.name}.search_kernel() returned {type(kernel).__name__}, which lacks "
-            "the SearchKernel methods (solve, move_scores, score_range, "
-            "score_to_value_remoteness, table_bytes_per_entry)"
+            "the SearchKernel methods (solve, move_scores, move_bounds, "
+            "score_to_value_remoteness)"
         )
     return kernel
 
@@ -401,55 +406,49 @@ def _best(valued: list[MoveResult | None], value: Value, score: int | None) -> t
 
 # ---------------------------------------------------------------------- kernel path
 def _with_kernel(
-    kernel: SearchKernel, position: Hashable, memory: int, weak: bool, all_moves: bool
+    kernel: SearchKernel,
+    position: Hashable,
+    memory: int,
+    weak: bool,
+    all_moves: bool,
+    best: bool,
 ) -> _Found:
-    """The kernel path: the game's compiled alpha-beta, driven by null windows."""
-    words = table_words(kernel)
-    entries = memory // (8 * words)
-    if entries < 1:
+    """The kernel path: the game's compiled alpha-beta over a table sized from `memory`."""
+    least = (1 << MIN_LOG_SIZE) * ENTRY_BYTES
+    if memory < least:
         raise InputFormatError(
-            f"memory={memory} bytes holds no entry of the kernel's table; give at least "
-            f"{8 * words} bytes"
+            f"memory={memory} bytes is below the smallest table of a compiled search "
+            f"({format_bytes(least)})"
         )
+    entries = entries_for_bytes(memory)
     check_memory(
-        memory,
-        f"the search kernel's table ({entries:,} entries of {8 * words} bytes, "
-        f"{format_bytes(memory)})",
+        entries * ENTRY_BYTES,
+        f"the search table ({entries:,} entries of {ENTRY_BYTES} bytes, "
+        f"{format_bytes(entries * ENTRY_BYTES)})",
     )
-    table = np.zeros((entries, words), dtype=np.uint64)
-    nodes = 0
-
-    def probe(alpha: int, beta: int) -> int:
-        nonlocal nodes
-        v, n = kernel.solve(position, alpha, beta, table)
-        nodes += int(n)
-        return int(v)
-
-    low, high = (int(x) for x in kernel.score_range(position))
+    table = new_table(memory)
+    score, nodes = kernel.solve(position, weak, table)
     if weak:
-        value = _sign(probe(-1, 1))
-        remoteness: int | None = None
-        window = (-1, 1)
-    else:
-        exact, _ = narrow(probe, low, high, 0)
-        value, remoteness = kernel.score_to_value_remoteness(position, exact)
-        value = Value(value)
-        window = (low, high)
-    scores, n = kernel.move_scores(position, *window, table)
-    nodes += int(n)
-    valued = []
-    for label, s in scores:
-        if weak:
-            valued.append(MoveResult(label, _sign(int(s)), None))
-        else:
-            v, r = kernel.score_to_value_remoteness(position, int(s))
-            valued.append(MoveResult(label, Value(v), int(r)))
-    best = tuple(
-        label
-        for (label, s), m in zip(scores, valued, strict=True)
-        if (m.value == value if weak else int(s) == exact)
-    )
-    return value, remoteness, None, best, tuple(valued) if all_moves else (), nodes
+        value = _sign(score)
+        if not (all_moves or best):
+            return value, None, None, (), (), nodes
+        signs, n = kernel.move_scores(position, True, table)
+        valued = tuple(MoveResult(label, _sign(s), None) for label, s in signs)
+        chosen = tuple(m.label for m in valued if m.value == value)
+        return value, None, None, chosen, valued if all_moves else (), nodes + n
+    value, remoteness = kernel.score_to_value_remoteness(position, score)
+    if all_moves:
+        scores, n = kernel.move_scores(position, False, table)
+        moves = tuple(
+            MoveResult(label, *kernel.score_to_value_remoteness(position, s)) for label, s in scores
+        )
+        chosen = tuple(label for label, s in scores if s == score)
+        return Value(value), remoteness, None, chosen, moves, nodes + n
+    if not best:
+        return Value(value), remoteness, None, (), (), nodes
+    bounds, n = kernel.move_bounds(position, score - 1, score, table)  # which reach the score?
+    chosen = tuple(label for label, s in bounds if s >= score)
+    return Value(value), remoteness, None, chosen, (), nodes + n
 
 
 def _sign(score: int) -> Value:

@@ -14,7 +14,7 @@ from search_games import DagGame, dag_games
 
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.search import SearchKernel, search
-from perfectplay.search.kernel import table_words
+from perfectplay.search.kernel_table import ENTRY_BYTES, MIN_LOG_SIZE
 from perfectplay.values import Value
 
 _SCALE = 100  # the double's own convention: WIN in r -> 100 - r, LOSE in r -> r - 100, TIE 0
@@ -23,12 +23,10 @@ _SCALE = 100  # the double's own convention: WIN in r -> 100 - r, LOSE in r -> r
 class DoubleKernel:
     """A SearchKernel answering from the twin, fail-hard, recording every call."""
 
-    table_bytes_per_entry = 12  # two words
-
     def __init__(self, game: DagGame) -> None:
         self.game = game
         self.twin = brute(game)
-        self.calls: list[tuple[str, int, int]] = []
+        self.calls: list[tuple[Any, ...]] = []
         self.tables: list[tuple[int, ...]] = []
 
     def _score(self, p: int) -> int:
@@ -41,24 +39,27 @@ class DoubleKernel:
         s = -self._score(child)
         return s - 1 if s > 0 else s + 1 if s < 0 else 0
 
-    def solve(
-        self, position: Any, alpha: int, beta: int, table: NDArray[np.uint64]
-    ) -> tuple[int, int]:
-        self.calls.append(("solve", alpha, beta))
+    def solve(self, position: Any, weak: bool, table: NDArray[np.uint64]) -> tuple[int, int]:
+        self.calls.append(("solve", weak))
         self.tables.append(table.shape)
-        return min(max(self._score(position), alpha), beta), 7
+        s = self._score(position)
+        return (int(np.sign(s)) if weak else s), 7
 
     def move_scores(
+        self, position: Any, weak: bool, table: NDArray[np.uint64]
+    ) -> tuple[tuple[tuple[str, int], ...], int]:
+        self.calls.append(("moves", weak))
+        scores = tuple((m[0], self._mover(m[1])) for m in self.game.moves(position))
+        return tuple((m, int(np.sign(s)) if weak else s) for m, s in scores), 3
+
+    def move_bounds(
         self, position: Any, alpha: int, beta: int, table: NDArray[np.uint64]
     ) -> tuple[tuple[tuple[str, int], ...], int]:
-        self.calls.append(("moves", alpha, beta))
+        self.calls.append(("bounds", alpha, beta))
         scores = tuple(
             (m[0], min(max(self._mover(m[1]), alpha), beta)) for m in self.game.moves(position)
         )
-        return scores, 3
-
-    def score_range(self, position: Any) -> tuple[int, int]:
-        return -_SCALE, _SCALE
+        return scores, 2
 
     def score_to_value_remoteness(self, position: Any, score: int) -> tuple[Value, int]:
         if score == 0:  # the double knows its ties: the twin's remoteness
@@ -83,7 +84,6 @@ def _with_kernel(game: DagGame) -> KernelGame:
 
 def test_double_is_a_search_kernel() -> None:
     assert isinstance(DoubleKernel(DagGame([[]], [None], [0], False)), SearchKernel)
-    assert table_words(DoubleKernel(DagGame([[]], [None], [0], False))) == 2
 
 
 @given(dag_games(scored=False), st.booleans(), st.booleans())
@@ -100,17 +100,17 @@ def test_search_uses_the_kernel_and_agrees_with_plain(
         if game.outcome(p) is not None or not game.moves(p):
             continue
         game.kernel.calls.clear()
-        fast = search(game, p, weak=weak, all_moves=all_moves, memory=16 * 10)
+        fast = search(game, p, weak=weak, all_moves=all_moves, memory=3 * 2**20)
         plain = search(game, p, weak=weak, all_moves=all_moves, use_kernel=False)
-        assert game.kernel.calls, "the kernel was not used"
-        assert game.kernel.tables[-1] == (10, 2)  # the budget in 16-byte entries
-        kinds = {c[0] for c in game.kernel.calls}
-        assert kinds == {"solve", "moves"}
-        if weak:  # one window around zero
-            assert game.kernel.calls[0] == ("solve", -1, 1)
-        else:  # null windows only, then the full window for the moves
-            assert all(b - a == 1 for kind, a, b in game.kernel.calls if kind == "solve")
-            assert game.kernel.calls[-1] == ("moves", -_SCALE, _SCALE)
+        assert game.kernel.tables[-1] == (2**18,)  # the largest power of two in the budget
+        assert game.kernel.calls[0] == ("solve", weak)
+        if weak or all_moves:  # every move's value, its sign when weak
+            assert game.kernel.calls[1:] == [("moves", weak)]
+        else:  # which moves reach the score: a null window per move
+            score = fast.remoteness and (_SCALE - fast.remoteness)
+            assert [c[0] for c in game.kernel.calls[1:]] == ["bounds"]
+            assert game.kernel.calls[1][2] - game.kernel.calls[1][1] == 1
+            assert abs(game.kernel.calls[1][2]) == score
         assert (fast.value, fast.remoteness, fast.score) == (
             plain.value, plain.remoteness, plain.score
         )  # fmt: skip
@@ -148,10 +148,12 @@ def test_kernel_none_means_plain_path() -> None:
 
 def test_kernel_refusals() -> None:
     game = _with_kernel(DagGame([[(1, 0)], []], [None, None], [0, 0], scored=False))
-    with pytest.raises(InputFormatError, match="at least 16 bytes"):
-        search(game, memory=15)
-    with pytest.raises(TooLargeError, match="search kernel's table"):
-        search(game, memory=2**62)
+    least = ENTRY_BYTES << MIN_LOG_SIZE
+    with pytest.raises(InputFormatError, match="below the smallest table"):
+        search(game, memory=least - 1)
+    assert search(game, memory=least).value == Value.WIN
+    with pytest.raises(TooLargeError, match="the search table"):
+        search(game, memory=2**40)
 
     scored = KernelGame([[(1, 2)], []], [None, None], [0, 0], scored=True)
     scored.kernel = DoubleKernel(scored)
@@ -159,7 +161,7 @@ def test_kernel_refusals() -> None:
         search(scored)
 
     class NotAKernel:
-        table_bytes_per_entry = 8
+        def solve(self) -> None: ...
 
     odd = KernelGame([[(1, 0)], []], [None, None], [0, 0], scored=False)
     odd.kernel = NotAKernel()  # type: ignore[assignment]

@@ -55,6 +55,7 @@ True
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -64,6 +65,9 @@ from perfectplay.games.connect_four import _kernels as kernels
 from perfectplay.games.connect_four._bitboard import MAX_BITS, VECTOR_BITS
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import VALUE_DTYPE, Value
+
+if TYPE_CHECKING:
+    from perfectplay.games.connect_four.search import ConnectFourSearch
 
 __all__ = ["ConnectFour", "superset_sizes"]
 
@@ -221,6 +225,13 @@ class ConnectFour(Game[Board]):
             mark = "X" if k % 2 == 0 else "O"
             position = (*position[:c], position[c] + mark, *position[c + 1 :])
         return position
+
+    def search_kernel(self) -> ConnectFourSearch:
+        """The compiled alpha-beta of :mod:`perfectplay.games.connect_four.search` (bitboards,
+        a bound table, null-window narrowing of the Pons score) for this board size."""
+        from perfectplay.games.connect_four.search import ConnectFourSearch
+
+        return ConnectFourSearch(self)
 
     def encode(self, position: Board) -> int:
         mask, current = self._bits(position)

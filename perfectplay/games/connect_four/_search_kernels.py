@@ -1,0 +1,514 @@
+"""numba kernels of Connect Four's single-position search: negamax alpha-beta on bitboards.
+
+Boards have ``rows`` x ``cols`` cells with ``(rows + 1) * cols <= 64`` (6 x 7 is the usual
+board). The search follows the approach of Pascal Pons's solver (a bitboard negamax with a
+transposition table, null-window iterative narrowing of the score, pruning of moves that
+lose at once, and move ordering by the threats a move creates), and returns the same scores.
+
+Bitboards
+---------
+A board is a ``uint64`` with bit ``c * (rows + 1) + r`` for the cell in column ``c``, row
+``r`` from the bottom, and one guard row (always empty) on top of every column, so that
+shifting a board never carries a line from one column into the next. A position is
+``(current, mask)``: the stones of the player to move, and every stone. ``current + mask``
+is a unique key of the position (adding ``mask`` sets the bit above each column's top stone
+and leaves ``current``'s stones below it readable), as is used for the transposition table.
+
+Scores
+------
+Scores are Pons's, for the player to move in a position with ``n`` stones on a board of
+``cells = rows * cols`` cells:
+
+- a win whose winning stone is the ``(n + 1)``-th, ``(n + 3)``-th, ... stone of the game:
+  ``score = (cells + 2 - s) // 2 > 0`` where ``s`` is the number of stones on the board
+  right after the winning move (for 6 x 7: 22 minus the number of stones the winner played,
+  so 21 for a win with one's first stone). Equivalently ``(cells + 1 - m) // 2`` with
+  ``m = s - 1`` the stones on the board before the winning move.
+- a loss: minus the opponent's winning score, ``< 0``;
+- a tie (full board, no line): 0.
+
+Under best play both sides maximise their score: the winner wins as early as possible and
+the loser loses as late as possible, so a score also gives the remoteness (see
+:func:`perfectplay.games.connect_four.search.score_to_value`). *Weak* mode returns only the
+sign (1 win, 0 tie, -1 loss), as Pons's ``-w``, but reaches it by a different sequence of
+null-window probes (see :func:`solve_kernel`).
+
+A transposition table (:mod:`perfectplay.search.kernel_table`) holds bounds keyed by
+``current + mask``, which names a position of one board size only: use one table per
+``(rows, cols)``. Within a size, a table may serve any number of searches, strong and weak
+alike.
+
+Examples
+--------
+>>> import numpy as np
+>>> from perfectplay.search.kernel_table import new_table, table_shift
+>>> slots = new_table(2**20)
+>>> current, mask = np.uint64(0x10200000), np.uint64(0x10604000)  # 4453 on 6 x 7
+>>> int(solve_kernel(current, mask, 4, 6, 7, False, slots, table_shift(slots))[0])
+-2
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay._bits import popcount
+from perfectplay._prefetch import prefetch
+from perfectplay.search.kernel_table import NO_BOUND, table_get, table_put, table_slot
+
+__all__ = [
+    "ETC_MIN_EMPTY",
+    "INVALID_MOVE",
+    "move_bounds_kernel",
+    "move_scores_kernel",
+    "solve_kernel",
+    "solve_many_kernel",
+]
+
+INVALID_MOVE = -1000
+"""A full column's entry in the move scores."""
+ETC_MIN_EMPTY = 20
+"""Enhanced transposition cutoffs are tried at nodes with this many empty cells or more: far
+from the leaves, where a subtree saved outweighs a probe per move (docs/search.md)."""
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+# ---------------------------------------------------------------------------- board helpers
+@nb.njit(cache=True, inline="always")
+def _winning_spots(
+    stones: np.uint64, mask: np.uint64, height: np.uint64, board: np.uint64
+) -> np.uint64:
+    """Empty cells (playable now or later) that would complete a line of four of `stones`.
+
+    For each direction ``d`` (1 up, ``height`` right, ``height - 1`` and ``height + 1`` the
+    diagonals), a cell wins when three stones lie next to it along ``d``: all three on one
+    side, or two on one side and one on the other.
+    """
+    spots = (stones << _ONE) & (stones << np.uint64(2)) & (stones << np.uint64(3))
+    for d in (height, height - _ONE, height + _ONE):
+        d2 = d + d
+        pair = (stones << d) & (stones << d2)
+        spots |= pair & (stones << (d2 + d))
+        spots |= pair & (stones >> d)
+        pair = (stones >> d) & (stones >> d2)
+        spots |= pair & (stones >> (d2 + d))
+        spots |= pair & (stones << d)
+    return spots & (board ^ mask)
+
+
+@nb.njit(cache=True, inline="always")
+def _possible(mask: np.uint64, bottom: np.uint64, board: np.uint64) -> np.uint64:
+    """The cell each stone would land on, one per open column (a full column carries into
+    its guard bit, which lies outside `board`)."""
+    return (mask + bottom) & board
+
+
+@nb.njit(cache=True, inline="always")
+def _non_losing(
+    current: np.uint64, mask: np.uint64, height: np.uint64, bottom: np.uint64, board: np.uint64
+) -> np.uint64:
+    """Moves that do not let the opponent win at once (the mover cannot win at once).
+
+    A move is forced when the opponent threatens to win on a playable cell; two such threats
+    cannot both be stopped (returns 0). A move right below an opponent's winning cell would
+    let the opponent play there, so it is dropped.
+    """
+    possible = _possible(mask, bottom, board)
+    threats = _winning_spots(current ^ mask, mask, height, board)
+    forced = possible & threats
+    if forced:
+        if forced & (forced - _ONE):
+            return _ZERO
+        possible = forced
+    return possible & ~(threats >> _ONE)
+
+
+@nb.njit(cache=True, inline="always")
+def _can_win_now(
+    current: np.uint64, mask: np.uint64, height: np.uint64, bottom: np.uint64, board: np.uint64
+) -> bool:
+    """Whether the player to move has a winning move."""
+    return (_winning_spots(current, mask, height, board) & _possible(mask, bottom, board)) != _ZERO
+
+
+# ---------------------------------------------------------------------------- the search
+@nb.njit(cache=True)
+def _search(
+    root_cur: np.uint64,
+    root_mask: np.uint64,
+    n0: int,
+    alpha0: int,
+    beta0: int,
+    rows: int,
+    cols: int,
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    stack: NDArray[np.uint64],
+    windows: NDArray[np.int64],
+    moves: NDArray[np.uint64],
+    order_scores: NDArray[np.int64],
+) -> tuple[int, int]:
+    """Fail-hard negamax with an explicit stack; returns ``(bound, nodes)``.
+
+    The root must be a position where nobody has four and the mover cannot win at once,
+    and ``alpha0 < beta0``. The result is the exact score when it lies in
+    ``[alpha0, beta0]``, else a bound beyond the window on the side it failed (an upper
+    bound ``<= alpha0`` or a lower bound ``>= beta0``).
+
+    Row ``d`` of the work arrays is the node ``d`` plies below the root (``n0 + d`` stones):
+    ``stack[d]`` = (current, mask, key), ``windows[d]`` = (alpha, beta, number of moves,
+    next move), ``moves[d]`` its moves in the order to try them (``order_scores[d]`` their
+    ordering scores). An explicit stack instead of recursion spares a call per node, with
+    its argument passing and reference counting of the arrays (measured: recursion was
+    1.5x slower).
+    """
+    height = np.uint64(rows + 1)
+    bottom = _ZERO
+    for c in range(cols):
+        bottom |= _ONE << np.uint64(c * (rows + 1))
+    board = bottom * ((_ONE << np.uint64(rows)) - _ONE)
+    cells = rows * cols
+    column = (_ONE << np.uint64(rows)) - _ONE
+    nodes = 0
+    d = 0
+    stack[0, 0] = root_cur
+    stack[0, 1] = root_mask
+    windows[0, 0] = alpha0
+    windows[0, 1] = beta0
+    while True:
+        # ---- enter node d: settle it at once (into `value`) or descend into its first move
+        nodes += 1
+        n = n0 + d
+        cur = stack[d, 0]
+        msk = stack[d, 1]
+        key = cur + msk
+        stack[d, 2] = key
+        alpha = windows[d, 0]
+        beta = windows[d, 1]
+        settled = True
+        value = 0
+        playable = _non_losing(cur, msk, height, bottom, board)
+        if playable == _ZERO:  # the opponent wins with the next stone, stone n + 2
+            value = -((cells - n) // 2)
+        elif n >= cells - 2:  # at most two stones left and neither wins: a tie
+            value = 0
+        else:
+            # Bounds without search: the opponent cannot win with stone n + 2 (we stop every
+            # threat), nor can we win with stone n + 1 (the root's caller checked; below, the
+            # parent's non-losing filter did).
+            low = -((cells - 2 - n) // 2)
+            high = (cells - 1 - n) // 2
+            if alpha < low:
+                alpha = low
+            if beta > high:
+                beta = high
+            if alpha >= beta:
+                value = alpha if alpha == low else beta  # the bound that closed the window
+            else:
+                stored_low, stored_high = table_get(slots, shift, key)
+                if stored_low != NO_BOUND and stored_low >= beta:
+                    value = stored_low
+                elif stored_high != NO_BOUND and stored_high <= alpha:
+                    value = stored_high
+                else:
+                    if stored_low != NO_BOUND and stored_low > alpha:
+                        alpha = stored_low
+                    if stored_high != NO_BOUND and stored_high < beta:
+                        beta = stored_high
+                    if alpha >= beta:  # both bounds stored and equal: the exact score
+                        value = alpha
+                    else:
+                        settled = False
+        if not settled:
+            # Order the moves by the winning cells they create (more first), ties center
+            # first (insertion sort, stable), and prefetch each child's table slot so that
+            # its probe, a likely cache miss, overlaps with the work before it.
+            opponent = cur ^ msk
+            k = 0
+            for i in range(cols):
+                c = cols // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2  # 3 4 2 5 1 6 0 for 7
+                move = playable & (column << np.uint64(c * (rows + 1)))
+                if move == _ZERO:
+                    continue
+                s = popcount(_winning_spots(cur | move, msk, height, board))
+                j = k
+                while j > 0 and order_scores[d, j - 1] < s:
+                    moves[d, j] = moves[d, j - 1]
+                    order_scores[d, j] = order_scores[d, j - 1]
+                    j -= 1
+                moves[d, j] = move
+                order_scores[d, j] = s
+                child_key = opponent + (msk | move)
+                prefetch(slots, table_slot(shift, child_key))
+                k += 1
+            windows[d, 0] = alpha
+            windows[d, 1] = beta
+            windows[d, 2] = k
+            windows[d, 3] = 0
+            if cells - n >= ETC_MIN_EMPTY:
+                # Enhanced transposition cutoff: a child whose stored upper bound u gives
+                # us -u >= beta refutes this node without a search. It costs a probe per
+                # move, which pays only far from the leaves, where subtrees are large.
+                for j in range(k):
+                    _, child_high = table_get(slots, shift, opponent + (msk | moves[d, j]))
+                    if child_high != NO_BOUND and -child_high >= beta:
+                        value = -child_high
+                        settled = True
+                        table_put(slots, shift, key, value, NO_BOUND)
+                        break
+        if settled:
+            # ---- unwind: node d is settled with `value`; hand it up to its parents
+            while d > 0:
+                d -= 1
+                value = -value
+                if value >= windows[d, 1]:  # fail high: a lower bound of the parent
+                    table_put(slots, shift, stack[d, 2], value, NO_BOUND)
+                    continue
+                if value > windows[d, 0]:
+                    windows[d, 0] = value
+                if windows[d, 3] < windows[d, 2]:
+                    break  # the parent has moves left: descend into the next one below
+                value = windows[d, 0]  # every move failed low: an upper bound
+                table_put(slots, shift, stack[d, 2], NO_BOUND, value)
+            else:
+                return value, nodes
+        # ---- descend into node d's next move
+        i = windows[d, 3]
+        windows[d, 3] = i + 1
+        msk = stack[d, 1]
+        stack[d + 1, 0] = stack[d, 0] ^ msk
+        stack[d + 1, 1] = msk | moves[d, i]
+        windows[d + 1, 0] = -windows[d, 1]
+        windows[d + 1, 1] = -windows[d, 0]
+        d += 1
+
+
+@nb.njit(cache=True)
+def solve_kernel(
+    current: np.uint64,
+    mask: np.uint64,
+    n: int,
+    rows: int,
+    cols: int,
+    weak: bool,
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+) -> tuple[int, int]:
+    """``(score, nodes)`` of a position where nobody has four yet (module docstring).
+
+    Parameters
+    ----------
+    current, mask : uint64
+        The stones of the player to move, and all stones.
+    n : int
+        The number of stones (``popcount(mask)``).
+    rows, cols : int
+        The board, with ``(rows + 1) * cols <= 64``.
+    weak : bool
+        Whether to return only the sign of the score.
+    slots : ndarray of uint64
+        The transposition table (see :mod:`table`); entries persist across calls.
+    shift : uint64
+        ``table_shift(slots)``.
+
+    Notes
+    -----
+    The score is found by null-window searches ``[m, m + 1]`` that each tell whether the
+    score exceeds ``m``, narrowing ``[low, high]`` (Pons's schedule: the first probes go
+    halfway towards the extreme scores, cheap to settle when a side wins fast). Weak mode
+    first tries those two extreme probes (a fast win or a fast loss settles the sign at
+    once), then decides with the probes ``[0, 1]`` and ``[-1, 0]``.
+    """
+    height = np.uint64(rows + 1)
+    bottom = _ZERO
+    for c in range(cols):
+        bottom |= _ONE << np.uint64(c * (rows + 1))
+    board = bottom * ((_ONE << np.uint64(rows)) - _ONE)
+    cells = rows * cols
+    if _can_win_now(current, mask, height, bottom, board):
+        return (1 if weak else (cells + 1 - n) // 2), 1
+    if n >= cells:
+        return 0, 1
+    depth = cells - n + 1  # plies below the root, the root included
+    stack = np.empty((depth, 3), dtype=np.uint64)
+    windows = np.empty((depth, 4), dtype=np.int64)
+    moves = np.empty((depth, cols), dtype=np.uint64)
+    order_scores = np.empty((depth, cols), dtype=np.int64)
+    nodes = 0
+    low = -((cells - n) // 2)
+    high = (cells + 1 - n) // 2
+    probes = 0  # weak mode: extreme probes done
+    while low < high:
+        if weak:
+            if low > 0 or high < 0 or (low == 0 and high == 0):
+                break
+            if probes == 0:
+                med = high // 2
+                probes = 1
+                if not low < med < high:
+                    continue
+            elif probes == 1:
+                med = low // 2
+                probes = 2
+                if not low < med < high:
+                    continue
+            else:
+                med = 0 if high > 0 else -1  # [0, 1]: a win?  then [-1, 0]: a loss?
+        else:
+            med = low + (high - low) // 2
+            if med <= 0 and low // 2 < med:
+                med = low // 2
+            elif med >= 0 and high // 2 > med:
+                med = high // 2
+        r, k = _search(
+            current,
+            mask,
+            n,
+            med,
+            med + 1,
+            rows,
+            cols,
+            slots,
+            shift,
+            stack,
+            windows,
+            moves,
+            order_scores,
+        )
+        nodes += k
+        if r <= med:
+            high = r
+        else:
+            low = r
+    if weak:
+        return (low > 0) - (high < 0), nodes
+    return low, nodes
+
+
+@nb.njit(cache=True)
+def move_scores_kernel(
+    current: np.uint64,
+    mask: np.uint64,
+    n: int,
+    rows: int,
+    cols: int,
+    weak: bool,
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    out: NDArray[np.int64],
+) -> int:
+    """Fill ``out[c]`` with the score of dropping a stone in column ``c`` (for the player to
+    move), ``INVALID_MOVE`` for a full column; return the nodes searched.
+
+    Parameters as :func:`solve_kernel`; `out` has `cols` entries.
+    """
+    height = rows + 1
+    column = (_ONE << np.uint64(rows)) - _ONE
+    cells = rows * cols
+    bottom = _ZERO
+    for c in range(cols):
+        bottom |= _ONE << np.uint64(c * height)
+    board = bottom * column
+    wins = _winning_spots(current, mask, np.uint64(height), board)
+    nodes = 0
+    for c in range(cols):
+        move = (mask + (_ONE << np.uint64(c * height))) & (column << np.uint64(c * height))
+        if move == _ZERO:
+            out[c] = INVALID_MOVE
+        elif move & wins:
+            out[c] = (cells + 1 - n) // 2 if not weak else 1
+        else:
+            score, k = solve_kernel(
+                current ^ mask, mask | move, n + 1, rows, cols, weak, slots, shift
+            )
+            out[c] = -score
+            nodes += k
+    return nodes
+
+
+@nb.njit(cache=True)
+def move_bounds_kernel(
+    current: np.uint64,
+    mask: np.uint64,
+    n: int,
+    rows: int,
+    cols: int,
+    alpha: int,
+    beta: int,
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    out: NDArray[np.int64],
+) -> int:
+    """Fill ``out[c]`` with the score of dropping a stone in column ``c`` for the player to
+    move, bounded by the window ``alpha < beta``: exact strictly inside it, an upper bound
+    ``<= alpha`` or a lower bound ``>= beta`` outside (``INVALID_MOVE`` for a full column);
+    return the nodes searched.
+
+    With the null window ``(t - 1, t)`` it tells which moves reach the score ``t``: one cheap
+    search per move once the table holds the position's own search.
+    """
+    height = rows + 1
+    column = (_ONE << np.uint64(rows)) - _ONE
+    cells = rows * cols
+    bottom = _ZERO
+    for c in range(cols):
+        bottom |= _ONE << np.uint64(c * height)
+    board = bottom * column
+    wins = _winning_spots(current, mask, np.uint64(height), board)
+    depth = cells - n + 1
+    stack = np.empty((depth, 3), dtype=np.uint64)
+    windows = np.empty((depth, 4), dtype=np.int64)
+    moves = np.empty((depth, cols), dtype=np.uint64)
+    order_scores = np.empty((depth, cols), dtype=np.int64)
+    nodes = 0
+    for c in range(cols):
+        move = (mask + (_ONE << np.uint64(c * height))) & (column << np.uint64(c * height))
+        if move == _ZERO:
+            out[c] = INVALID_MOVE
+            continue
+        if move & wins:
+            out[c] = (cells + 1 - n) // 2
+            continue
+        child, child_mask = current ^ mask, mask | move
+        if _can_win_now(child, child_mask, np.uint64(height), bottom, board):
+            out[c] = -((cells - n) // 2)  # the opponent wins with stone n + 2
+        elif n + 1 >= cells:
+            out[c] = 0
+        else:
+            r, k = _search(
+                child, child_mask, n + 1, -beta, -alpha, rows, cols, slots, shift,
+                stack, windows, moves, order_scores,
+            )  # fmt: skip
+            out[c] = -r
+            nodes += k
+    return nodes
+
+
+@nb.njit(cache=True)
+def solve_many_kernel(
+    currents: NDArray[np.uint64],
+    masks: NDArray[np.uint64],
+    rows: int,
+    cols: int,
+    weak: bool,
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    scores: NDArray[np.int64],
+) -> int:
+    """:func:`solve_kernel` of every position ``(currents[i], masks[i])`` into ``scores[i]``,
+    one table for all (what one search stores serves the next); return the nodes searched.
+
+    Every position must be one where nobody has four yet.
+    """
+    nodes = 0
+    for i in range(currents.shape[0]):
+        score, k = solve_kernel(
+            currents[i], masks[i], popcount(masks[i]), rows, cols, weak, slots, shift
+        )
+        scores[i] = score
+        nodes += k
+    return nodes

@@ -1,0 +1,143 @@
+"""Connect Four's compiled search: the :class:`~perfectplay.search.kernel.SearchKernel` that
+:meth:`ConnectFour.search_kernel <perfectplay.games.connect_four.rules.ConnectFour.search_kernel>`
+offers the search engine, on any board with ``(rows + 1) * cols <= 63``.
+
+The kernels (:mod:`._search_kernels`) score a position as Pascal Pons's solver does (the
+*Pons score*, for the player to move): a win whose winning stone is the ``s``-th stone of the
+game scores ``(cells + 2 - s) // 2``, a loss minus the opponent's, a full-board tie 0. A score
+gives the value and the remoteness at once (:func:`score_to_value`), so the search of one
+position answers what the strong solvers answer there.
+
+Examples
+--------
+>>> from perfectplay.games.connect_four.rules import ConnectFour
+>>> from perfectplay.search import search
+>>> game = ConnectFour(rows=6, cols=7)
+>>> r = search(game, game.parse("2252576253462244111563365343671351441"), all_moves=True)
+>>> r.value, r.remoteness, r.best_moves
+(<Value.LOSE: 0>, 4, ('f',))
+>>> [str(m) for m in r.moves]
+['f: LOSE in 4', 'g: LOSE in 2']
+>>> score_to_value(-2, 4, 6, 7)  # 4453 on 6 x 7: the player to move loses with stone 40
+(<Value.LOSE: 0>, 36)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.games.connect_four import _search_kernels as kernels
+from perfectplay.search.kernel_table import table_shift
+from perfectplay.values import Value
+
+__all__ = ["ConnectFourSearch", "score_to_value"]
+
+Board = tuple[str, ...]
+"""A position as :class:`~perfectplay.games.connect_four.rules.ConnectFour` writes it."""
+
+_LABELS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def score_to_value(score: int, n: int, rows: int, cols: int) -> tuple[Value, int]:
+    """``(value, remoteness)`` of a Pons score at a position with `n` stones, for the player
+    to move: the value by the score's sign, the remoteness the stones still to be played up
+    to the winning one (a tie: to the full board, ``cells - n``).
+
+    >>> score_to_value(18, 6, 6, 7), score_to_value(-18, 5, 6, 7), score_to_value(0, 4, 6, 7)
+    ((<Value.WIN: 3>, 1), (<Value.LOSE: 0>, 2), (<Value.TIE: 2>, 38))
+    """
+    cells = rows * cols
+    if score == 0:
+        return Value.TIE, cells - n
+    # The winning stone s has (cells + 2 - s) // 2 == |score|: s is cells + 2 - 2|score| or one
+    # less; the mover plays stones n + 1, n + 3, ... (a win), the opponent n + 2, ... (a loss).
+    s = cells + 2 - 2 * abs(score)
+    if (s - n) % 2 != (1 if score > 0 else 0):
+        s -= 1
+    return (Value.WIN if score > 0 else Value.LOSE), s - n
+
+
+class ConnectFourSearch:
+    """The alpha-beta of :mod:`._search_kernels` for one board size, on the game's positions.
+
+    Its tables hold bounds keyed by bitboards of this board size only (the engine allocates a
+    table per search).
+    """
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        """The :class:`~perfectplay.games.connect_four.rules.ConnectFour` it searches."""
+        self.rows, self.cols = game.rows, game.cols
+
+    def _bits(self, position: Board) -> tuple[np.uint64, np.uint64, int]:
+        mask, current = self.game._bits(position)
+        return np.uint64(current), np.uint64(mask), mask.bit_count()
+
+    def solve(self, position: Board, weak: bool, table: NDArray[np.uint64]) -> tuple[int, int]:
+        """``(Pons score, nodes)`` of `position` (only its sign, -1/0/1, when `weak`).
+
+        Cost: the nodes of a null-window narrowing of the score (a few searches), about 70 ns
+        each on one core, plus the table's probes.
+        """
+        current, mask, n = self._bits(position)
+        score, nodes = kernels.solve_kernel(
+            current, mask, n, self.rows, self.cols, weak, table, table_shift(table)
+        )
+        return int(score), int(nodes)
+
+    def _labelled(self, out: NDArray[np.int64]) -> tuple[tuple[str, int], ...]:
+        return tuple(
+            (_LABELS[c], int(s)) for c, s in enumerate(out) if int(s) != kernels.INVALID_MOVE
+        )
+
+    def move_scores(
+        self, position: Board, weak: bool, table: NDArray[np.uint64]
+    ) -> tuple[tuple[tuple[str, int], ...], int]:
+        """``((label, score), ...), nodes``: every move's exact score (its sign when `weak`)
+        for the player making it, in ``moves`` order. Cost: a search per move."""
+        current, mask, n = self._bits(position)
+        out = np.empty(self.cols, dtype=np.int64)
+        nodes = kernels.move_scores_kernel(
+            current, mask, n, self.rows, self.cols, weak, table, table_shift(table), out
+        )
+        return self._labelled(out), int(nodes)
+
+    def move_bounds(
+        self, position: Board, alpha: int, beta: int, table: NDArray[np.uint64]
+    ) -> tuple[tuple[tuple[str, int], ...], int]:
+        """``((label, bound), ...), nodes``: every move's score bounded by the window
+        ``(alpha, beta)`` (exact inside it, a bound outside). Cost: a windowed search per move."""
+        current, mask, n = self._bits(position)
+        out = np.empty(self.cols, dtype=np.int64)
+        nodes = kernels.move_bounds_kernel(
+            current, mask, n, self.rows, self.cols, alpha, beta, table, table_shift(table), out
+        )
+        return self._labelled(out), int(nodes)
+
+    def solve_bitboards(
+        self,
+        currents: NDArray[np.uint64],
+        masks: NDArray[np.uint64],
+        weak: bool,
+        table: NDArray[np.uint64],
+    ) -> tuple[NDArray[np.int64], int]:
+        """``(scores, nodes)`` of many positions given as bitboards (the stones of the player
+        to move, every stone), in one call with one table: no Python per position.
+
+        Every position must be one where nobody has four yet. Cost: their searches, each
+        helped by what the ones before it stored.
+        """
+        currents = np.ascontiguousarray(currents, dtype=np.uint64)
+        masks = np.ascontiguousarray(masks, dtype=np.uint64)
+        scores = np.empty(len(currents), dtype=np.int64)
+        nodes = kernels.solve_many_kernel(
+            currents, masks, self.rows, self.cols, weak, table, table_shift(table), scores
+        )
+        return scores, int(nodes)
+
+    def score_to_value_remoteness(self, position: Board, score: int) -> tuple[Value, int]:
+        """The value and remoteness an exact Pons score of `position` stands for."""
+        return score_to_value(score, sum(map(len, position)), self.rows, self.cols)

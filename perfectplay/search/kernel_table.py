@@ -1,0 +1,188 @@
+"""The transposition table of compiled searches: score bounds by key, in one numpy array.
+
+A game's numba alpha-beta (its :class:`~perfectplay.search.kernel.SearchKernel`) probes and
+stores bounds with :func:`table_get` and :func:`table_put`; the engine allocates the table
+from the memory budget (:func:`new_table`).
+
+The table maps a position's key (any 64-bit integer that identifies the position exactly,
+e.g. a bitboard) to a lower and an upper bound on the position's score. Nothing here knows
+about any game: scores are integers in ``[-127, 127]``, and a search stores whatever bounds
+its fail-hard or fail-soft results prove.
+
+Layout
+------
+``slots`` is a ``uint64`` array of ``2**log_size`` entries, **8 bytes per entry**. A key is
+first mixed by a bijection of the 64-bit integers, ``h = key * MIX`` (mod ``2**64``, ``MIX``
+odd), then split:
+
+- the top ``log_size`` bits of ``h`` select the slot (Fibonacci hashing: every bit of the key
+  moves them, so keys that differ only in a few high or low bits still spread out);
+- the low ``64 - log_size`` bits of ``h`` (the *check*) are stored in the slot's top bits,
+  above two bytes of bounds: ``slot = check << 16 | lower_code << 8 | upper_code``.
+
+Invariants
+----------
+- **No false hits.** The slot index and the check together are all 64 bits of ``h``, and
+  ``h`` determines the key (``MIX`` is invertible mod ``2**64``), so a slot whose check
+  matches holds bounds of *this* key, never of another one. This needs
+  ``64 - log_size <= 48`` bits of check, i.e. ``log_size >= 16`` (64 Ki entries, 512 KiB).
+  (A table of truncated keys and a prime number of slots gets the same guarantee from the
+  Chinese remainder theorem; a power of two and a bijective mix give it without a 64-bit
+  division per probe.)
+- **Bound codes.** ``lower_code = lower + 128`` and ``upper_code = upper + 128`` for a bound
+  in ``[-127, 127]``; code 0 means "no bound of that kind". An all-zero slot is empty: a
+  stored entry always has at least one nonzero code.
+- **Bounds are facts.** Each stored bound is a true bound of the key's exact score, so
+  entries stay valid for any later search (any window, any root) as long as scores keep
+  one meaning per key; a table can be reused across searches and needs no clearing.
+- **Replacement.** One entry per slot. Storing a key whose check matches merges the new
+  bound into the old ones (keeps the tighter of each); storing a different key overwrites
+  the slot ("always replace": the newest result is the most likely to be probed again).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay.errors import InputFormatError
+
+__all__ = [
+    "ENTRY_BYTES",
+    "MAX_LOG_SIZE",
+    "MIN_LOG_SIZE",
+    "NO_BOUND",
+    "entries_for_bytes",
+    "new_table",
+    "table_get",
+    "table_put",
+    "table_shift",
+    "table_slot",
+]
+
+ENTRY_BYTES = 8
+"""One uint64 per entry: 48 or more bits of check and two bound codes."""
+MIN_LOG_SIZE = 16
+"""Below 2**16 entries the check would not fit beside the two bound bytes."""
+MAX_LOG_SIZE = 40
+"""At most 2**40 entries (8 TiB)."""
+NO_BOUND = 128
+"""What :func:`table_get` returns for a missing bound: outside ``[-127, 127]``."""
+
+# An odd multiplier (2**64 / golden ratio, made odd): a bijection of uint64 by multiplication.
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_BYTE = np.uint64(0xFF)
+_OFFSET = np.int64(128)
+
+
+def entries_for_bytes(nbytes: int) -> int:
+    """The number of entries of the largest table that fits in `nbytes` bytes.
+
+    A power of two, at least ``2**MIN_LOG_SIZE`` (512 KiB) whatever the budget.
+
+    Parameters
+    ----------
+    nbytes : int
+        The memory budget in bytes (8 bytes per entry).
+
+    Returns
+    -------
+    int
+        ``2**k`` entries with ``8 * 2**k <= nbytes`` (or ``2**MIN_LOG_SIZE``).
+
+    Examples
+    --------
+    >>> entries_for_bytes(64 * 2**20)
+    8388608
+    >>> entries_for_bytes(100 * 2**20)
+    8388608
+    """
+    entries = max(int(nbytes) // ENTRY_BYTES, 1 << MIN_LOG_SIZE)
+    log_size = min(entries.bit_length() - 1, MAX_LOG_SIZE)
+    return 1 << log_size
+
+
+def new_table(nbytes: int = 64 * 2**20) -> NDArray[np.uint64]:
+    """An empty table (all slots zero) of ``entries_for_bytes(nbytes)`` entries.
+
+    numpy advises the kernel to back large arrays with transparent huge pages (Linux,
+    ``madvise`` mode or ``always``), which keeps TLB misses of random probes low.
+    """
+    return np.zeros(entries_for_bytes(nbytes), dtype=np.uint64)
+
+
+@nb.njit(cache=True, inline="always")
+def table_slot(shift: np.uint64, key: np.uint64) -> np.int64:
+    """The index of `key`'s slot (e.g. to prefetch it before :func:`table_get`)."""
+    return np.int64((np.uint64(key) * _MIX) >> shift)
+
+
+@nb.njit(cache=True, inline="always")
+def table_get(slots: NDArray[np.uint64], shift: np.uint64, key: np.uint64) -> tuple[Any, Any]:
+    """The stored ``(lower, upper)`` bounds of `key`, each ``NO_BOUND`` (128) when unknown.
+
+    Parameters
+    ----------
+    slots : ndarray of uint64
+        The table (length ``2**log_size``).
+    shift : uint64
+        ``64 - log_size``, computed once by the caller (see :func:`table_shift`).
+    key : uint64
+        The position's exact key.
+    """
+    h = key * _MIX
+    entry = slots[np.int64(h >> shift)]
+    if (entry >> np.uint64(16)) != (h & ((np.uint64(1) << shift) - np.uint64(1))):
+        return NO_BOUND, NO_BOUND
+    low = np.int64((entry >> np.uint64(8)) & _BYTE)
+    up = np.int64(entry & _BYTE)
+    return (low - _OFFSET if low else NO_BOUND), (up - _OFFSET if up else NO_BOUND)
+
+
+@nb.njit(cache=True, inline="always")
+def table_put(
+    slots: NDArray[np.uint64], shift: np.uint64, key: np.uint64, lower: int, upper: int
+) -> None:
+    """Record that `key`'s score lies in ``[lower, upper]``.
+
+    Either bound may be ``NO_BOUND`` (128) for "unknown". When the slot already holds this
+    key, the stored bounds are tightened by the new ones; otherwise the slot is overwritten.
+
+    Parameters
+    ----------
+    slots : ndarray of uint64
+        The table.
+    shift : uint64
+        ``64 - log_size`` (see :func:`table_shift`).
+    key : uint64
+        The position's exact key.
+    lower, upper : int
+        Bounds in ``[-127, 127]``, or ``NO_BOUND``.
+    """
+    h = key * _MIX
+    index = np.int64(h >> shift)
+    check = h & ((np.uint64(1) << shift) - np.uint64(1))
+    entry = slots[index]
+    low_code = np.int64(0) if lower == NO_BOUND else np.int64(lower) + _OFFSET
+    up_code = np.int64(0) if upper == NO_BOUND else np.int64(upper) + _OFFSET
+    if (entry >> np.uint64(16)) == check and entry != np.uint64(0):
+        old_low = np.int64((entry >> np.uint64(8)) & _BYTE)
+        old_up = np.int64(entry & _BYTE)
+        if old_low > low_code:  # a code grows with its bound: keep the larger lower bound
+            low_code = old_low
+        if old_up != 0 and (up_code == 0 or old_up < up_code):  # and the smaller upper bound
+            up_code = old_up
+    slots[index] = (check << np.uint64(16)) | np.uint64(low_code << 8) | np.uint64(up_code)
+
+
+def table_shift(slots: NDArray[np.uint64]) -> np.uint64:
+    """``64 - log2(len(slots))``: the number of check bits, passed to get/put."""
+    size = int(slots.shape[0])
+    if size & (size - 1) or not (1 << MIN_LOG_SIZE) <= size <= (1 << MAX_LOG_SIZE):
+        raise InputFormatError(
+            f"a search table needs 2**{MIN_LOG_SIZE}..2**{MAX_LOG_SIZE} slots, got {size}"
+        )
+    return np.uint64(64 - (size.bit_length() - 1))
