@@ -157,18 +157,15 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay._memory import parse_bytes
     from perfectplay.cli._resolve import build_game
     from perfectplay.errors import InputFormatError, PerfectPlayError
-    from perfectplay.search import search
+    from perfectplay.search import Searcher
 
     game: Any = build_game(args.target, args.param, args.game)
     memory = parse_bytes(args.memory, "--memory")
-    lookup = _lookups(args, game)
+    searcher = Searcher(game, memory=memory, lookup=_lookups(args, game))
 
     def one(words: list[str], moves: str) -> Any:
         position = read_position(game, words, moves)[-1]
-        return search(
-            game, position, weak=args.weak, all_moves=args.all_moves, memory=memory,
-            lookup=lookup,
-        )  # fmt: skip
+        return searcher.search(position, weak=args.weak, all_moves=args.all_moves)
 
     if args.positions is None:
         result = one(args.position, args.moves)

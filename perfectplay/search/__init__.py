@@ -32,7 +32,7 @@ Examples
 from __future__ import annotations
 
 from perfectplay.search.book import BookStats, OpeningBook, build_book
-from perfectplay.search.engine import GameOverError, MoveResult, SearchResult, search
+from perfectplay.search.engine import GameOverError, MoveResult, Searcher, SearchResult, search
 from perfectplay.search.kernel import SearchKernel
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "OpeningBook",
     "SearchKernel",
     "SearchResult",
+    "Searcher",
     "build_book",
     "search",
 ]

@@ -39,6 +39,9 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from perfectplay._memory import check_memory, format_bytes
 from perfectplay.errors import CyclicGraphError, GameDefinitionError, InputFormatError
 from perfectplay.protocol.game import Game, provides
@@ -54,7 +57,7 @@ from perfectplay.search.score import child_window, parent_score, to_value
 from perfectplay.search.table import BYTES_PER_ENTRY, DEFAULT_MEMORY, BoundTable
 from perfectplay.values import LOSE, Value
 
-__all__ = ["GameOverError", "MoveResult", "SearchResult", "search"]
+__all__ = ["GameOverError", "MoveResult", "SearchResult", "Searcher", "search"]
 
 
 class GameOverError(InputFormatError):
@@ -215,33 +218,86 @@ def search(
     ...
     perfectplay.search.engine.GameOverError: the game is over at position 0 ...
     """
-    start = time.perf_counter()
-    info = game.info
-    if info.cyclic:
-        raise CyclicGraphError(
-            f"{info.name} is loopy (GameInfo(cyclic=True)); search needs an acyclic game: "
-            f"solve it with the tier engine (perfectplay solve {info.name} --tiers DIR) or "
-            "the retrograde solver (perfectplay.solve)"
-        )
-    here = game.initial() if position is None else position
-    _refuse_over(game, here)
-    budget = DEFAULT_MEMORY if memory is None else memory
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise InputFormatError(f"memory must be a positive number of bytes, got {memory!r}")
-    known = None
-    if lookup is not None and not info.scored:
-        known = _from_lookup(game, here, lookup, weak, all_moves, budget, use_kernel)
-    kernel = _kernel(game) if use_kernel else None
-    if known is not None:
-        found = known
-    elif kernel is not None:
-        found = _with_kernel(kernel, here, budget, weak, all_moves, best)
-    else:
-        with deeper_recursion():
-            found = _plain(game, here, budget, weak, all_moves)
-    value, remoteness, score, chosen, moves, nodes = found
-    seconds = time.perf_counter() - start
-    return SearchResult(value, remoteness, score, chosen, moves, nodes, seconds)
+    searcher = Searcher(game, memory=memory, use_kernel=use_kernel, lookup=lookup)
+    return searcher.search(position, weak=weak, all_moves=all_moves, best=best)
+
+
+class Searcher:
+    """Searches of many positions of one game that share one transposition table.
+
+    :func:`search` answers one position; a ``Searcher`` answers many (a file of positions, a
+    game played move after move) with the table of the kernel path allocated once and kept:
+    what one search stores in it (bounds true of every position) helps the next. Parameters
+    as :func:`search`.
+
+    Examples
+    --------
+    >>> from perfectplay.protocol.game import Game
+    >>> class TakeAway(Game[int]):  # take 1 or 2 tokens; who takes the last wins
+    ...     def initial(self) -> int:
+    ...         return 5
+    ...     def moves(self, heap: int) -> list[tuple[str, int]]:
+    ...         return [(f"take {k}", heap - k) for k in (1, 2) if k <= heap]
+    ...     def outcome(self, heap: int) -> None:
+    ...         return None
+    >>> searcher = Searcher(TakeAway())
+    >>> [searcher.search(heap).value.name for heap in (5, 6)]
+    ['WIN', 'LOSE']
+    """
+
+    def __init__(
+        self,
+        game: Game[Any],
+        *,
+        memory: int | None = None,
+        use_kernel: bool = True,
+        lookup: Callable[[Any], tuple[Value, int] | None] | None = None,
+    ) -> None:
+        info = game.info
+        if info.cyclic:
+            raise CyclicGraphError(
+                f"{info.name} is loopy (GameInfo(cyclic=True)); search needs an acyclic game: "
+                f"solve it with the tier engine (perfectplay solve {info.name} --tiers DIR) or "
+                "the retrograde solver (perfectplay.solve)"
+            )
+        budget = DEFAULT_MEMORY if memory is None else memory
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise InputFormatError(f"memory must be a positive number of bytes, got {memory!r}")
+        self.game = game
+        self.memory = budget
+        self.lookup = lookup if not info.scored else None
+        self.use_kernel = use_kernel
+        self.kernel = _kernel(game) if use_kernel else None
+        self._table = _kernel_table(budget) if self.kernel is not None else None
+
+    def search(
+        self,
+        position: Any = None,
+        *,
+        weak: bool = False,
+        all_moves: bool = False,
+        best: bool = True,
+    ) -> SearchResult:
+        """Perfect play at `position` (default: the start); as :func:`search`."""
+        start = time.perf_counter()
+        game = self.game
+        here = game.initial() if position is None else position
+        _refuse_over(game, here)
+        known = None
+        if self.lookup is not None:
+            known = _from_lookup(
+                game, here, self.lookup, weak, all_moves, self.memory, self.use_kernel
+            )
+        if known is not None:
+            found = known
+        elif self.kernel is not None and self._table is not None:
+            found = _with_kernel(self.kernel, here, self._table, weak, all_moves, best)
+        else:
+            with deeper_recursion():
+                found = _plain(game, here, self.memory, weak, all_moves)
+        value, remoteness, score, chosen, moves, nodes = found
+        seconds = time.perf_counter() - start
+        return SearchResult(value, remoteness, score, chosen, moves, nodes, seconds)
 
 
 _Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[MoveResult, ...], int]
@@ -405,15 +461,9 @@ def _best(valued: list[MoveResult | None], value: Value, score: int | None) -> t
 
 
 # ---------------------------------------------------------------------- kernel path
-def _with_kernel(
-    kernel: SearchKernel,
-    position: Hashable,
-    memory: int,
-    weak: bool,
-    all_moves: bool,
-    best: bool,
-) -> _Found:
-    """The kernel path: the game's compiled alpha-beta over a table sized from `memory`."""
+def _kernel_table(memory: int) -> NDArray[np.uint64]:
+    """The kernel path's table: the largest power of two of 8-byte entries within `memory`,
+    refused before allocating if it is below the smallest or does not fit."""
     least = (1 << MIN_LOG_SIZE) * ENTRY_BYTES
     if memory < least:
         raise InputFormatError(
@@ -426,7 +476,18 @@ def _with_kernel(
         f"the search table ({entries:,} entries of {ENTRY_BYTES} bytes, "
         f"{format_bytes(entries * ENTRY_BYTES)})",
     )
-    table = new_table(memory)
+    return new_table(memory)
+
+
+def _with_kernel(
+    kernel: SearchKernel,
+    position: Hashable,
+    table: NDArray[np.uint64],
+    weak: bool,
+    all_moves: bool,
+    best: bool,
+) -> _Found:
+    """The kernel path: the game's compiled alpha-beta over `table`."""
     score, nodes = kernel.solve(position, weak, table)
     if weak:
         value = _sign(score)
