@@ -45,13 +45,13 @@ from numpy.typing import NDArray
 from perfectplay._memory import check_memory, format_bytes
 from perfectplay.errors import CyclicGraphError, GameDefinitionError, InputFormatError
 from perfectplay.protocol.game import Game, provides
-from perfectplay.search.kernel import SearchKernel
-from perfectplay.search.kernel_table import (
+from perfectplay.search._kernel_table import (
     ENTRY_BYTES,
     MIN_LOG_SIZE,
     entries_for_bytes,
     new_table,
 )
+from perfectplay.search.kernel import SearchKernel
 from perfectplay.search.plain import PlainSearch, deeper_recursion
 from perfectplay.search.score import child_window, parent_score, to_value
 from perfectplay.search.table import BYTES_PER_ENTRY, DEFAULT_MEMORY, BoundTable

@@ -4,7 +4,7 @@ numba cannot cache a generic alpha-beta that takes a game's jitted move generato
 argument (it would recompile in every process), so a game that wants a fast search compiles
 its own alpha-beta over its own position encoding and offers it through the optional method
 ``Game.search_kernel()``. The kernel probes and stores score bounds in the engine's table
-(:mod:`perfectplay.search.kernel_table`: a ``uint64`` array the engine allocates from the
+(:mod:`perfectplay.search._kernel_table`: a ``uint64`` array the engine allocates from the
 memory budget and refuses up front when it does not fit) and narrows its score itself (its own
 null-window schedule); the engine keeps the rest: validation, the table, weak or strong,
 every move's value, the best moves, the result.
@@ -66,7 +66,7 @@ class SearchKernel(Protocol):
     """What a game's compiled alpha-beta offers the search engine (``Game.search_kernel()``).
 
     Every method takes a position where play goes on (the engine checks), as ``Game.moves``
-    yields it, and the table of one search (:func:`~perfectplay.search.kernel_table.new_table`,
+    yields it, and the table of one search (:func:`~perfectplay.search._kernel_table.new_table`,
     the same array for every call of that search).
     """
 

@@ -14,7 +14,7 @@ from search_games import DagGame, dag_games
 
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.search import SearchKernel, search
-from perfectplay.search.kernel_table import ENTRY_BYTES, MIN_LOG_SIZE
+from perfectplay.search._kernel_table import ENTRY_BYTES, MIN_LOG_SIZE
 from perfectplay.values import Value
 
 _SCALE = 100  # the double's own convention: WIN in r -> 100 - r, LOSE in r -> r - 100, TIE 0

@@ -33,7 +33,7 @@ the loser loses as late as possible, so a score also gives the remoteness (see
 sign (1 win, 0 tie, -1 loss), as Pons's ``-w``, but reaches it by a different sequence of
 null-window probes (see :func:`solve_kernel`).
 
-A transposition table (:mod:`perfectplay.search.kernel_table`) holds bounds keyed by
+A transposition table (:mod:`perfectplay.search._kernel_table`) holds bounds keyed by
 ``current + mask``, which names a position of one board size only: use one table per
 ``(rows, cols)``. Within a size, a table may serve any number of searches, strong and weak
 alike.
@@ -41,7 +41,7 @@ alike.
 Examples
 --------
 >>> import numpy as np
->>> from perfectplay.search.kernel_table import new_table, table_shift
+>>> from perfectplay.search._kernel_table import new_table, table_shift
 >>> slots = new_table(2**20)
 >>> current, mask = np.uint64(0x10200000), np.uint64(0x10604000)  # 4453 on 6 x 7
 >>> int(solve_kernel(current, mask, 4, 6, 7, False, slots, table_shift(slots))[0])
@@ -56,7 +56,7 @@ from numpy.typing import NDArray
 
 from perfectplay._bits import popcount
 from perfectplay._prefetch import prefetch
-from perfectplay.search.kernel_table import NO_BOUND, table_get, table_put, table_slot
+from perfectplay.search._kernel_table import NO_BOUND, table_get, table_put, table_slot
 
 __all__ = [
     "ETC_MIN_EMPTY",

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.games.connect_four import _search_kernels as kernels
-from perfectplay.search.kernel_table import table_shift
+from perfectplay.search._kernel_table import table_shift
 from perfectplay.values import Value
 
 __all__ = ["ConnectFourSearch", "score_to_value"]

@@ -19,7 +19,7 @@ from perfectplay.enumeration.solving import GameSolution
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.search import ConnectFourSearch, score_to_value
 from perfectplay.search import search
-from perfectplay.search.kernel_table import new_table
+from perfectplay.search._kernel_table import new_table
 from perfectplay.solved import open_tiers
 from perfectplay.tiers import solve_tiers
 from perfectplay.values import LOSE, TIE, WIN, Value
