@@ -71,6 +71,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ConnectFour", "superset_sizes"]
 
+_X_BITS = str.maketrans("XO", "10")
+"""A column's stones as binary digits of X's stones (read top first)."""
+
 Board = tuple[str, ...]
 
 
@@ -207,24 +210,26 @@ class ConnectFour(Game[Board]):
         return position
 
     def _play_digits(self, digits: str) -> Board:
-        """The position after the columns `digits` (1-based) are played from the start."""
-        position = self.initial()
+        """The position after the columns `digits` (1-based) are played from the start.
+
+        Cost: a few integer operations per move (each player's stones as one bitboard, four in
+        a row tested on the mover's stones only).
+        """
+        columns: list[list[str]] = [[] for _ in range(self.cols)]
+        stones = [0, 0]  # X's, O's
         for k, digit in enumerate(digits):
             c = int(digit) - 1
             if not 0 <= c < self.cols:
                 raise InputFormatError(
                     f"move {k + 1} of {digits!r}: no column {digit} (columns 1 to {self.cols})"
                 )
-            if len(position[c]) == self.rows or self.outcome(position) is not None:
-                why = (
-                    "is full"
-                    if len(position[c]) == self.rows
-                    else "cannot be played: the game is over"
-                )
+            over = k > 0 and self._four(stones[(k - 1) % 2])
+            if over or len(columns[c]) == self.rows:
+                why = "cannot be played: the game is over" if over else "is full"
                 raise InputFormatError(f"move {k + 1} of {digits!r}: column {digit} {why}")
-            mark = "X" if k % 2 == 0 else "O"
-            position = (*position[:c], position[c] + mark, *position[c + 1 :])
-        return position
+            stones[k % 2] |= 1 << (c * self.height + len(columns[c]))
+            columns[c].append("XO"[k % 2])
+        return tuple("".join(column) for column in columns)
 
     def search_kernel(self) -> ConnectFourSearch:
         """The compiled alpha-beta of :mod:`perfectplay.games.connect_four.search` (bitboards,
@@ -253,11 +258,10 @@ class ConnectFour(Game[Board]):
         """``(mask, current)``: every stone, and the stones of the player to move."""
         mask = x = 0
         for c, column in enumerate(position):
-            base = c * self.height
-            mask |= ((1 << len(column)) - 1) << base
-            for r, stone in enumerate(column):
-                if stone == "X":
-                    x |= 1 << (base + r)
+            if column:
+                base = c * self.height
+                mask |= ((1 << len(column)) - 1) << base
+                x |= int(column[::-1].translate(_X_BITS), 2) << base
         return mask, (x if mask.bit_count() % 2 == 0 else mask ^ x)
 
     def _four(self, stones: int) -> bool:
