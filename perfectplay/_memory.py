@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import math
+import mmap
 import os
 import re
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from perfectplay.errors import InputFormatError, TooLargeError
 
-__all__ = ["available_bytes", "check_memory", "format_bytes", "parse_bytes"]
+__all__ = [
+    "available_bytes",
+    "check_memory",
+    "format_bytes",
+    "parse_bytes",
+    "populated_empty",
+    "populated_zeros",
+]
 
 
 def available_bytes() -> int:
@@ -91,3 +103,41 @@ def check_memory(estimate: int | float, what: str) -> None:
         raise TooLargeError(
             f"{what} needs about {need} of memory but only {format_bytes(available)} is available"
         )
+
+
+_POPULATE_MIN = 1 << 22
+"""Bytes: below this, plain numpy arrays (numpy's own huge-page threshold)."""
+
+
+def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
+    """An uninitialised array of `count` entries whose memory the kernel maps at once.
+
+    Large arrays get an anonymous mapping with ``MAP_POPULATE``: one system call maps every
+    page, where filling a fresh ``np.empty`` takes a page fault per 4 KiB page, or waits for
+    huge pages to be compacted (numpy asks for them). Measured on this project's machine,
+    filling 1 GiB: 0.4 s populated, 0.6 s with page faults, 0.2 to 2.5 s with huge pages.
+    Small arrays, and systems without ``MAP_POPULATE``, get ``np.empty``.
+
+    >>> a = populated_empty(1 << 21, np.uint16)
+    >>> a.shape, a.dtype, a.flags.writeable
+    ((2097152,), dtype('uint16'), True)
+    """
+    dtype = np.dtype(dtype)
+    size = count * dtype.itemsize
+    if size < _POPULATE_MIN or not hasattr(mmap, "MAP_POPULATE"):
+        return np.empty(count, dtype=dtype)
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | mmap.MAP_POPULATE
+    return np.frombuffer(mmap.mmap(-1, size, flags=flags), dtype=dtype)
+
+
+def populated_zeros(count: int, dtype: Any) -> NDArray[Any]:
+    """A zeroed array of `count` entries whose memory the kernel maps at once (an anonymous
+    mapping is zero-filled), for tables probed at random: no page fault on first touch.
+
+    >>> populated_zeros(1 << 20, np.uint64).sum()
+    np.uint64(0)
+    """
+    dtype = np.dtype(dtype)
+    if count * dtype.itemsize < _POPULATE_MIN or not hasattr(mmap, "MAP_POPULATE"):
+        return np.zeros(count, dtype=dtype)
+    return populated_empty(count, dtype)

@@ -48,6 +48,7 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay._memory import populated_zeros
 from perfectplay.errors import InputFormatError
 
 __all__ = [
@@ -108,10 +109,11 @@ def entries_for_bytes(nbytes: int) -> int:
 def new_table(nbytes: int = 64 * 2**20) -> NDArray[np.uint64]:
     """An empty table (all slots zero) of ``entries_for_bytes(nbytes)`` entries.
 
-    numpy advises the kernel to back large arrays with transparent huge pages (Linux,
-    ``madvise`` mode or ``always``), which keeps TLB misses of random probes low.
+    Its pages are mapped at once (:func:`perfectplay._memory.populated_zeros`): random probes
+    of a fresh table would otherwise take a page fault each (64 MiB: 0.11 s here, 0.02 s mapped
+    at once).
     """
-    return np.zeros(entries_for_bytes(nbytes), dtype=np.uint64)
+    return populated_zeros(entries_for_bytes(nbytes), np.uint64)
 
 
 @nb.njit(cache=True, inline="always")
