@@ -6,6 +6,8 @@ import io
 import os
 import random
 import tempfile
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,9 +15,18 @@ from brute import brute_game_solution
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.errors import InputFormatError
+from perfectplay.api import GameSolution, solve
+from perfectplay.errors import CyclicGraphError, InputFormatError, PerfectPlayError
+from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.nim.rules import Nim
-from perfectplay.play import PlaySession, describe
+from perfectplay.play import (
+    PlaySession,
+    SearchAnswer,
+    SearchedGame,
+    Thinking,
+    ThinkingLine,
+    describe,
+)
 from perfectplay.protocol.game import Game
 from perfectplay.store import SolutionStore, open_store, save
 from perfectplay.values import Value
@@ -189,3 +200,135 @@ def test_a_game_solution_plays_like_the_brute_force_store() -> None:
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1]
     assert "Computer plays" in outputs[0]
+
+
+# ---------------------------------------------------------------------- play by search
+C4_SMALL = ConnectFour(rows=4, cols=5)
+
+
+@pytest.fixture(scope="module")
+def searched_small() -> Iterator[SearchedGame]:
+    """Connect Four 4x5 played by search (one search process for the module's tests)."""
+    with SearchedGame(C4_SMALL) as searched:
+        yield searched
+
+
+@pytest.fixture(scope="module")
+def solved_small() -> GameSolution[Any]:
+    return solve(C4_SMALL, progress=False)
+
+
+def _random_positions(game: Game[Any], count: int, seed: int) -> list[Any]:
+    """Positions along random games, play going on at each."""
+    rng = random.Random(seed)
+    found: list[Any] = []
+    while len(found) < count:
+        position = game.initial()
+        for _ in range(rng.randrange(4, 16)):
+            moves = list(game.moves(position))
+            if not moves or game.outcome(position) is not None:
+                break
+            found.append(position)
+            position = rng.choice(moves)[1]
+    return found[:count]
+
+
+def test_searched_answers_are_the_strong_solvers(
+    searched_small: SearchedGame, solved_small: GameSolution[Any]
+) -> None:
+    """Each move's value and remoteness for the mover, the best moves and the position's own
+    value and remoteness, by search, equal the solved game's (4x5: every position solved)."""
+    for position in _random_positions(C4_SMALL, 30, seed=4):
+        expected = [(m.label, m.value, m.remoteness) for m in solved_small.move_values(position)]
+        got = [(m.label, m.value, m.remoteness) for m in searched_small.move_values(position)]
+        assert got == expected, C4_SMALL.render(position)
+        assert [m.label for m in searched_small.best_moves(position)] == [
+            m.label for m in solved_small.best_moves(position)
+        ]
+        entry = searched_small.probe(position)
+        assert (entry.value, entry.remoteness) == (
+            solved_small.value(position),
+            solved_small.remoteness(position),
+        )
+        for move in searched_small.move_values(position):  # children valued on the way
+            child = searched_small.known(move.position)
+            assert child is not None
+            assert (child.value, child.remoteness) == (
+                solved_small.value(move.position),
+                solved_small.remoteness(move.position),
+            )
+
+
+def test_a_session_by_search_plays_as_one_on_the_solved_game(
+    searched_small: SearchedGame, solved_small: GameSolution[Any]
+) -> None:
+    """The same scripted game (values, hints, moves, undo) against the search and the solver
+    prints the same thing: same replies, same values."""
+    script = "values\nhint\nc\nvalues\nd\nhint\nundo\nb\nvalues\n1\n" * 2
+    outputs = []
+    for solved in (searched_small, solved_small):
+        out = io.StringIO()
+        session = PlaySession(
+            C4_SMALL, solved, human="second", stdin=io.StringIO(script), stdout=out
+        )
+        session.run()
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1]
+    assert "Computer plays" in outputs[0] and "Hint: " in outputs[0]
+
+
+def test_the_answer_cache_is_bounded_and_answers_again_by_searching() -> None:
+    positions = _random_positions(C4_SMALL, 3, seed=9)
+    with SearchedGame(C4_SMALL, cache_size=2) as searched:
+        first = [searched.probe(p) for p in positions]
+        assert searched.known(positions[0]) is None  # dropped: least recently used
+        assert searched.known(positions[2]) == first[2]
+        assert searched.probe(positions[0]) == first[0]  # searched again, same answer
+
+
+def test_a_slow_answer_says_thinking_then_gives_the_answer() -> None:
+    """``wait`` bounds the time answer() takes: a search not done answers Thinking (running),
+    a later call the answer; the process start alone outlasts a zero wait."""
+    position = C4_SMALL.parse("33")
+    with SearchedGame(C4_SMALL) as searched:
+        status = searched.answer(position, wait=0.0)
+        assert isinstance(status, Thinking)
+        assert status.running and status.game == "connect-four" and status.elapsed >= 0
+        deadline = time.monotonic() + 120
+        while isinstance(found := searched.answer(position, wait=0.1), Thinking):
+            assert time.monotonic() < deadline
+        assert isinstance(found, SearchAnswer) and found.all_moves and len(found.moves) == 5
+
+
+def test_the_rules_answer_where_play_is_over_and_close_stops_the_search() -> None:
+    won = C4_SMALL.parse("1212121")  # four in column 1
+    searched = SearchedGame(C4_SMALL)
+    found = searched.answer(won)
+    assert isinstance(found, SearchAnswer)
+    assert (found.value, found.remoteness, found.moves) == (Value.LOSE, 0, ())
+    searched.close()
+    with pytest.raises(PerfectPlayError, match="closed"):
+        searched.probe(C4_SMALL.initial())
+
+
+def test_a_loopy_game_is_refused() -> None:
+    from perfectplay.games.registry import load_game
+
+    with pytest.raises(CyclicGraphError, match="acyclic"):
+        SearchedGame(load_game("quixo", size=3))
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_thinking_is_one_updating_line_on_a_terminal_and_nothing_on_a_pipe() -> None:
+    terminal, pipe = _Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        line = ThinkingLine(stream)
+        line(0.25)
+        line(1.5)
+        line(None)
+    assert terminal.getvalue() == "\rThinking... 0.2 s\rThinking... 1.5 s\r\033[K"
+    assert pipe.getvalue() == ""

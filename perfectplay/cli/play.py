@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import Any
 
@@ -24,7 +25,9 @@ def add_parser(subparsers: Any) -> None:
             "Play a registered game against perfect play: the board is drawn after every move; "
             "enter moves by label or number; commands: values, hint, undo, help, quit. GAME is "
             "a registered game's name (solved first), or a store file or tier directory saved "
-            "by `perfectplay solve GAME -o PATH` (nothing to solve)."
+            "by `perfectplay solve GAME -o PATH` (nothing to solve). A game too large to solve in "
+            "memory that offers a compiled search (Connect Four 6x7) is played by search: each "
+            "position is searched when it comes up, the elapsed time shown while it thinks."
         ),
     )
     add_target_argument(parser)
@@ -34,6 +37,13 @@ def add_parser(subparsers: Any) -> None:
         "--db",
         metavar="FILE|DIR",
         help="play GAME from this saved solution or tier directory instead of solving it",
+    )
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="play by search, each position searched when it comes up, even where the game "
+        "could be solved (a game too large to solve in memory that offers a compiled search, "
+        "such as Connect Four 6x7, is played by search anyway)",
     )
     parser.add_argument(
         "--side",
@@ -49,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     asked for."""
     from perfectplay.cli._options import read_position
     from perfectplay.cli._resolve import build_game, open_saved, resolve
-    from perfectplay.errors import InputFormatError
-    from perfectplay.play import PlaySession
+    from perfectplay.errors import InputFormatError, TooLargeError
+    from perfectplay.play import PlaySession, SearchedGame, ThinkingLine, offers_search
 
     where = resolve(args.target) if args.target is not None else None
     db = args.db if where is None or where.path is None else where.path
@@ -68,7 +78,22 @@ def run(args: argparse.Namespace) -> int:
 
     game: Any = build_game(args.target, args.param, args.game)
     path = read_position(game, args.position, args.moves)
-    print(f"Solving {game.info.name}...", file=sys.stderr)
-    session = PlaySession(game, solve(game), human=args.side, stdin=sys.stdin, stdout=sys.stdout)
-    session.history = path  # --side first: the side to move at POSITION
-    return session.run()
+    solved: Any = None
+    if not args.search:
+        print(f"Solving {game.info.name}...", file=sys.stderr)
+        try:
+            solved = solve(game)
+        except TooLargeError as error:
+            if not offers_search(game):
+                raise
+            why = str(error).split(";")[0]  # the engine's finding, without its advice
+            print(
+                f"{why}, too many to solve in memory: playing by search, position by position",
+                file=sys.stderr,
+            )
+    with contextlib.ExitStack() as stack:
+        if solved is None:
+            solved = stack.enter_context(SearchedGame(game, on_wait=ThinkingLine(sys.stdout)))
+        session = PlaySession(game, solved, human=args.side, stdin=sys.stdin, stdout=sys.stdout)
+        session.history = path  # --side first: the side to move at POSITION
+        return session.run()

@@ -28,3 +28,37 @@ def test_an_illegal_move_is_refused_before_the_session() -> None:
     result = run_cli(["play", "ttt", "--moves", "b2,b2"], stdin="quit\n")
     assert (result.code, result.out) == (2, "")
     assert "move 2 of 2, 'b2', is not legal" in result.err
+
+
+LATE = "2252576253462244111563365343671351441"  # Connect Four 6x7, 37 plies: 4 to the end
+
+
+def test_connect_four_6x7_is_played_by_search_from_a_late_position() -> None:
+    """The standard board is too large to solve in memory: the session searches each
+    position instead, and its values are the search engine's."""
+    from perfectplay.games.registry import load_game
+    from perfectplay.search import search
+
+    result = run_cli(
+        ["play", "c4", "--param", "rows=6", "--param", "cols=7", LATE, "--side", "second"],
+        stdin="values\nquit\n",
+    )
+    assert result.code == 0, result.err
+    assert "too many to solve in memory: playing by search" in result.err
+    game = load_game("connect-four", rows=6, cols=7)
+    found = search(game, game.parse(LATE), all_moves=True)
+    assert f"Computer plays {found.best_moves[0]}." in result.out
+    assert "Thinking" not in result.out  # not a terminal: no clock
+    after = {m[0]: m[1] for m in game.moves(game.parse(LATE))}[found.best_moves[0]]
+    listed = search(game, after, all_moves=True).moves
+    for i, move in enumerate(listed, 1):
+        assert f"{i:>3}. {move.label}  {move.value.name} in {move.remoteness}" in result.out
+
+
+def test_search_plays_a_small_board_as_the_solver_does() -> None:
+    script = "values\nhint\nc\nvalues\nb\nhint\nquit\n"
+    args = ["play", "c4", "--param", "rows=4", "--param", "cols=5", "--side", "second"]
+    solved, searched = run_cli(args, stdin=script), run_cli([*args, "--search"], stdin=script)
+    assert (solved.code, searched.code) == (0, 0), searched.err
+    assert searched.out == solved.out
+    assert "Solving" not in searched.err
