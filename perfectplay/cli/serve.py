@@ -22,9 +22,10 @@ def add_parser(subparsers: Any) -> None:
             "Serve the web app: a page listing the registered games (and the databases given), "
             "and a page per game where you play against perfect play or explore both sides, "
             "every legal move coloured by its value. Games are solved on first use and kept "
-            "in memory; a database (a file written by `perfectplay solve GAME --save FILE`, or "
-            "a directory by `--tiers DIR`) is served without solving. The JSON API is "
-            "described in docs/web.md."
+            "in memory (a game too large to solve that offers a compiled search, such as "
+            "Connect Four 6x7, is searched position by position); a database (a file written "
+            "by `perfectplay solve GAME --save FILE`, or a directory by `--tiers DIR`) is "
+            "served without solving. The JSON API is described in docs/web.md."
         ),
     )
     parser.add_argument(
@@ -49,7 +50,16 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="largest game to solve on request, in positions (default 20,000,000)",
+        help="largest game to solve on request, in positions (default 20,000,000); a larger "
+        "game that offers a compiled search (Connect Four 6x7) is served by search, each "
+        "position searched when first asked about",
+    )
+    parser.add_argument(
+        "--max-searches",
+        type=int,
+        default=None,
+        metavar="N",
+        help="searches running at once over all games served by search (default 2)",
     )
     parser.set_defaults(handler=run)
 
@@ -65,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.errors import InputFormatError
     from perfectplay.web.app import create_app, database_ids, game_page, open_database
     from perfectplay.web.server import bind, serve
-    from perfectplay.web.solutions import DEFAULT_MAX_POSITIONS, SolutionCache
+    from perfectplay.web.solutions import (
+        DEFAULT_MAX_POSITIONS,
+        DEFAULT_MAX_SEARCHES,
+        SolutionCache,
+    )
 
     names: list[str] = []
     files: list[str] = []
@@ -90,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         sock = stack.enter_context(
             bind(args.host or "127.0.0.1", args.port, allow_remote=args.host is not None)
         )
-        cache = SolutionCache(max_positions=max_positions)
+        searches = DEFAULT_MAX_SEARCHES if args.max_searches is None else args.max_searches
+        cache = SolutionCache(max_positions=max_positions, max_searches=searches)
         stack.callback(cache.close)
         for game in games:
             cache.lookup(game)  # starts solving now, in the background

@@ -15,7 +15,10 @@ Routes (the API is documented in ``docs/web.md``):
 Every error answers JSON ``{"error": "..."}`` with a 4xx status naming the problem (unknown
 game: 404; bad parameters, illegal moves, unreadable or unreachable positions, ``params`` that
 are not a database's own: 400; a game too large to solve here: 413, at once). A position whose
-game is still being solved answers 202 with ``{"solving": true, ...}``: ask again.
+game is still being solved answers 202 with ``{"solving": true, ...}``: ask again. A game too
+large to solve that offers a compiled search (Connect Four 6x7) is served by search, position
+by position: a position whose search is under way answers 202 with ``{"thinking": true, ...}``
+and the seconds elapsed; the search goes on in a process of its own, so nothing else waits.
 
 Examples
 --------
@@ -54,10 +57,11 @@ from perfectplay.errors import (
     UnknownNameError,
 )
 from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
+from perfectplay.play import SearchedGame, Thinking
 from perfectplay.protocol.game import Game
 from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
-from perfectplay.web.report import position_report
+from perfectplay.web.report import position_report, searched_report
 from perfectplay.web.solutions import (
     DEFAULT_MAX_POSITIONS,
     SolutionCache,
@@ -82,6 +86,9 @@ _STATIC = str(files("perfectplay.web") / "static")
 FIRST_WAIT = 0.5
 """Seconds a position request waits for its game's solve before answering 202: small games and
 games refused as their solve starts (too large) answer at once."""
+SEARCH_WAIT = 0.2
+"""Seconds a position of a game served by search waits for its search before answering 202:
+positions near the end are answered at once, the others show that the program thinks."""
 
 
 @dataclass(frozen=True)
@@ -232,9 +239,17 @@ def _check_database_params(db: Database, request: Request) -> None:
         )
 
 
-def _report(solved: Solved, request: Request) -> dict[str, Any]:
+def _report(solved: Solved | SearchedGame, request: Request) -> dict[str, Any] | Thinking:
+    """The position the request names, reported (or a search's status)."""
     game = solved.game
     start, played = _query_text(request, "position"), _move_labels(request)
+    found = (
+        searched_report(solved, start, played, SEARCH_WAIT)
+        if isinstance(solved, SearchedGame)
+        else position_report(solved, start, played)
+    )
+    if isinstance(found, Thinking):
+        return found
     report: dict[str, Any] = {
         "game": game.info.name,
         "params": _json_params(game),
@@ -242,7 +257,7 @@ def _report(solved: Solved, request: Request) -> dict[str, Any]:
         "start": start,
         "played": played,
     }
-    report.update(position_report(solved, start, played))
+    report.update(found)
     return report
 
 
@@ -302,7 +317,17 @@ def create_app(
                 "running": found.running,
             }
             return JSONResponse(status, status_code=202)
-        return JSONResponse(_report(found, request))
+        # in a worker thread: a search's answer is waited for up to SEARCH_WAIT
+        report = await run_in_threadpool(_report, found, request)
+        if isinstance(report, Thinking):
+            status = {
+                "thinking": True,
+                "game": report.game,
+                "elapsed": round(report.elapsed, 2),
+                "running": report.running,
+            }
+            return JSONResponse(status, status_code=202)
+        return JSONResponse(report)
 
     async def database_position(request: Request) -> Response:
         key = request.path_params["id"]
@@ -312,6 +337,7 @@ def create_app(
             raise UnknownNameError(f"unknown database {key!r}; databases served: {known}")
         _check_database_params(db, request)
         report = _report(Solved(db.source.game, db.source), request)
+        assert not isinstance(report, Thinking)  # a database answers, it does not search
         report["database"] = db.id
         return JSONResponse(report)
 

@@ -33,11 +33,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.errors import InputFormatError
-from perfectplay.protocol.game import provides
+from perfectplay.play import SearchedGame, Thinking
+from perfectplay.protocol.answers import GameMove
+from perfectplay.protocol.game import Game, provides
 from perfectplay.values import NO_REMOTENESS, Value
 from perfectplay.web.solutions import Solved
 
-__all__ = ["MAX_MOVES", "MAX_POSITION_CHARS", "position_report", "start_position"]
+__all__ = [
+    "MAX_MOVES",
+    "MAX_POSITION_CHARS",
+    "position_report",
+    "searched_report",
+    "start_position",
+]
 
 MAX_MOVES = 10_000
 """Longest move sequence a request may replay."""
@@ -50,6 +58,17 @@ def _remoteness(remoteness: int) -> int | None:
     return None if remoteness == NO_REMOTENESS else remoteness
 
 
+def _parse_start(game: Game[Any], text: str | None) -> Any:
+    """The initial position, or the one `text` writes in the game's text format."""
+    if text is None:
+        return game.initial()
+    if len(text) > MAX_POSITION_CHARS:
+        raise InputFormatError(f"a position is at most {MAX_POSITION_CHARS} characters")
+    if not provides(game, "parse"):
+        raise InputFormatError(f"{game.info.name} cannot read positions from text")
+    return game.parse(text)
+
+
 def start_position(solved: Solved, text: str | None) -> Any:
     """The game's initial position, or the one `text` writes in the game's text format.
 
@@ -60,16 +79,68 @@ def start_position(solved: Solved, text: str | None) -> Any:
     PositionNotFoundError
         If the position is not reachable from the game's start (not among the solved ones).
     """
-    game = solved.game
-    if text is None:
-        return game.initial()
-    if len(text) > MAX_POSITION_CHARS:
-        raise InputFormatError(f"a position is at most {MAX_POSITION_CHARS} characters")
-    if not provides(game, "parse"):
-        raise InputFormatError(f"{game.info.name} cannot read positions from text")
-    position = game.parse(text)
-    solved.probe(position)  # PositionNotFoundError names it if unreachable
+    position = _parse_start(solved.game, text)
+    if text is not None:
+        solved.probe(position)  # PositionNotFoundError names it if unreachable
     return position
+
+
+def _replay(game: Game[Any], position: Any, moves: Sequence[str]) -> list[Any]:
+    """The positions from `position` through each move of `moves` (checked legal by the rules).
+
+    Raises
+    ------
+    InputFormatError
+        Naming the first move that is not legal where it is played, and the legal ones.
+    """
+    if len(moves) > MAX_MOVES:
+        raise InputFormatError(f"at most {MAX_MOVES} moves per request, got {len(moves)}")
+    path = [position]
+    for ply, label in enumerate(moves, 1):
+        over = game.outcome(position) is not None
+        options = [] if over else [(str(m[0]), m[1]) for m in game.moves(position)]
+        chosen = next((child for name, child in options if name == label), None)
+        if chosen is None:
+            legal = ", ".join(name for name, _ in options) or "none, the game is over"
+            raise InputFormatError(
+                f"move {ply} ({label!r}) is not legal in position {game.render(position)!r}; "
+                f"legal moves: {legal}"
+            )
+        position = chosen
+        path.append(position)
+    return path
+
+
+def _describe(
+    game: Game[Any],
+    position: Any,
+    options: Sequence[GameMove[Any]],
+    best: set[str],
+    history: Sequence[tuple[Value, int]],
+) -> dict[str, Any]:
+    """The report of `position` (the last of `history`) with its valued moves."""
+    from perfectplay.draw import position_svg, value_history_svg
+
+    value, remoteness = history[-1]
+    return {
+        "position": game.render(position),
+        "svg": position_svg(game, position, list(options)),
+        "value": value.name,
+        "remoteness": _remoteness(remoteness),
+        "over": not options,
+        "moves": [
+            {
+                "label": m.label,
+                "value": Value(m.value).name,
+                "remoteness": _remoteness(m.remoteness),
+                "score": m.score,
+                "best": m.label in best,
+            }
+            for m in options
+        ],
+        "history": [{"value": v.name, "remoteness": _remoteness(r)} for v, r in history],
+        "history_svg": value_history_svg(history),
+    }
 
 
 def position_report(solved: Solved, start: str | None, moves: Sequence[str]) -> dict[str, Any]:
@@ -90,7 +161,8 @@ def position_report(solved: Solved, start: str | None, moves: Sequence[str]) -> 
         ``position`` (text), ``svg``, ``value`` and ``remoteness`` (for the player to move;
         remoteness None for a draw), ``over``, ``moves`` (label, value and remoteness for the
         player making it, ``best``), ``history`` (value and remoteness for the player to move
-        at each ply from the start) and ``history_svg``; see ``docs/web.md``.
+        at each ply from the start), ``history_from`` (0: the ply of the first) and
+        ``history_svg``; see ``docs/web.md``.
 
     Raises
     ------
@@ -104,43 +176,58 @@ def position_report(solved: Solved, start: str | None, moves: Sequence[str]) -> 
     -----
     Cost: O(moves from each position on the way) look-ups, plus drawing the board and chart.
     """
-    from perfectplay.draw import position_svg, value_history_svg
-
-    if len(moves) > MAX_MOVES:
-        raise InputFormatError(f"at most {MAX_MOVES} moves per request, got {len(moves)}")
     game = solved.game
-    position = start_position(solved, start)
-    history = [solved.probe(position)]
-    for ply, label in enumerate(moves, 1):
-        options = solved.move_values(position)
-        chosen = next((m for m in options if m.label == label), None)
-        if chosen is None:
-            legal = ", ".join(m.label for m in options) or "none, the game is over"
-            raise InputFormatError(
-                f"move {ply} ({label!r}) is not legal in position {game.render(position)!r}; "
-                f"legal moves: {legal}"
-            )
-        position = chosen.position
-        history.append(solved.probe(position))
-    options = solved.move_values(position)
+    path = _replay(game, start_position(solved, start), moves)
+    position = path[-1]
+    history = [solved.probe(p) for p in path]
     best = {m.label for m in solved.best_moves(position)}
-    value, remoteness = history[-1]
-    return {
-        "position": game.render(position),
-        "svg": position_svg(game, position, options),
-        "value": value.name,
-        "remoteness": _remoteness(remoteness),
-        "over": not options,
-        "moves": [
-            {
-                "label": m.label,
-                "value": Value(m.value).name,
-                "remoteness": _remoteness(m.remoteness),
-                "score": m.score,
-                "best": m.label in best,
-            }
-            for m in options
-        ],
-        "history": [{"value": v.name, "remoteness": _remoteness(r)} for v, r in history],
-        "history_svg": value_history_svg(history),
-    }
+    report = _describe(game, position, solved.move_values(position), best, history)
+    report["history_from"] = 0
+    return report
+
+
+def searched_report(
+    searched: SearchedGame, start: str | None, moves: Sequence[str], wait: float
+) -> dict[str, Any] | Thinking:
+    """The report of :func:`position_report` for a game served by search, or its status.
+
+    The position reached is searched (all its moves valued) if it is not known yet: if the
+    search takes longer than `wait` seconds, the answer is a
+    :class:`~perfectplay.play.Thinking` status (ask again). `start` is read, not checked
+    reachable (a search answers any legal position). The history holds the positions whose
+    values are known (searched, or a searched position's move), from the earliest ply such
+    that every later one is known, moved to an even ply so that the chart's first player is
+    the game's (``history_from`` names that ply).
+
+    Raises
+    ------
+    InputFormatError
+        As :func:`position_report`.
+    PerfectPlayError
+        What the search raised.
+
+    Notes
+    -----
+    Cost: the replay (O(moves)), the search of the last position if new (up to `wait`
+    seconds here; it goes on in the background), cache look-ups for the history.
+    """
+    game = searched.game
+    path = _replay(game, _parse_start(game, start), moves)
+    position = path[-1]
+    found = searched.answer(position, all_moves=True, wait=wait)
+    if isinstance(found, Thinking):
+        return found
+    history: list[tuple[Value, int]] = [(found.value, found.remoteness)]
+    for earlier in reversed(path[:-1]):
+        known = searched.known(earlier)
+        if known is None:
+            break
+        history.append((known.value, known.remoteness))
+    history.reverse()
+    first = len(path) - len(history)
+    if first % 2:
+        first += 1
+        history = history[1:]
+    report = _describe(game, position, found.moves, set(found.best), history)
+    report["history_from"] = first
+    return report

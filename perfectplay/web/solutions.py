@@ -13,6 +13,13 @@ Both kinds are looked up through one small interface, :class:`Solved`: the game 
 to parse, render and list moves), the value of a position for the player to move, and every
 move valued for the player making it.
 
+A game whose solve is refused (too large to solve in memory) but that offers a compiled search
+(Connect Four 6x7) is served by search instead: :meth:`SolutionCache.lookup` returns its
+:class:`~perfectplay.play.SearchedGame`, which searches each position asked about in a process
+of its own (one search per game at a time, at most ``max_searches`` at once over all games)
+and keeps the answers in a bounded cache. At most :data:`MAX_SEARCHED_GAMES` games keep a
+search process; the least recently asked is closed for a new one.
+
 Examples
 --------
 >>> from perfectplay.games.registry import load_game
@@ -36,6 +43,7 @@ import concurrent.futures
 import queue
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -44,7 +52,8 @@ from typing import TYPE_CHECKING, Any
 from perfectplay._memory import format_bytes
 from perfectplay.api import GameMove, GameSolution, solve
 from perfectplay.enumeration.enumerate import _BYTES_PER_POSITION
-from perfectplay.errors import TooLargeError
+from perfectplay.errors import InputFormatError, TooLargeError
+from perfectplay.play import SearchedGame, offers_search
 from perfectplay.protocol.game import Game, provides
 from perfectplay.store import SolutionStore
 from perfectplay.values import Value
@@ -54,6 +63,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_POSITIONS",
+    "DEFAULT_MAX_SEARCHES",
+    "MAX_SEARCHED_GAMES",
     "SolutionCache",
     "Solved",
     "Solving",
@@ -63,6 +74,10 @@ __all__ = [
 
 DEFAULT_MAX_POSITIONS = 20_000_000
 """Largest game the web app solves on request (Connect Four 5x5 has about 7 * 10^7)."""
+DEFAULT_MAX_SEARCHES = 2
+"""Searches running at once over all games served by search (each takes a core)."""
+MAX_SEARCHED_GAMES = 4
+"""Games served by search that keep a search process (about 200 MB each with its table)."""
 
 
 def game_key(game: Game[Any]) -> tuple[str, Hashable]:
@@ -181,17 +196,34 @@ class SolutionCache:
     ----------
     max_positions : int
         Games with more reachable positions are refused with
-        :class:`~perfectplay.errors.TooLargeError` (raised by :meth:`lookup`).
+        :class:`~perfectplay.errors.TooLargeError` (raised by :meth:`lookup`), or served by
+        search if they offer a compiled search.
+    max_searches : int
+        Searches running at once over all games served by search.
+    search_memory : int, optional
+        Byte budget of each searched game's table (default: the search engine's, 64 MiB).
 
     Notes
     -----
     Thread-safe. Solves run in one daemon thread, so a server stopped by Ctrl-C exits at
-    once even in the middle of a long solve. A failed solve (too large, a broken game) is
-    remembered like a solution: the same request gets the same error without solving again.
+    once even in the middle of a long solve; searches in processes that :meth:`close` ends.
+    A failed solve (too large, a broken game) is remembered like a solution: the same request
+    gets the same error without solving again.
     """
 
-    def __init__(self, *, max_positions: int = DEFAULT_MAX_POSITIONS) -> None:
+    def __init__(
+        self,
+        *,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        max_searches: int = DEFAULT_MAX_SEARCHES,
+        search_memory: int | None = None,
+    ) -> None:
+        if max_searches < 1:
+            raise InputFormatError(f"max_searches must be at least 1, got {max_searches}")
         self.max_positions = max_positions
+        self.search_memory = search_memory
+        self._slots = threading.BoundedSemaphore(max_searches)
+        self._searched: OrderedDict[tuple[str, Hashable], SearchedGame] = OrderedDict()
         self._jobs: dict[tuple[str, Hashable], _Job] = {}
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -227,8 +259,9 @@ class SolutionCache:
                 self._queue.put(job)
             return job
 
-    def lookup(self, game: Game[Any], wait: float = 0.0) -> Solved | Solving:
-        """The solved game, or its status while solving (the first call starts the solve).
+    def lookup(self, game: Game[Any], wait: float = 0.0) -> Solved | Solving | SearchedGame:
+        """The solved game, its status while solving (the first call starts the solve), or,
+        for a game refused as too large that offers a compiled search, the game by search.
 
         Parameters
         ----------
@@ -242,27 +275,59 @@ class SolutionCache:
         Raises
         ------
         TooLargeError
-            If :func:`preflight` refuses the game (no solve is started), or its solve did.
+            If :func:`preflight` refuses the game (no solve is started), or its solve did,
+            and the game offers no compiled search.
         PerfectPlayError
             Whatever else solving the game raised (GameDefinitionError, ...).
         """
-        job = self._job(game)
+        try:
+            job = self._job(game)
+        except TooLargeError:
+            if not offers_search(game):
+                raise
+            return self._by_search(game)
         if wait > 0:
             concurrent.futures.wait([job.future], timeout=wait)
         if job.future.done():
+            if isinstance(job.future.exception(), TooLargeError) and offers_search(game):
+                return self._by_search(game)
             return job.future.result()
         with self._lock:  # jobs are kept in queue order; done and cancelled ones are skipped
             first = next((j for j in self._jobs.values() if not j.future.done()), None)
         return Solving(game.info.name, time.monotonic() - job.started, first is job)
+
+    def _by_search(self, game: Game[Any]) -> SearchedGame:
+        """`game` served by search: its SearchedGame, made on first use (the least recently
+        used one closed beyond MAX_SEARCHED_GAMES)."""
+        key = game_key(game)
+        dropped: list[SearchedGame] = []
+        with self._lock:
+            searched = self._searched.get(key)
+            if searched is None:
+                if self._closed:
+                    raise RuntimeError("the solution cache is closed")
+                searched = SearchedGame(game, memory=self.search_memory, slots=self._slots)
+                self._searched[key] = searched
+            self._searched.move_to_end(key)
+            while len(self._searched) > MAX_SEARCHED_GAMES:
+                dropped.append(self._searched.popitem(last=False)[1])
+        for old in dropped:
+            old.close()
+        return searched
 
     def wait(self, game: Game[Any], timeout: float | None = None) -> Solved:
         """The solved game, solving it first if needed (blocks up to `timeout` seconds)."""
         return self._job(game).future.result(timeout)
 
     def close(self) -> None:
-        """Stop the solver thread once the current solve ends; queued solves are cancelled."""
+        """Stop the solver thread once the current solve ends; queued solves are cancelled;
+        search processes end at once."""
         with self._lock:
             self._closed = True
             for job in self._jobs.values():
                 job.future.cancel()  # only those still queued: a running one finishes
             self._queue.put(None)
+            searched = list(self._searched.values())
+            self._searched.clear()
+        for game in searched:
+            game.close()

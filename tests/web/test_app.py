@@ -4,6 +4,7 @@ requests get a 4xx JSON error (never a 500), databases are served without solvin
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -248,14 +249,91 @@ def test_a_game_beyond_its_bound_is_refused_at_once_with_its_estimate(
         assert "TiB of memory" in error and "20,000,000" in error
 
 
-def test_a_game_refused_as_its_solve_starts_answers_413_on_the_first_request() -> None:
-    """Connect Four 6x7 has no bound; its solve refuses it at once: no 202 comes first."""
+LATE = "2252576253462244111563365343671351441"  # Connect Four 6x7, 37 plies: 4 to the end
+C4_BIG = load_game("connect-four", rows=6, cols=7)
+
+
+def _poll(client: TestClient, url: str, params: dict[str, str], seconds: float = 120) -> Any:
+    """GET until the answer is not a 202 (a solve or a search under way)."""
+    deadline = time.monotonic() + seconds
+    while (answer := client.get(url, params=params)).status_code == 202:
+        assert time.monotonic() < deadline, answer.json()
+        time.sleep(0.05)
+    return answer
+
+
+def test_a_game_too_large_to_solve_with_a_compiled_search_is_served_by_search() -> None:
+    """Connect Four 6x7: its solve is refused (no 413), each position is searched instead:
+    202 with "thinking" while the search runs, then the search engine's values."""
+    from perfectplay.search import search
+
     cache = SolutionCache()
+    params = {"params": "rows=6;cols=7", "position": LATE}
+    url = "/api/games/connect-four/position"
     with TestClient(create_app(cache=cache)) as client:
-        answer = client.get("/api/games/connect-four/position", params={"params": "rows=6;cols=7"})
+        first = client.get(url, params=params)
+        answer = _poll(client, url, params)
+        best = answer.json()["moves"][0]
+        after = _poll(client, url, {**params, "moves": best["label"]})
     cache.close()
-    assert answer.status_code == 413
-    assert "7.07e+13 positions" in answer.json()["error"]
+    assert first.status_code in (200, 202)  # 202 unless the search process started at once
+    if first.status_code == 202:
+        status = first.json()
+        assert status["thinking"] is True and status["game"] == "connect-four"
+        assert status["elapsed"] >= 0 and status["running"] is True
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    found = search(C4_BIG, C4_BIG.parse(LATE), all_moves=True)
+    assert (body["value"], body["remoteness"]) == (found.value.name, found.remoteness)
+    assert [(m["label"], m["value"], m["remoteness"]) for m in body["moves"]] == [
+        (m.label, m.value.name, m.remoteness) for m in found.moves
+    ]
+    assert [m["label"] for m in body["moves"] if m["best"]] == list(found.best_moves)
+    assert body["history_from"] == 0 and len(body["history"]) == 1
+    # the history goes back to the first position whose value is known: the one searched
+    flipped = {"WIN": "LOSE", "LOSE": "WIN", "TIE": "TIE"}[best["value"]]
+    assert after.json()["history"] == [
+        {"value": found.value.name, "remoteness": found.remoteness},
+        {"value": flipped, "remoteness": best["remoteness"] - 1},
+    ]
+
+
+def test_requests_during_a_long_search_answer_at_once() -> None:
+    """A search of minutes (6x7, four plies in) runs in its own process: the game list, a
+    solved game, the same game's other positions and another board served by search all
+    answer at once meanwhile (202 for the position waiting its turn), and the other board's
+    search (a second search slot) ends while the long one still runs."""
+    cache = SolutionCache(max_positions=200_000)
+    cache.wait(TTT)
+    url = "/api/games/connect-four/position"
+    big = {"params": "rows=6;cols=7"}
+    small = {"params": "rows=4;cols=5", "position": "112233"}
+    with TestClient(create_app(cache=cache)) as client:
+        long = client.get(url, params={**big, "position": "4444"})
+        assert long.status_code == 202
+        time.sleep(1.0)  # the search process is running its search by now
+        timed = []
+        for path, params in [
+            ("/api/games", {}),
+            ("/api/games/tic-tac-toe/position", {"moves": "b2"}),
+            (url, {**big, "position": LATE}),
+            (url, {**big, "position": "4444"}),
+            (url, small),
+        ]:
+            start = time.monotonic()
+            answer = client.get(path, params=params)
+            timed.append((answer.status_code, time.monotonic() - start, answer.json()))
+        other = _poll(client, url, small, seconds=30)
+        still = client.get(url, params={**big, "position": "4444"})
+    cache.close()  # ends the search processes
+    assert [code for code, _, _ in timed[:4]] == [200, 200, 202, 202]
+    assert timed[4][0] in (200, 202)  # 202 while its own search process starts
+    assert max(seconds for _, seconds, _ in timed) < 1.0, timed
+    waiting, running = timed[2][2], timed[3][2]
+    assert waiting["thinking"] and not waiting["running"]  # one search per game at a time
+    assert running["thinking"] and running["running"] and running["elapsed"] >= 1.0
+    assert other.status_code == 200 and other.json()["value"] == "WIN"
+    assert still.status_code == 202 and still.json()["running"]
 
 
 def test_the_202_says_running_while_its_own_solve_runs(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,10 +10,18 @@ from pathlib import Path
 import pytest
 
 import perfectplay
+from perfectplay.errors import PerfectPlayError
 from perfectplay.games.registry import load_game
+from perfectplay.play import SearchedGame
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
-from perfectplay.web.solutions import SolutionCache, Solved, Solving, game_key
+from perfectplay.web.solutions import (
+    MAX_SEARCHED_GAMES,
+    SolutionCache,
+    Solved,
+    Solving,
+    game_key,
+)
 
 
 class Gate(Game[int]):
@@ -125,3 +133,22 @@ def test_solves_run_in_a_daemon_thread_that_close_stops() -> None:
     assert queued.calls == 0  # a queued one is dropped
     with pytest.raises(RuntimeError, match="closed"):
         cache.lookup(load_game("nim"))
+
+
+def test_a_game_too_large_with_a_compiled_search_is_served_by_search() -> None:
+    """Refused solves of games with a kernel give their SearchedGame (one per game, kept);
+    beyond MAX_SEARCHED_GAMES the least recently asked is closed; a game without a kernel
+    is still refused."""
+    cache = SolutionCache(max_positions=100)
+    boards = [load_game("connect-four", rows=4, cols=c) for c in (4, 5, 6, 7, 8)]
+    assert MAX_SEARCHED_GAMES == 4
+    found = [cache.lookup(game, wait=30) for game in boards]
+    assert all(isinstance(f, SearchedGame) for f in found)
+    assert cache.lookup(boards[4], wait=30) is found[4]
+    first = found[0]
+    assert isinstance(first, SearchedGame)
+    with pytest.raises(PerfectPlayError, match="closed"):  # dropped for the fifth board
+        first.probe(boards[0].initial())
+    with pytest.raises(perfectplay.TooLargeError):
+        cache.lookup(load_game("tic-tac-toe"), wait=30)
+    cache.close()

@@ -65,8 +65,9 @@ function syncAddress() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Ask for the position `moves` reach from `start`; on success it becomes the state. While the
- * game is being solved (202) it asks again every POLL_MS, keeping the position asked for: the
- * promise settles once the position is shown, refused, or superseded by a newer request. */
+ * game is being solved, or the position searched (202), it asks again every POLL_MS, keeping
+ * the position asked for: the promise settles once the position is shown, refused, or
+ * superseded by a newer request. */
 async function show(changes) {
   const { params, start, moves, redo } = state;
   const wanted = { params, start, moves, redo, ...changes };
@@ -84,10 +85,20 @@ async function show(changes) {
     if (answer.status !== 202) break;
     const body = answer.body;
     $("progress").hidden = false;
-    const wait = body.running ? "" : " (waiting for another game's solve to finish)";
-    $("progress-text").textContent =
-      `Solving ${body.game} for the first time: ${body.elapsed.toFixed(1)} s${wait}`;
-    setStatus("solving", "Solving…");
+    if (body.thinking) {
+      // a game too large to solve, searched position by position
+      const wait = body.running ? "" : " (waiting for another search to finish)";
+      $("progress-bar").setAttribute("aria-label", "thinking");
+      $("progress-text").textContent =
+        `Thinking: searching this position, ${body.elapsed.toFixed(1)} s${wait}`;
+      setStatus("thinking", "Thinking…");
+    } else {
+      const wait = body.running ? "" : " (waiting for another game's solve to finish)";
+      $("progress-bar").setAttribute("aria-label", "solving");
+      $("progress-text").textContent =
+        `Solving ${body.game} for the first time: ${body.elapsed.toFixed(1)} s${wait}`;
+      setStatus("solving", "Solving…");
+    }
     await sleep(POLL_MS);
     if (request !== state.request) return;
   }
