@@ -134,7 +134,7 @@ def main() -> None:
     parser.add_argument("--hard-limit", type=int, default=100, help="positions of begin-hard")
     parser.add_argument("--only", default=",".join(n for n, _ in SETS), help="sets to run")
     parser.add_argument("--modes", default="strong,weak")
-    parser.add_argument("--memory", default="64M", help="our table (Pons's is about 80 MiB)")
+    parser.add_argument("--memory", default="16M", help="our table (Pons's is about 80 MiB)")
     parser.add_argument("--empty", action="store_true", help="also the empty board")
     args = parser.parse_args()
     memory = parse_bytes(args.memory)

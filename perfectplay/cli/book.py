@@ -46,7 +46,7 @@ def add_parser(subparsers: Any) -> None:
         help="run the searches as tasks on a Dask cluster instead",
     )
     parser.add_argument(
-        "--memory", metavar="SIZE", default="64M", help="each search's table (default 64M)"
+        "--memory", metavar="SIZE", help="each search's table (default as for search)"
     )
     parser.set_defaults(handler=run)
 
@@ -61,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
     game: Any = build_game(args.target, args.param, args.game)
     if args.jobs is not None and args.jobs < 1:
         raise InputFormatError(f"--jobs must be at least 1, got {args.jobs}")
+    memory = None if args.memory is None else parse_bytes(args.memory, "--memory")
     stats = build_book(
-        game, args.depth, args.out, weak=args.weak, memory=parse_bytes(args.memory, "--memory"),
-        jobs=args.jobs, dask=args.dask,
-    )  # fmt: skip
+        game, args.depth, args.out, weak=args.weak, memory=memory, jobs=args.jobs, dask=args.dask
+    )
     print(
         f"{args.out}: {stats.positions:,} positions of depth <= {args.depth} "
         f"({stats.searched:,} searched, {stats.kept:,} kept from an earlier run) in "

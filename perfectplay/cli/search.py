@@ -56,9 +56,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--memory",
         metavar="SIZE",
-        default="64M",
         help="the transposition table's size, e.g. 512M or 1G (refused if it does not fit; "
-        "default 64M)",
+        "default 16M for a compiled search such as Connect Four's, else 64M)",
     )
     parser.add_argument(
         "--book", metavar="FILE", help="an opening book of the game (perfectplay book)"
@@ -160,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.search import Searcher
 
     game: Any = build_game(args.target, args.param, args.game)
-    memory = parse_bytes(args.memory, "--memory")
+    memory = None if args.memory is None else parse_bytes(args.memory, "--memory")
     searcher = Searcher(game, memory=memory, lookup=_lookups(args, game))
 
     def one(words: list[str], moves: str) -> Any:
