@@ -196,8 +196,9 @@ def searched_report(
     :class:`~perfectplay.play.Thinking` status (ask again). `start` is read, not checked
     reachable (a search answers any legal position). The history holds the positions whose
     values are known (searched, or a searched position's move), from the earliest ply such
-    that every later one is known, moved to an even ply so that the chart's first player is
-    the game's (``history_from`` names that ply).
+    that every later one is known, moved to an even ply where it holds more than the last
+    position, so that the chart's first player is the game's (``history_from`` names that
+    ply; the chart is drawn from the side of the player to move there).
 
     Raises
     ------
@@ -225,7 +226,7 @@ def searched_report(
         history.append((known.value, known.remoteness))
     history.reverse()
     first = len(path) - len(history)
-    if first % 2:
+    if first % 2 and len(history) > 1:
         first += 1
         history = history[1:]
     report = _describe(game, position, found.moves, set(found.best), history)

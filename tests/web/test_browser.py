@@ -350,3 +350,29 @@ def test_parameters_are_changed_in_the_form(page: Any, server: Server) -> None:
     nim = perfectplay.solve(load_game("nim", heaps=(1, 2)))
     _check_controls(page, nim, (1, 2))
     assert "params=heaps%3D1%2C2" in page.url
+
+
+def test_a_game_too_large_to_solve_is_played_by_search(browser: Any, shots: Path) -> None:
+    """Connect Four 6x7 from a link with 37 moves: the page says it is thinking (the seconds
+    elapsed) while the server searches, then the computer plays a best move and the person's
+    moves are coloured by their values, as the search engine finds them."""
+    from perfectplay.play import SearchedGame
+
+    game = load_game("connect-four", rows=6, cols=7)
+    late = "2252576253462244111563365343671351441"  # 37 plies: the computer to move
+    letters = ",".join(chr(ord("a") + int(d) - 1) for d in late)
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    with running_server() as server, SearchedGame(game) as searched:
+        page.goto(f"{server.url}games/connect-four?params=rows%3D6%3Bcols%3D7&moves={letters}")
+        page.wait_for_selector('#status[data-turn="thinking"]')
+        assert page.is_visible("#progress")
+        assert page.text_content("#progress-text").startswith("Thinking: searching this position")
+        _screenshot(page, shots / "connect-four-6x7-thinking.png")
+        _wait_turn(page, 38)
+        reply = _position(page, game)
+        assert reply in {m.position for m in searched.best_moves(game.parse(late))}
+        _check_controls(page, searched, reply)
+        assert page.is_hidden("#progress") and page.is_hidden("#error")
+        _screenshot(page, shots / "connect-four-6x7.png")
+    page.close()

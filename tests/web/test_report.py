@@ -3,13 +3,17 @@ typed start positions, and each bad input named."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import perfectplay
+from perfectplay.errors import InputFormatError
 from perfectplay.games.registry import load_game
+from perfectplay.play import SearchedGame, Thinking
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
-from perfectplay.web.report import MAX_MOVES, position_report, start_position
+from perfectplay.web.report import MAX_MOVES, position_report, searched_report, start_position
 from perfectplay.web.solutions import Solved
 
 
@@ -91,3 +95,29 @@ def test_too_many_moves_are_refused_before_any_work(loop: Solved) -> None:
         position_report(loop, None, ["to3", "to4"] * (MAX_MOVES // 2 + 1))
     long = ["to3"] + ["to4", "to3"] * (MAX_MOVES // 2 - 1)
     assert len(position_report(loop, None, long)["history"]) == len(long) + 1
+
+
+def test_a_searched_report_equals_the_solved_one_with_the_known_history() -> None:
+    """By search: the position and its moves as the solver reports them; the history is
+    the known part of the line, from an even ply when more than the last position is known
+    (a first search knows the last position only, then its parent's search its moves)."""
+    game = load_game("connect-four", rows=4, cols=5)
+    solved = Solved(game, perfectplay.solve(game, progress=False))
+    line = ["c", "c", "b"]
+    with SearchedGame(game) as searched:
+
+        def report(moves: list[str]) -> dict[str, Any]:
+            found = searched_report(searched, None, moves, wait=60.0)
+            assert not isinstance(found, Thinking)
+            return found
+
+        last = report(line)
+        expected = position_report(solved, None, line)
+        for key in ("position", "value", "remoteness", "over", "moves", "svg"):
+            assert last[key] == expected[key], key
+        assert (last["history_from"], last["history"]) == (3, expected["history"][3:])
+        report(line[:1])  # ply 1 searched: its moves' children (ply 2) are known
+        again = report(line)
+        assert (again["history_from"], again["history"]) == (2, expected["history"][2:])
+        with pytest.raises(InputFormatError, match="move 2 \\('z'\\) is not legal"):
+            searched_report(searched, None, ["c", "z"], wait=60.0)
