@@ -567,12 +567,14 @@ class SearchedGame:
             if wait is not None:
                 concurrent.futures.wait([job.future], timeout=wait)
             else:
-                while not job.future.done():
-                    concurrent.futures.wait([job.future], timeout=_POLL_SECONDS)
+                try:
+                    while not job.future.done():
+                        concurrent.futures.wait([job.future], timeout=_POLL_SECONDS)
+                        if self.on_wait is not None:
+                            self.on_wait(time.monotonic() - start)
+                finally:  # also on Ctrl-C: the clock's line is erased
                     if self.on_wait is not None:
-                        self.on_wait(time.monotonic() - start)
-                if self.on_wait is not None:
-                    self.on_wait(None)
+                        self.on_wait(None)
             if job.future.cancelled():  # dropped for a newer position: ask again
                 if wait is not None:
                     return Thinking(self.game.info.name, time.monotonic() - job.started, False)
