@@ -671,7 +671,10 @@ class SearchedGame:
             if self._running is None:
                 self._running = fresh
                 threading.Thread(
-                    target=self._work, name=f"perfectplay-search-{self.game.info.name}", daemon=True
+                    target=self._work,
+                    args=(fresh,),
+                    name=f"perfectplay-search-{self.game.info.name}",
+                    daemon=True,
                 ).start()
             else:
                 if self._waiting is not None:
@@ -679,13 +682,13 @@ class SearchedGame:
                 self._waiting = fresh
             return fresh
 
-    def _work(self) -> None:
-        """The game's search thread: run the running job, then the waiting one, until none."""
-        while True:
-            with self._lock:
-                job = self._running
-            if job is None:
-                return
+    def _work(self, job: _Job | None) -> None:
+        """The game's search thread: run `job`, then the waiting one, until none waits.
+
+        The next job is taken in the same locked step that ends this one, so a position
+        asked for after this thread's last look starts a thread of its own, never two.
+        """
+        while job is not None:
             if job.future.set_running_or_notify_cancel():
                 try:
                     with self._slots:
@@ -695,6 +698,7 @@ class SearchedGame:
                     job.future.set_exception(error)
             with self._lock:
                 self._running, self._waiting = self._waiting, None
+                job = self._running
 
     def _keep(self, position: Any, result: SearchResult, all_moves: bool) -> SearchAnswer:
         """`result` as an answer, cached with its moves' children's values."""

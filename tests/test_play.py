@@ -6,6 +6,7 @@ import io
 import os
 import random
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -332,3 +333,24 @@ def test_thinking_is_one_updating_line_on_a_terminal_and_nothing_on_a_pipe() -> 
         line(None)
     assert terminal.getvalue() == "\rThinking... 0.2 s\rThinking... 1.5 s\r\033[K"
     assert pipe.getvalue() == ""
+
+
+def test_many_askers_at_once_each_get_their_answer(solved_small: GameSolution[Any]) -> None:
+    """Threads asking different positions at once: one search at a time, a waiting position
+    dropped for a newer one is asked again, and every asker gets its own position's answer."""
+    positions = _random_positions(C4_SMALL, 12, seed=21)
+    answers: dict[int, list[tuple[str, Value, int]]] = {}
+    with SearchedGame(C4_SMALL) as searched:
+
+        def ask(k: int) -> None:
+            moves = searched.move_values(positions[k])
+            answers[k] = [(m.label, m.value, m.remoteness) for m in moves]
+
+        threads = [threading.Thread(target=ask, args=(k,)) for k in range(len(positions))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+    for k, position in enumerate(positions):
+        expected = [(m.label, m.value, m.remoteness) for m in solved_small.move_values(position)]
+        assert answers[k] == expected
