@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from perfectplay.search import SearchResult
 
 __all__ = [
+    "ABANDON_AFTER",
     "COMMANDS",
     "DEFAULT_CACHE_SIZE",
     "PlaySession",
@@ -301,6 +302,11 @@ an answer with its moves takes about 1-2 KB."""
 _POLL_SECONDS = 0.25
 """How often a blocking answer reports the elapsed time while it waits."""
 
+ABANDON_AFTER = 2.0
+"""Seconds without anyone asking for the position being searched after which its search is
+abandoned (its process ended, the table lost) when another position of the game waits: a
+page that moved on polls its new position only."""
+
 
 def offers_search(game: Game[Any]) -> bool:
     """Whether `game` offers a compiled search (``search_kernel()`` returns a kernel).
@@ -354,6 +360,16 @@ class _Job:
     all_moves: bool
     started: float = field(default_factory=time.monotonic)
     future: Future[SearchAnswer] = field(default_factory=Future)
+    asked: float = field(default_factory=time.monotonic)
+    """When someone last asked for it (or waited on it)."""
+    abandoned: bool = False
+    """Its search was ended for a waiting position: an asker coming back asks again."""
+
+    def dropped(self) -> bool:
+        """Whether it will never answer: cancelled while waiting, or abandoned unanswered."""
+        if self.future.cancelled():
+            return True
+        return self.abandoned and self.future.done() and self.future.exception() is not None
 
 
 def _serve_searches(conn: Connection, game: Game[Any], memory: int | None) -> None:
@@ -455,6 +471,9 @@ class SearchedGame:
     running while it searches: :meth:`answer` can wait or give a :class:`Thinking` status. At
     most one search of the game runs at a time; a position asked for meanwhile waits its turn
     (the latest one asked for: an older waiting position is dropped, its askers ask again).
+    A search nobody has asked about for :data:`ABANDON_AFTER` seconds while another position
+    waits is abandoned (its process ended, so the table is lost): a page that moved on from
+    a slow position is not held up by it.
     Answers are kept in a bounded cache (least recently used dropped first), with each
     searched move's child position valued too.
 
@@ -570,12 +589,13 @@ class SearchedGame:
                 try:
                     while not job.future.done():
                         concurrent.futures.wait([job.future], timeout=_POLL_SECONDS)
+                        job.asked = time.monotonic()  # still wanted: not abandoned
                         if self.on_wait is not None:
                             self.on_wait(time.monotonic() - start)
                 finally:  # also on Ctrl-C: the clock's line is erased
                     if self.on_wait is not None:
                         self.on_wait(None)
-            if job.future.cancelled():  # dropped for a newer position: ask again
+            if job.dropped():  # for a newer position, or abandoned: ask again
                 if wait is not None:
                     return Thinking(self.game.info.name, time.monotonic() - job.started, False)
                 continue
@@ -663,12 +683,19 @@ class SearchedGame:
                 return found
             if self._closed:
                 raise PerfectPlayError(f"the search of {self.game.info.name} is closed")
-            for job in (self._running, self._waiting):
+            now = time.monotonic()
+            running = self._running
+            waited = running is not None and self._waiting is not None
+            if waited and running is not None and now - running.asked > ABANDON_AFTER:
+                running.abandoned = True  # nobody wants it any more
+                self._process.close()
+            for job in (running, self._waiting):
                 same = job is not None and self._key(job.position) == key
                 if job is not None and same and (job.all_moves or not all_moves):
+                    job.asked = now
                     return job
             fresh = _Job(position, all_moves)
-            if self._running is None:
+            if running is None:
                 self._running = fresh
                 threading.Thread(
                     target=self._work,

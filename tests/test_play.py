@@ -354,3 +354,22 @@ def test_many_askers_at_once_each_get_their_answer(solved_small: GameSolution[An
     for k, position in enumerate(positions):
         expected = [(m.label, m.value, m.remoteness) for m in solved_small.move_values(position)]
         assert answers[k] == expected
+
+
+def test_a_search_nobody_asks_about_any_more_gives_way_to_a_waiting_position() -> None:
+    """6x7 four plies in (minutes of search) is asked once; a late position asked again and
+    again is answered within seconds: the abandoned search's process is ended."""
+    from perfectplay.play import ABANDON_AFTER
+
+    game = ConnectFour(rows=6, cols=7)
+    late = game.parse("2252576253462244111563365343671351441")
+    with SearchedGame(game) as searched:
+        assert isinstance(searched.answer(game.parse("4444"), wait=0.0), Thinking)
+        start = time.monotonic()
+        while isinstance(found := searched.answer(late, wait=0.1), Thinking):
+            assert not found.running or time.monotonic() - start > ABANDON_AFTER
+            assert time.monotonic() - start < 30, "the late position is still waiting"
+        assert isinstance(found, SearchAnswer) and found.value == Value.LOSE
+        assert time.monotonic() - start > ABANDON_AFTER  # it waited its turn first
+        again = searched.answer(game.parse("4444"), wait=0.0)  # searched anew, no error
+        assert isinstance(again, Thinking)
