@@ -54,6 +54,13 @@ def add_parser(subparsers: Any) -> None:
         "out per line in; a bad line is reported with its number and the rest still answered",
     )
     parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --positions: search them in N worker processes (answers still in order)",
+    )
+    parser.add_argument(
         "--memory",
         metavar="SIZE",
         help="the transposition table's size, e.g. 512M or 1G (refused if it does not fit; "
@@ -172,21 +179,57 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.position or args.moves:
         raise InputFormatError("give a POSITION or --positions FILE, not both")
-    bad = 0
+    if args.jobs < 1:
+        raise InputFormatError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.jobs == 1:  # streamed: each answer as soon as its line is searched
+        with (
+            contextlib.nullcontext(sys.stdin)
+            if args.positions == "-"
+            else open(args.positions, encoding="utf-8") as stream
+        ):
+            bad = 0
+            for number, line in enumerate(stream, 1):
+                try:
+                    result = one(line.split(), "")
+                except PerfectPlayError as error:
+                    bad += _report(args, number, error)
+                    continue
+                print(json.dumps(_answer(result)) if args.json else _line(result), flush=True)
+        return 2 if bad else 0
+    from perfectplay.search.batch import search_positions
+
     with (
         contextlib.nullcontext(sys.stdin)
         if args.positions == "-"
         else open(args.positions, encoding="utf-8") as stream
     ):
-        for number, line in enumerate(stream, 1):
-            try:
-                result = one(line.split(), "")
-            except PerfectPlayError as error:
-                bad += 1
-                message = f"line {number}: {error}"
-                print(f"perfectplay: error: {args.positions}: {message}", file=sys.stderr)
-                print(json.dumps({"line": number, "error": str(error)}) if args.json else
-                      f"error: {message}")  # fmt: skip
-                continue
-            print(json.dumps(_answer(result)) if args.json else _line(result), flush=True)
+        lines = list(stream)
+    parsed: list[Any] = []
+    for line in lines:
+        try:
+            parsed.append(read_position(game, line.split(), "")[-1])
+        except PerfectPlayError as error:
+            parsed.append(error)
+    wanted = [p for p in parsed if not isinstance(p, PerfectPlayError)]
+    answers = iter(
+        search_positions(
+            game, wanted, jobs=args.jobs, memory=memory, weak=args.weak,
+            all_moves=args.all_moves,
+        )
+    )  # fmt: skip
+    bad = 0
+    for number, item in enumerate(parsed, 1):
+        result = item if isinstance(item, PerfectPlayError) else next(answers)
+        if isinstance(result, PerfectPlayError):
+            bad += _report(args, number, result)
+            continue
+        print(json.dumps(_answer(result)) if args.json else _line(result), flush=True)
     return 2 if bad else 0
+
+
+def _report(args: argparse.Namespace, number: int, error: Exception) -> int:
+    """Report a bad line of ``--positions`` on both streams; return 1 (one more bad line)."""
+    message = f"line {number}: {error}"
+    print(f"perfectplay: error: {args.positions}: {message}", file=sys.stderr)
+    print(json.dumps({"line": number, "error": str(error)}) if args.json else f"error: {message}")
+    return 1

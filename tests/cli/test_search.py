@@ -99,3 +99,28 @@ def test_search_answers_from_a_solved_database(tmp_path: Path) -> None:
     assert run_cli(["solve", "nim", "--save", str(other)]).code == 0
     refused = run_cli(["search", "ttt", "--db", str(other)])
     assert refused.code == 2 and "not a database of" in refused.err
+
+
+def test_positions_on_two_processes_answer_as_one(tmp_path: Path) -> None:
+    lines = [
+        "X../.O./...",
+        "not a board",
+        "XX./OO./...",
+        "XXX/OO./...",
+        ".../.../...",
+        "O../.X./X..",
+    ]
+    source = tmp_path / "positions.txt"
+    source.write_text("\n".join(lines) + "\n")
+    one = run_cli(["search", "ttt", "--positions", str(source), "--json", "--all"])
+    two = run_cli(["search", "ttt", "--positions", str(source), "--json", "--all", "--jobs", "2"])
+    assert one.code == two.code == 2
+    strip = [
+        {k: v for k, v in json.loads(x).items() if k != "seconds"} for x in one.out.split("\n") if x
+    ]
+    again = [
+        {k: v for k, v in json.loads(x).items() if k != "seconds"} for x in two.out.split("\n") if x
+    ]
+    assert strip == again and len(strip) == len(lines)
+    assert one.err == two.err
+    assert run_cli(["search", "ttt", "--positions", str(source), "--jobs", "0"]).code == 2
