@@ -79,6 +79,18 @@ _ZERO = np.uint64(0)
 
 # ---------------------------------------------------------------------------- board helpers
 @nb.njit(cache=True, inline="always")
+def _masks(rows: int, cols: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """``(height, bottom, board, column)`` of a board: bits per column (with the guard bit),
+    the bottom cell of every column, every cell, and the cells of column 0."""
+    height = np.uint64(rows + 1)
+    bottom = _ZERO
+    for c in range(cols):
+        bottom |= _ONE << np.uint64(c * (rows + 1))
+    column = (_ONE << np.uint64(rows)) - _ONE
+    return height, bottom, bottom * column, column
+
+
+@nb.njit(cache=True, inline="always")
 def _winning_spots(
     stones: np.uint64, mask: np.uint64, height: np.uint64, board: np.uint64
 ) -> np.uint64:
@@ -166,13 +178,8 @@ def _search(
     its argument passing and reference counting of the arrays (measured: recursion was
     1.5x slower).
     """
-    height = np.uint64(rows + 1)
-    bottom = _ZERO
-    for c in range(cols):
-        bottom |= _ONE << np.uint64(c * (rows + 1))
-    board = bottom * ((_ONE << np.uint64(rows)) - _ONE)
+    height, bottom, board, column = _masks(rows, cols)
     cells = rows * cols
-    column = (_ONE << np.uint64(rows)) - _ONE
     nodes = 0
     d = 0
     stack[0, 0] = root_cur
@@ -323,11 +330,7 @@ def solve_kernel(
     first tries those two extreme probes (a fast win or a fast loss settles the sign at
     once), then decides with the probes ``[0, 1]`` and ``[-1, 0]``.
     """
-    height = np.uint64(rows + 1)
-    bottom = _ZERO
-    for c in range(cols):
-        bottom |= _ONE << np.uint64(c * (rows + 1))
-    board = bottom * ((_ONE << np.uint64(rows)) - _ONE)
+    height, bottom, board, _ = _masks(rows, cols)
     cells = rows * cols
     if _can_win_now(current, mask, height, bottom, board):
         return (1 if weak else (cells + 1 - n) // 2), 1
@@ -406,17 +409,12 @@ def move_scores_kernel(
 
     Parameters as :func:`solve_kernel`; `out` has `cols` entries.
     """
-    height = rows + 1
-    column = (_ONE << np.uint64(rows)) - _ONE
+    height, _, board, column = _masks(rows, cols)
     cells = rows * cols
-    bottom = _ZERO
-    for c in range(cols):
-        bottom |= _ONE << np.uint64(c * height)
-    board = bottom * column
-    wins = _winning_spots(current, mask, np.uint64(height), board)
+    wins = _winning_spots(current, mask, height, board)
     nodes = 0
     for c in range(cols):
-        move = (mask + (_ONE << np.uint64(c * height))) & (column << np.uint64(c * height))
+        move = (mask + (_ONE << np.uint64(c) * height)) & (column << np.uint64(c) * height)
         if move == _ZERO:
             out[c] = INVALID_MOVE
         elif move & wins:
@@ -451,14 +449,9 @@ def move_bounds_kernel(
     With the null window ``(t - 1, t)`` it tells which moves reach the score ``t``: one cheap
     search per move once the table holds the position's own search.
     """
-    height = rows + 1
-    column = (_ONE << np.uint64(rows)) - _ONE
+    height, bottom, board, column = _masks(rows, cols)
     cells = rows * cols
-    bottom = _ZERO
-    for c in range(cols):
-        bottom |= _ONE << np.uint64(c * height)
-    board = bottom * column
-    wins = _winning_spots(current, mask, np.uint64(height), board)
+    wins = _winning_spots(current, mask, height, board)
     depth = cells - n + 1
     stack = np.empty((depth, 3), dtype=np.uint64)
     windows = np.empty((depth, 4), dtype=np.int64)
@@ -466,7 +459,7 @@ def move_bounds_kernel(
     order_scores = np.empty((depth, cols), dtype=np.int64)
     nodes = 0
     for c in range(cols):
-        move = (mask + (_ONE << np.uint64(c * height))) & (column << np.uint64(c * height))
+        move = (mask + (_ONE << np.uint64(c) * height)) & (column << np.uint64(c) * height)
         if move == _ZERO:
             out[c] = INVALID_MOVE
             continue
@@ -474,7 +467,7 @@ def move_bounds_kernel(
             out[c] = (cells + 1 - n) // 2
             continue
         child, child_mask = current ^ mask, mask | move
-        if _can_win_now(child, child_mask, np.uint64(height), bottom, board):
+        if _can_win_now(child, child_mask, height, bottom, board):
             out[c] = -((cells - n) // 2)  # the opponent wins with stone n + 2
         elif n + 1 >= cells:
             out[c] = 0
