@@ -364,6 +364,8 @@ class _Job:
     """When someone last asked for it (or waited on it)."""
     abandoned: bool = False
     """Its search was ended for a waiting position: an asker coming back asks again."""
+    searching: bool = False
+    """Its search is under way (it holds a search slot)."""
 
     def dropped(self) -> bool:
         """Whether it will never answer: cancelled while waiting, or abandoned unanswered."""
@@ -601,9 +603,7 @@ class SearchedGame:
                 continue
             if job.future.done():
                 return job.future.result()
-            return Thinking(
-                self.game.info.name, time.monotonic() - job.started, self._is_running(job)
-            )
+            return Thinking(self.game.info.name, time.monotonic() - job.started, job.searching)
 
     def known(self, position: Any) -> PositionValue | None:
         """The value of `position` if a search (of it or of a parent) found it, else None;
@@ -669,10 +669,6 @@ class SearchedGame:
         value = Value.LOSE if ruled is None else Value(ruled)
         return SearchAnswer(value, 0, (), (), True, 0.0)
 
-    def _is_running(self, job: _Job) -> bool:
-        with self._lock:
-            return job is self._running
-
     def _ask(self, position: Any, all_moves: bool) -> SearchAnswer | _Job:
         """The cached answer, or the job that will give it (started, or waiting its turn)."""
         key = self._key(position)
@@ -719,6 +715,7 @@ class SearchedGame:
             if job.future.set_running_or_notify_cancel():
                 try:
                     with self._slots:
+                        job.searching = True
                         result = self._process.search(job.position, job.all_moves)
                     job.future.set_result(self._keep(job.position, result, job.all_moves))
                 except BaseException as error:  # handed to the askers

@@ -373,3 +373,18 @@ def test_a_search_nobody_asks_about_any_more_gives_way_to_a_waiting_position() -
         assert time.monotonic() - start > ABANDON_AFTER  # it waited its turn first
         again = searched.answer(game.parse("4444"), wait=0.0)  # searched anew, no error
         assert isinstance(again, Thinking)
+
+
+def test_games_sharing_one_search_slot_search_in_turn() -> None:
+    """Two games with one slot between them: while the first searches, the second's position
+    is thinking but not running; once the first's search ends (here: closed), it runs."""
+    slot = threading.Semaphore(1)
+    big = ConnectFour(rows=6, cols=7)
+    with SearchedGame(big, slots=slot) as first, SearchedGame(C4_SMALL, slots=slot) as second:
+        assert isinstance(first.answer(big.parse("4444"), wait=0.0), Thinking)
+        time.sleep(0.5)
+        waiting = second.answer(C4_SMALL.initial(), wait=0.5)
+        assert isinstance(waiting, Thinking) and not waiting.running
+        first.close()
+        found = second.answer(C4_SMALL.initial(), wait=60.0)
+        assert isinstance(found, SearchAnswer)
