@@ -126,6 +126,36 @@ def startup(memory: str) -> float:
     return time.perf_counter() - began
 
 
+def check_against_tiers(directory: str, rows: int, cols: int, count: int) -> str:
+    """Search `count` random positions (8 to 29 stones) of a `rows` x `cols` board and compare
+    value and remoteness with its solved tier directory (``solve connect-four -o DIR``)."""
+    import random
+
+    from perfectplay.solved import open_tiers
+
+    game = ConnectFour(rows, cols)
+    rng = random.Random(rows * 10 + cols)
+    positions: list[tuple[str, ...]] = []
+    while len(positions) < count:
+        position = game.initial()
+        for _ in range(rng.randrange(8, 30)):
+            moves = game.moves(position)
+            if not moves:
+                break
+            position = rng.choice(moves)[1]
+        if game.outcome(position) is None:
+            positions.append(position)
+    searcher, same, began = Searcher(game), 0, time.perf_counter()
+    with open_tiers(directory) as db:
+        for position in positions:
+            found, entry = searcher.search(position, best=False), db.probe(position)
+            same += (found.value, found.remoteness) == (entry.value, entry.remoteness)
+    return (
+        f"# {rows}x{cols}: {same}/{count} random positions equal the tier database (value and "
+        f"remoteness), searched in {time.perf_counter() - began:.1f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", required=True, help="folder of Pons's Test_L*_R* files")
@@ -136,6 +166,12 @@ def main() -> None:
     parser.add_argument("--modes", default="strong,weak")
     parser.add_argument("--memory", default="16M", help="our table (Pons's is about 80 MiB)")
     parser.add_argument("--empty", action="store_true", help="also the empty board")
+    parser.add_argument(
+        "--check-tiers",
+        metavar="DIR",
+        help="also compare 2,000 random 5x6 positions with DIR, a tier directory of Connect "
+        "Four 5x6 (perfectplay solve connect-four --param rows=5 --param cols=6 -o DIR)",
+    )
     args = parser.parse_args()
     memory = parse_bytes(args.memory)
     game = ConnectFour(ROWS, COLS)
@@ -195,6 +231,8 @@ def main() -> None:
             else:
                 row += f"{'-':>11} {wall:>10.1f}s {'-':>10} {'-':>11} {cpu:>10.1f}s {'-':>9} "
             print(row + f"{answers[0]} nodes {nodes:,}", flush=True)
+    if args.check_tiers:
+        print(check_against_tiers(args.check_tiers, 5, 6, 2000))
     print(f"# perfectplay search on one end-game position, whole command: "
           f"{startup(args.memory):.2f} s")  # fmt: skip
 
