@@ -99,7 +99,8 @@ def run_ours(
     searcher = Searcher(game, memory=memory)
     answers, nodes = [], 0
     for line in lines:
-        found = searcher.search(game.parse(line), weak=weak, best=False)
+        position = game.parse(line) if line else game.initial()  # "": the empty board
+        found = searcher.search(position, weak=weak, best=False)
         answers.append((found.value, found.remoteness))
         nodes += found.nodes
     return time.perf_counter() - began, time.process_time() - cpu, answers, nodes
