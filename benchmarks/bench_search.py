@@ -88,7 +88,7 @@ def run_pons(binary: str, lines: list[str], weak: bool) -> tuple[float, float, l
         )  # fmt: skip
         wall = time.perf_counter() - began
         cpu = _children_cpu() - cpu
-    return wall, cpu, [int(row.split()[1]) for row in out.stdout.splitlines()]
+    return wall, cpu, [int(row.split()[-1]) for row in out.stdout.splitlines()]  # "" -> " score"
 
 
 def run_ours(
@@ -224,6 +224,8 @@ def main() -> None:
                 print(row + f"{nodes:>13,}", flush=True)
         if args.empty:
             wall, cpu, answers, nodes = run_ours(game, [""], False, 2 * memory)
+            print(f"# ours on the empty board: {answers[0]}, {wall:.1f} s wall, {cpu:.1f} s CPU, "
+                  f"{nodes:,} nodes", flush=True)  # fmt: skip
             row = f"{'empty 6x7':<11} {'41st stone':<14} {'strong':<6} {1:>5} "
             if pons:
                 p_wall, p_cpu, p_scores = run_pons(pons, [""], False)
