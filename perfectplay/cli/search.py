@@ -12,7 +12,7 @@ import argparse
 import contextlib
 import json
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from perfectplay.cli._options import (
     add_game_options,
@@ -182,11 +182,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise InputFormatError(f"--jobs must be at least 1, got {args.jobs}")
     if args.jobs == 1:  # streamed: each answer as soon as its line is searched
-        with (
-            contextlib.nullcontext(sys.stdin)
-            if args.positions == "-"
-            else open(args.positions, encoding="utf-8") as stream
-        ):
+        with _opened(args.positions) as stream:
             bad = 0
             for number, line in enumerate(stream, 1):
                 try:
@@ -198,11 +194,7 @@ def run(args: argparse.Namespace) -> int:
         return 2 if bad else 0
     from perfectplay.search.batch import search_positions
 
-    with (
-        contextlib.nullcontext(sys.stdin)
-        if args.positions == "-"
-        else open(args.positions, encoding="utf-8") as stream
-    ):
+    with _opened(args.positions) as stream:
         lines = list(stream)
     parsed: list[Any] = []
     for line in lines:
@@ -225,6 +217,13 @@ def run(args: argparse.Namespace) -> int:
             continue
         print(json.dumps(_answer(result)) if args.json else _line(result), flush=True)
     return 2 if bad else 0
+
+
+def _opened(path: str) -> contextlib.AbstractContextManager[TextIO]:
+    """The ``--positions`` file, or standard input for ``-`` (left open when done)."""
+    if path == "-":
+        return contextlib.nullcontext(sys.stdin)
+    return open(path, encoding="utf-8")
 
 
 def _report(args: argparse.Namespace, number: int, error: Exception) -> int:

@@ -294,6 +294,19 @@ def _search(
         d += 1
 
 
+@nb.njit(cache=True, inline="always")
+def _work_arrays(
+    depth: int, cols: int
+) -> tuple[NDArray[np.uint64], NDArray[np.int64], NDArray[np.uint64], NDArray[np.int64]]:
+    """The rows of :func:`_search` for `depth` plies: stack, windows, moves, order scores."""
+    return (
+        np.empty((depth, 3), dtype=np.uint64),
+        np.empty((depth, 4), dtype=np.int64),
+        np.empty((depth, cols), dtype=np.uint64),
+        np.empty((depth, cols), dtype=np.int64),
+    )
+
+
 @nb.njit(cache=True)
 def solve_kernel(
     current: np.uint64,
@@ -337,10 +350,7 @@ def solve_kernel(
     if n >= cells:
         return 0, 1
     depth = cells - n + 1  # plies below the root, the root included
-    stack = np.empty((depth, 3), dtype=np.uint64)
-    windows = np.empty((depth, 4), dtype=np.int64)
-    moves = np.empty((depth, cols), dtype=np.uint64)
-    order_scores = np.empty((depth, cols), dtype=np.int64)
+    stack, windows, moves, order_scores = _work_arrays(depth, cols)
     nodes = 0
     low = -((cells - n) // 2)
     high = (cells + 1 - n) // 2
@@ -453,10 +463,7 @@ def move_bounds_kernel(
     cells = rows * cols
     wins = _winning_spots(current, mask, height, board)
     depth = cells - n + 1
-    stack = np.empty((depth, 3), dtype=np.uint64)
-    windows = np.empty((depth, 4), dtype=np.int64)
-    moves = np.empty((depth, cols), dtype=np.uint64)
-    order_scores = np.empty((depth, cols), dtype=np.int64)
+    stack, windows, moves, order_scores = _work_arrays(depth, cols)
     nodes = 0
     for c in range(cols):
         move = (mask + (_ONE << np.uint64(c) * height)) & (column << np.uint64(c) * height)
