@@ -22,13 +22,16 @@ Examples
 0
 >>> print(out.getvalue(), end="")
 nim: you play first against perfect play. Type 'help' for commands.
-1 2
+h1 h2
+ 1  2
 Your move.
 > Hint: h2-1 (WIN in 3)
-> 1 1
+> h1 h2
+ 1  1
 Computer to move.
 Computer plays h1-1.
-0 1
+h1 h2
+ 0  1
 Your move.
 >
 """
@@ -111,7 +114,8 @@ class PlaySession:
     Parameters
     ----------
     game : Game
-        The game; ``render`` draws the board after every move.
+        The game; ``labelled`` (``render`` where the game has no coordinates) draws the board
+        after every move.
     solved : Solved
         The solved game: a GameSolution, an open SolutionStore, or a :class:`SearchedGame`
         (a game too large to solve, each position searched when the session needs it: the
@@ -173,8 +177,9 @@ class PlaySession:
         self.stdout.write(text + "\n")
 
     def show(self) -> None:
-        """Draw the board and say whose turn it is, or how the game ended."""
-        self.say(self.game.render(self.position))
+        """Draw the board with the coordinates the move labels name (the game's ``labelled``,
+        its ``render`` where it has none) and say whose turn it is, or how the game ended."""
+        self.say(self.game.labelled(self.position))
         final = self.final_value()
         if final is None:
             self.say("Your move." if self.human_to_move() else "Computer to move.")

@@ -203,6 +203,49 @@ def test_a_game_solution_plays_like_the_brute_force_store() -> None:
     assert "Computer plays" in outputs[0]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_every_board_shown_carries_the_move_coordinates(seed: int) -> None:
+    """Each board the session draws is the game's labelled drawing of a position it reached,
+    so the column letters and row numbers of the move labels (``b2``) are on screen."""
+    from perfectplay.games.tictactoe.rules import TicTacToe
+
+    game = TicTacToe()
+    player = RandomPlayer(seed)
+    out = io.StringIO()
+    session = PlaySession(game, brute_store(game), stdin=player, stdout=out)
+    player.session = session
+    session.run()
+    text = out.getvalue().replace("> ", "")
+    for position in session.history:
+        assert game.labelled(position) in text
+        assert game.labelled(position).startswith("  a b c\n1 ")
+    boards = [line for line in text.splitlines() if line.startswith("  a b c")]
+    assert len(boards) == len(session.history)
+
+
+def test_a_game_without_coordinates_is_drawn_by_render() -> None:
+    class Countdown(Game[int]):
+        """Take 1 from a counter; the player who cannot move loses."""
+
+        def initial(self) -> int:
+            return 2
+
+        def moves(self, position: int) -> list[tuple[str, int]]:
+            return [("take", position - 1)] if position else []
+
+        def outcome(self, position: int) -> Value | None:
+            return None
+
+        def render(self, position: int) -> str:
+            return f"counter at {position}"
+
+    game = Countdown()
+    out = io.StringIO()
+    PlaySession(game, solve(game), stdin=io.StringIO("take\n"), stdout=out).run()
+    assert "counter at 2\nYour move." in out.getvalue()
+    assert "counter at 0\nGame over: You lose." in out.getvalue()
+
+
 # ---------------------------------------------------------------------- play by search
 C4_SMALL = ConnectFour(rows=4, cols=5)
 

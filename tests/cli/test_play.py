@@ -10,7 +10,7 @@ from cli_helpers import run_cli
 def test_play_starts_from_a_typed_position_and_moves() -> None:
     result = run_cli(["play", "ttt", "X../.O./...", "--moves", "c3"], stdin="quit\n")
     assert result.code == 0, result.err
-    assert "X . .\n. O .\n. . X" in result.out
+    assert "  a b c\n1 X . .\n2 . O .\n3 . . X" in result.out
 
 
 def test_play_a_saved_file_from_connect_four_columns(tmp_path: Path) -> None:
@@ -21,7 +21,7 @@ def test_play_a_saved_file_from_connect_four_columns(tmp_path: Path) -> None:
     )
     result = run_cli(["play", str(path), "2332"], stdin="quit\n")
     assert result.code == 0, result.err
-    assert ". O X .\n. X O .\nYour move." in result.out
+    assert ". O X .\n. X O .\na b c d\nYour move." in result.out
 
 
 def test_an_illegal_move_is_refused_before_the_session() -> None:
