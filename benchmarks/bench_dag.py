@@ -92,7 +92,7 @@ def bench_sweep(n: int) -> None:
 
 def bench_staircase(sides: list[int]) -> None:
     rng = np.random.default_rng(SEED)
-    command = [*perfectplay_command(), "problem", "staircase"]
+    command = [*perfectplay_command(), "problem", "staircase", "--no-limits"]
     print("perfectplay problem staircase (subprocess, warm numba cache)")
     columns = ("board", 7), ("positions", 12), ("wall s", 7), ("cpu s", 6), ("max RSS MiB", 12)
     print(" ".join(f"{name:>{width}}" for name, width in columns), f"{'answer':>10}")

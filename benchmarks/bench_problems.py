@@ -1,10 +1,10 @@
 """Geography problems benchmark: wall time of ``perfectplay problem NAME`` at judge and large sizes.
 
-Each case is a generated judge input (fixed seed) run as a subprocess, ``perfectplay problem
-NAME < input``, after one warm-up run of the same problem (numba cache filled), so the times
-include interpreter start-up and imports. Reported: best wall time of the repeats, CPU time
-(user + sys) and peak memory (max RSS of the child, from ``wait4``) of that run, and a digest of
-the answer.
+Each case is a generated judge input (fixed seed) run as a subprocess, ``perfectplay problem NAME
+--no-limits < input`` (the large sizes are beyond the judges' limits), after one warm-up run of the
+same problem (numba cache filled), so the times include interpreter start-up and imports. Reported:
+best wall time of the repeats, CPU time (user + sys) and peak memory (max RSS of the child, from
+``wait4``) of that run, and a digest of the answer.
 
 * ``board-game``: 200 random 8 x 8 boards (judge), one 64 x 64 board with 10% walls;
 * ``planinarenje``: N = M = 5000 (judge), N = 10^6 with M = 2 * 10^6 trails;
@@ -146,13 +146,15 @@ def main() -> None:
         for name, text in WARM_UP.items():
             with open(warm, "w", encoding="ascii") as f:
                 f.write(text)
-            run_child([*base, "problem", name], warm)
+            run_child([*base, "problem", name, "--no-limits"], warm)
         for index, (name, label, judge, _) in enumerate(CASES):
             if args.quick and not judge:
                 continue
             path = os.path.join(tmp, f"{index}.txt")
             size = os.path.getsize(path) / 2**20
-            runs = [run_child([*base, "problem", name], path) for _ in range(REPEATS)]
+            runs = [
+                run_child([*base, "problem", name, "--no-limits"], path) for _ in range(REPEATS)
+            ]
             wall, cpu, rss, out = min(runs)
             print(
                 f"{name:<13} {label:<24} {size:>7.1f} {wall:>7.2f} {cpu:>6.2f} "

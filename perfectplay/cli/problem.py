@@ -42,6 +42,12 @@ def add_parser(subparsers: Any) -> None:
         help="geography problems: also write a certificate of every maximum matching and D(G) "
         "computed (check it with perfectplay verify FILE)",
     )
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="lift the judge's documented limits (sizes, numbers of lines), which are "
+        "otherwise enforced before any work; memory is still checked",
+    )
     parser.set_defaults(handler=run, usage=parser.format_help)
 
 
@@ -71,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         with open(args.input, "rb") as source:
             data = source.read()
-    answer = _solve(problem, data, args.certificate)
+    answer = _solve(problem, data, args.certificate, limits=not args.no_limits)
     sys.stdout.write(answer)
     if args.draw is not None:  # drawn after solving: the input is known to be well-formed
         from perfectplay.draw import write_picture
@@ -82,17 +88,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve(problem: Any, data: bytes, certificate: str | None) -> str:
+def _solve(problem: Any, data: bytes, certificate: str | None, *, limits: bool) -> str:
     """The judge output; with `certificate`, also write the geography results' certificates."""
     if certificate is None:
-        answer: str = problem.solve(data)
+        answer: str = problem.solve(data, limits=limits)
         return answer
     from perfectplay.errors import InputFormatError
     from perfectplay.solvers.certificate import save_certificates
     from perfectplay.solvers.geography import recording
 
     with recording() as results:
-        answer = problem.solve(data)
+        answer = problem.solve(data, limits=limits)
     if not results:
         raise InputFormatError(
             f"--certificate: problem {problem.name} solves no geography game on this input"

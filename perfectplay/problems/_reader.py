@@ -19,6 +19,16 @@ True
 Traceback (most recent call last):
 ...
 perfectplay.errors.InputFormatError: line 2: expected an integer (the values), got 'x'
+
+A problem's documented limits (the judge's bounds) are checked by the reader when it is made
+with ``limits=True``, and ignored with ``limits=False``:
+
+>>> TokenReader(b"\\n101 3", limits=True).integer("the number of rows N", at_most=100)
+Traceback (most recent call last):
+...
+perfectplay.errors.InputFormatError: line 2: the number of rows N: 101 is above ... 100 ...
+>>> TokenReader(b"\\n101 3", limits=False).integer("the number of rows N", at_most=100)
+101
 """
 
 from __future__ import annotations
@@ -79,12 +89,16 @@ class TokenReader:
         The whole input. At most :data:`SMALL_INPUT` bytes: integers are read by regular
         expressions and numba is never imported; larger: by the numba kernel
         :func:`perfectplay._tokens.parse_ints`. The results and errors are the same.
+    limits : bool, default False
+        Enforce the problem's documented limits (the ``at_most`` bounds of :meth:`integer`
+        and the checks of :meth:`within_limit`); off, only the format is checked.
     """
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, *, limits: bool = False) -> None:
         self.data = data
         self.buf = np.frombuffer(data, dtype=np.uint8)
         self.pos = 0
+        self.limits = limits
 
     def _parse_ints(self, pos: int, out: NDArray[np.int64]) -> tuple[int, int]:
         """Fill `out` from `pos` on: the numba kernel on large inputs, regular expressions else."""
@@ -165,9 +179,36 @@ class TokenReader:
         self.pos = pos
         return out
 
-    def integer(self, what: str, *, low: int | None = None, high: int | None = None) -> int:
-        """The next integer, checked to lie in ``low..high`` when given."""
-        return int(self.integers(1, what, low=low, high=high)[0])
+    def integer(
+        self,
+        what: str,
+        *,
+        low: int | None = None,
+        high: int | None = None,
+        at_most: int | None = None,
+    ) -> int:
+        """The next integer, checked to lie in ``low..high`` when given, and to be at most
+        `at_most` (the problem's documented limit) when the reader enforces limits."""
+        line = self.line()
+        value = int(self.integers(1, what, low=low, high=high)[0])
+        if at_most is not None:
+            self.within_limit(value, at_most, what, line)
+        return value
+
+    def within_limit(self, value: int, limit: int, what: str, line: int) -> None:
+        """Refuse `value` above the documented `limit` when the reader enforces limits.
+
+        Raises
+        ------
+        InputFormatError
+            Naming `what`, the value, the limit, the `line` and the option that lifts it.
+        """
+        if self.limits and value > limit:
+            raise InputFormatError(
+                f"{what}: {value} is above the documented limit {limit} "
+                "(--no-limits or limits=False lifts it)",
+                line,
+            )
 
     def word(self, what: str) -> str:
         """The next whitespace-free token, as text."""

@@ -5,6 +5,9 @@ Input: instances until the end of the input, separated by blank lines (read by t
 of the two tokens. Output per instance: ``Alice wins.`` if Alice, who moves first, wins, else
 ``Bob wins.``.
 
+Limits: ``1 <= m, n <= 8`` (the judge's), refused with the line by default;
+``limits=False`` (``--no-limits``) lifts them: any board whose pair graph fits in memory.
+
 Tokens adjacent at the start: Alice captures at once. Otherwise the game is vertex geography
 on the pairs of cells at distance >= 2 (:class:`~perfectplay.builders.two_tokens.TwoTokens`), and
 Alice wins iff every maximum matching covers the start. Only the cells the tokens can ever
@@ -27,7 +30,10 @@ from perfectplay.builders.two_tokens import TwoTokens
 from perfectplay.errors import InputFormatError
 from perfectplay.problems._reader import TokenReader
 
-__all__ = ["read_board", "solve"]
+__all__ = ["JUDGE_SIZE", "read_board", "solve"]
+
+JUDGE_SIZE = 8
+"""The judge's bound on the number of rows and of columns."""
 
 
 def read_board(
@@ -73,13 +79,21 @@ def _alice_wins(codes: NDArray[np.uint8], line_of: Callable[[int], int], line: i
     return bool(game.mover_wins()[game.encode(first, second)])
 
 
-def solve(data: bytes) -> str:
+def solve(data: bytes, *, limits: bool = True) -> str:
     """Judge input -> one line per instance, ``Alice wins.`` or ``Bob wins.``.
+
+    Parameters
+    ----------
+    data : bytes
+        The judge input.
+    limits : bool, default True
+        Refuse boards above the judge's 8 x 8 before reading them.
 
     Raises
     ------
     InputFormatError
-        Bad sizes, rows or characters, or not exactly two ``P`` (the message names the line).
+        Bad sizes, rows or characters, not exactly two ``P``, or a size above the judge's
+        limit (the message names the line).
     TooLargeError
         A board whose work arrays (10 bytes per pair of cells) would not fit in memory.
 
@@ -91,12 +105,12 @@ def solve(data: bytes) -> str:
     (:meth:`~perfectplay.builders.two_tokens.TwoTokens.mover_wins`): about 10 bytes per
     position.
     """
-    reader = TokenReader(data)
+    reader = TokenReader(data, limits=limits)
     out: list[str] = []
     while not reader.at_end():
         first = reader.line()
-        rows = reader.integer("the number of rows m", low=1)
-        cols = reader.integer("the number of columns n", low=1)
+        rows = reader.integer("the number of rows m", low=1, at_most=JUDGE_SIZE)
+        cols = reader.integer("the number of columns n", low=1, at_most=JUDGE_SIZE)
         codes, line_of = read_board(reader, rows, cols, ".#P")
         out.append("Alice wins.\n" if _alice_wins(codes, line_of, first) else "Bob wins.\n")
     return "".join(out)

@@ -9,6 +9,10 @@ Input: ``T``, then per case ``N M`` and M lines ``u v`` (1-based). Output: one i
 case. An edge given twice counts once; an edge from a vertex to itself is an input error (the
 graph is simple). Connectivity is not required: |D(G)| is defined for any graph.
 
+Limits: ``N <= 2000`` per case and the sum of ``M`` over the cases ``<= 10^6`` (the judge's),
+refused with the line by default; ``limits=False`` (``--no-limits``) lifts them: any graph that
+fits in memory.
+
 >>> print(solve(b"1\\n3 2\\n1 2\\n2 3\\n"), end="")
 2
 """
@@ -23,13 +27,23 @@ from perfectplay.errors import InputFormatError
 from perfectplay.problems._reader import TokenReader
 from perfectplay.solvers.geography import solve_geography
 
-__all__ = ["solve"]
+__all__ = ["JUDGE_EDGES", "JUDGE_N", "solve"]
+
+JUDGE_N = 2000
+"""The judge's bound on a case's number of vertices N."""
+JUDGE_EDGES = 10**6
+"""The judge's bound on the sum of M over the cases."""
 
 
-def _case(reader: TokenReader) -> int:
-    """Read one case and return |D(G)|."""
-    n = reader.integer("the number of vertices N", low=1)
+def _case(reader: TokenReader, edges_before: int) -> tuple[int, int]:
+    """Read one case and return |D(G)| and its number of edges M.
+
+    `edges_before` counts the edges of the cases before it, for the judge's limit on their sum.
+    """
+    n = reader.integer("the number of vertices N", low=1, at_most=JUDGE_N)
+    line = reader.line()
     m = reader.integer("the number of edges M", low=0)
+    reader.within_limit(edges_before + m, JUDGE_EDGES, "the sum of M over the cases", line)
     start = reader.pos
     edges = reader.integers(2 * m, "an edge 'u v'", low=1, high=n)
     loops = np.flatnonzero(edges[0::2] == edges[1::2])
@@ -43,16 +57,24 @@ def _case(reader: TokenReader) -> int:
     # Refused before the graph is built (its own check, then the solver's, come later).
     check_memory(Geography.bytes_to_solve(n, m), f"a graph of {n} vertices and {m} edges")
     game = Geography(n, edges[0::2] - 1, edges[1::2] - 1)
-    return int(np.count_nonzero(solve_geography(game.graph()).in_d))
+    return int(np.count_nonzero(solve_geography(game.graph()).in_d)), m
 
 
-def solve(data: bytes) -> str:
+def solve(data: bytes, *, limits: bool = True) -> str:
     """Judge input -> |D(G)| per case, one per line.
+
+    Parameters
+    ----------
+    data : bytes
+        The judge input.
+    limits : bool, default True
+        Refuse a case's N, or a sum of M, above the judge's limits before reading its edges.
 
     Raises
     ------
     InputFormatError
-        Missing or non-integer numbers, a vertex outside 1..N, or a self-loop (with the line).
+        Missing or non-integer numbers, a vertex outside 1..N, a self-loop, or N or the sum
+        of M above the judge's limits (with the line).
     TooLargeError
         A graph that would not fit in memory.
 
@@ -61,8 +83,13 @@ def solve(data: bytes) -> str:
     Cost per case: O(M log M) to merge duplicate edges, then Edmonds' blossom algorithm (or
     Pothen-Fan when the graph is bipartite).
     """
-    reader = TokenReader(data)
+    reader = TokenReader(data, limits=limits)
     cases = reader.integer("the number of test cases T", low=0)
-    answers = [_case(reader) for _ in range(cases)]
+    answers: list[int] = []
+    edges = 0
+    for _ in range(cases):
+        answer, m = _case(reader, edges)
+        answers.append(answer)
+        edges += m
     reader.expect_end()
     return "".join(f"{a}\n" for a in answers)

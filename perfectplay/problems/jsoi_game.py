@@ -8,6 +8,9 @@ loses there): the Gallai-Edmonds set D(G), here of a bipartite graph.
 Input: ``N M``, then N rows of M characters, ``.`` usable and ``#`` wall. Output: ``WIN`` and
 every winning start cell as ``row col`` (1-based, row-major order), or the line ``LOSE``.
 
+Limits: ``N, M <= 100`` (the judge's), refused with the line by default; ``limits=False``
+(``--no-limits``) lifts them: any maze whose graph fits in memory.
+
 >>> print(solve(b"3 3\\n.##\\n...\\n#.#\\n"), end="")
 WIN
 2 3
@@ -24,7 +27,10 @@ from perfectplay.problems._reader import TokenReader
 from perfectplay.problems.board_game import read_board
 from perfectplay.solvers.geography import solve_geography
 
-__all__ = ["solve"]
+__all__ = ["JUDGE_SIZE", "solve"]
+
+JUDGE_SIZE = 100
+"""The judge's bound on the number of rows N and of columns M."""
 
 
 def _digits(x: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -58,14 +64,21 @@ def _lines(a: NDArray[np.int64], b: NDArray[np.int64]) -> str:
     return buf.tobytes().decode("ascii")
 
 
-def solve(data: bytes) -> str:
+def solve(data: bytes, *, limits: bool = True) -> str:
     """Judge input -> ``WIN`` and the winning cells, or ``LOSE``.
+
+    Parameters
+    ----------
+    data : bytes
+        The judge input.
+    limits : bool, default True
+        Refuse a maze above the judge's 100 x 100 before reading it.
 
     Raises
     ------
     InputFormatError
-        Bad sizes, a missing row, a row of the wrong length or a character other than ``.``
-        and ``#`` (the message names the line).
+        Bad sizes, a missing row, a row of the wrong length, a character other than ``.``
+        and ``#``, or a size above the judge's limit (the message names the line).
     TooLargeError
         A maze whose graph would not fit in memory.
 
@@ -74,9 +87,9 @@ def solve(data: bytes) -> str:
     Cost: O(NM) to build the grid graph, then Pothen-Fan matching, O(NM * NM) at worst and
     near-linear on grids in practice.
     """
-    reader = TokenReader(data)
-    rows = reader.integer("the number of rows N", low=1)
-    cols = reader.integer("the number of columns M", low=1)
+    reader = TokenReader(data, limits=limits)
+    rows = reader.integer("the number of rows N", low=1, at_most=JUDGE_SIZE)
+    cols = reader.integer("the number of columns M", low=1, at_most=JUDGE_SIZE)
     codes, _ = read_board(reader, rows, cols, ".#")
     game = Grid(codes == ord("."))
     reader.expect_end()

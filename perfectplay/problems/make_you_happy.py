@@ -8,10 +8,11 @@ that never ends is Bob's win. The answer is ``Yes`` when Bob wins with best play
 Input: ``T``, then per case ``n m``, ``m`` lines ``b e`` (an edge b -> e, vertices ``1..n``)
 and a line ``x y``. Output per case: ``Case #k: Yes`` or ``Case #k: No``.
 
-Validation beyond the judge's limits: ``n >= 2`` and ``m >= 0`` (no upper bounds: the
-solver handles n = 2000, m = 20000 in seconds), vertices in ``1..n``, ``x != y``, and no
-self-loop ``b == b`` (the statement forbids loops; a loop would be a "pass" move). Repeated
-edges, also forbidden by the statement, are accepted: they only repeat a move.
+Limits: ``n <= 100`` and ``m <= n (n - 1)`` (the judge's), refused with the line by default;
+``limits=False`` (``--no-limits``) lifts them (the solver handles n = 2000, m = 20000 in
+seconds). Validation beyond them: ``n >= 2`` and ``m >= 0``, vertices in ``1..n``, ``x != y``,
+and no self-loop ``b == b`` (the statement forbids loops; a loop would be a "pass" move).
+Repeated edges, also forbidden by the statement, are accepted: they only repeat a move.
 
 This is :class:`~perfectplay.builders.pursuit.Pursuit` with Bob as the evader, Alice as the
 pursuer and endless games to the evader, solved as the implicit tiered game
@@ -35,7 +36,10 @@ from perfectplay.problems._reader import TokenReader
 from perfectplay.tiers import solve_tiers
 from perfectplay.values import Value
 
-__all__ = ["SAMPLE", "bob_wins", "solve"]
+__all__ = ["JUDGE_N", "SAMPLE", "bob_wins", "solve"]
+
+JUDGE_N = 100
+"""The judge's bound on a case's number of vertices n (its edges m are at most n (n - 1))."""
 
 _THREADED_RANKS = 1 << 18
 """Games with fewer positions are solved on one thread (measured on 100 judge cases of
@@ -88,14 +92,22 @@ def bob_wins(board: GameGraph, x: int, y: int) -> bool:
     return value != Value.LOSE  # a WIN, or endless play (DRAW), for Bob to move
 
 
-def solve(data: bytes) -> str:
+def solve(data: bytes, *, limits: bool = True) -> str:
     """Judge input bytes -> judge output text (one line per case).
+
+    Parameters
+    ----------
+    data : bytes
+        The judge input.
+    limits : bool, default True
+        Refuse a case's n or m above the judge's limits before reading its edges.
 
     Raises
     ------
     InputFormatError
         Malformed input: the message names the line and the problem (a missing or
-        non-integer number, a vertex out of range, a self-loop, x == y, extra input).
+        non-integer number, a vertex out of range, a self-loop, x == y, extra input, n or m
+        above the judge's limits).
 
     Notes
     -----
@@ -103,12 +115,12 @@ def solve(data: bytes) -> str:
     and about ``44 n^2`` bytes, ``n`` and ``m`` counting the vertices and edges reachable
     from `x` or `y`.
     """
-    reader = TokenReader(data)
+    reader = TokenReader(data, limits=limits)
     cases = reader.integer("T, the number of cases", low=0)
     lines = []
     for k in range(1, cases + 1):
-        n = reader.integer(f"n of case {k}", low=2)
-        m = reader.integer(f"m of case {k}", low=0)
+        n = reader.integer(f"n of case {k}", low=2, at_most=JUDGE_N)
+        m = reader.integer(f"m of case {k}", low=0, at_most=n * (n - 1))
         start = reader.pos
         edges = reader.integers(2 * m, f"the edges `b e` of case {k}", low=1, high=n)
         edges = edges.reshape(m, 2) - 1

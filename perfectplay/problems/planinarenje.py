@@ -9,6 +9,9 @@ Input: ``N M``, then M lines ``v d`` (peak v, valley d). Output: N lines, line i
 Slavko wins starting at peak i, else ``Mirko``. A trail given twice counts once (the judge
 promises no duplicates; a duplicate changes no play).
 
+Limits: ``N <= 5000`` and ``M <= min(5000, N * N)`` (the judge's), refused with the line by
+default; ``limits=False`` (``--no-limits``) lifts them: any graph that fits in memory.
+
 >>> print(solve(b"2 3\\n1 2\\n2 2\\n2 1\\n"), end="")
 Slavko
 Slavko
@@ -24,7 +27,12 @@ from perfectplay.builders.undirected import Geography
 from perfectplay.problems._reader import TokenReader
 from perfectplay.solvers.geography import solve_geography
 
-__all__ = ["solve"]
+__all__ = ["JUDGE_M", "JUDGE_N", "solve"]
+
+JUDGE_N = 5000
+"""The judge's bound on the number of peaks (and of valleys) N."""
+JUDGE_M = 5000
+"""The judge's bound on the number of trails M (also at most N * N)."""
 
 _WORDS = np.frombuffer(b"Mirko\n\x00Slavko\n", dtype=np.uint8).reshape(2, 7)
 """The answer's two lines as rows of bytes, ``Mirko`` padded with a zero byte."""
@@ -34,13 +42,21 @@ each, :meth:`Geography.bytes_to_solve`): measured 50 per peak at the whole run's
 to 3e7)."""
 
 
-def solve(data: bytes) -> str:
+def solve(data: bytes, *, limits: bool = True) -> str:
     """Judge input -> N lines, ``Slavko`` or ``Mirko`` per starting peak.
+
+    Parameters
+    ----------
+    data : bytes
+        The judge input.
+    limits : bool, default True
+        Refuse N or M above the judge's limits before reading the trails.
 
     Raises
     ------
     InputFormatError
-        Missing or non-integer numbers, N < 1, or a peak or valley outside 1..N (with the line).
+        Missing or non-integer numbers, N < 1, a peak or valley outside 1..N, or N or M above
+        the judge's limits (with the line).
     TooLargeError
         A graph that would not fit in memory (refused before anything is built).
 
@@ -49,9 +65,9 @@ def solve(data: bytes) -> str:
     Cost: O(M log M) to merge duplicate trails, then Pothen-Fan matching,
     O(N M) at worst and near-linear in practice.
     """
-    reader = TokenReader(data)
-    n = reader.integer("the number of peaks N", low=1)
-    m = reader.integer("the number of trails M", low=0)
+    reader = TokenReader(data, limits=limits)
+    n = reader.integer("the number of peaks N", low=1, at_most=JUDGE_N)
+    m = reader.integer("the number of trails M", low=0, at_most=min(JUDGE_M, n * n))
     trails = reader.integers(2 * m, "a trail 'v d' (peak v, valley d)", low=1, high=n)
     reader.expect_end()
     check_memory(

@@ -7,10 +7,12 @@ and upper neighbours are filled (or off the board) until the board is full. Blac
 Input: ``n m``, then n lines of m integers (``a``), then n lines of m integers (``b``).
 Output: black's total minus white's total under perfect play, one integer.
 
-Validation: ``n, m >= 1`` and ``0 <= a, b <= 100000`` (the judge's limits); the board may be
-larger than the judge's 10 x 10 as long as the sweep's memory fits (:func:`estimate_bytes`):
-about 40 bytes per staircase on boards up to about 12 x 12 (12 x 12: 100 MiB), 4 or 8 beyond
-(14 x 14: 160 MB). Oversized boards are refused before the gains are read. Nothing but
+Limits: ``n, m <= 10`` (the judge's), refused with the line by default, and
+``0 <= a, b <= 100000`` always. ``limits=False`` (``--no-limits``) lifts the size limit: the
+board may then be larger than the judge's 10 x 10 as long as the sweep's memory fits
+(:func:`estimate_bytes`): about 40 bytes per staircase on boards up to about 12 x 12
+(12 x 12: 100 MiB), 4 or 8 beyond (14 x 14: 160 MB). Oversized boards are refused before the
+gains are read. Nothing but
 whitespace may follow the second grid.
 
 This is :func:`~perfectplay.builders.staircase.rules.staircase_score`: one sweep over all staircases
@@ -32,7 +34,10 @@ from perfectplay._memory import check_memory
 from perfectplay.builders.staircase.rules import score_bytes, staircase_score
 from perfectplay.problems._reader import TokenReader
 
-__all__ = ["solve"]
+__all__ = ["JUDGE_SIZE", "solve"]
+
+JUDGE_SIZE = 10
+"""The judge's bound on the number of rows n and of columns m."""
 
 GAIN_LIMIT = 100_000
 """The judge's bound on every a[i][j] and b[i][j]."""
@@ -62,14 +67,21 @@ def estimate_bytes(n: int, m: int) -> int:
     return score_bytes(min(n, m), max(n, m), itemsize) + 16 * n * m  # and the gain grids
 
 
-def solve(data: bytes) -> str:
+def solve(data: bytes, *, limits: bool = True) -> str:
     """Judge input bytes -> judge output text (one integer and a newline).
+
+    Parameters
+    ----------
+    data : bytes
+        The judge input.
+    limits : bool, default True
+        Refuse n or m above the judge's 10 before reading the gains.
 
     Raises
     ------
     InputFormatError
-        Malformed input, naming the line: a missing or non-integer number, n or m below 1,
-        a gain outside 0..100000, or extra input.
+        Malformed input, naming the line: a missing or non-integer number, n or m below 1
+        or (with `limits`) above 10, a gain outside 0..100000, or extra input.
     TooLargeError
         The board has too many staircases for the memory available.
 
@@ -80,9 +92,9 @@ def solve(data: bytes) -> str:
     level sweep, about 40 bytes per staircase (7.5 MiB), on boards beyond about 12 x 12 the
     numba sweep, 4 bytes per staircase (8 when totals may leave int32).
     """
-    reader = TokenReader(data)
-    n = reader.integer("n, the number of rows", low=1)
-    m = reader.integer("m, the number of columns", low=1)
+    reader = TokenReader(data, limits=limits)
+    n = reader.integer("n, the number of rows", low=1, at_most=JUDGE_SIZE)
+    m = reader.integer("m, the number of columns", low=1, at_most=JUDGE_SIZE)
     check_memory(estimate_bytes(n, m), f"a {n} x {m} staircase board")
     a = reader.integers(n * m, "black's gains a[i][j]", low=0, high=GAIN_LIMIT)
     b = reader.integers(n * m, "white's gains b[i][j]", low=0, high=GAIN_LIMIT)

@@ -7,6 +7,7 @@ from brute import brute_two_tokens
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problem_limits import assert_limit, refusal
 
 SAMPLE = """1 2
 PP
@@ -112,3 +113,27 @@ def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> 
     result = run_cli(["problem", "board-game"], data)
     assert result.code == 2 and result.out == ""
     assert result.err == f"perfectplay: error: {message}\n"
+
+
+def board(rows: int, cols: int) -> str:
+    """A free board with the tokens in two opposite corners."""
+    cells = [["."] * cols for _ in range(rows)]
+    cells[0][0] = cells[-1][-1] = "P"
+    return f"{rows} {cols}\n" + "".join("".join(r) + "\n" for r in cells)
+
+
+@pytest.mark.parametrize(
+    ("at_limit", "past", "message"),
+    [
+        (board(8, 8), board(9, 8), refusal(1, "the number of rows m", 9, 8)),
+        (
+            board(8, 8),
+            board(1, 2) + "\n" + board(8, 9),
+            refusal(4, "the number of columns n", 9, 8),
+        ),
+    ],
+)
+def test_the_judge_limits_refuse_larger_boards_unless_lifted(
+    at_limit: str, past: str, message: str
+) -> None:
+    assert_limit("board-game", at_limit, past, message)

@@ -7,6 +7,7 @@ from brute import geography_mover_wins
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problem_limits import assert_limit, refusal
 
 SAMPLE = (
     "3\n4 6\n1 2\n1 3\n4 1\n4 2\n4 3\n2 3\n8 7\n3 2\n1 2\n4 2\n5 1\n6 3\n7 1\n8 3\n3 2\n1 2\n2 3\n"
@@ -66,7 +67,7 @@ def test_answers_follow_the_rules(cases: list[tuple[int, list[tuple[int, int]]]]
         ("2\n2 1\n1 2\n", "line 3: input ends early: expected the number of vertices N"),
         ("1\n0 0\n", "line 2: the number of vertices N: 0 is out of range 1.."),
         ("1\n1 0\n5\n", "line 3: unexpected extra input '5'"),
-        ("1\n2 99999999999\n\n", "line 2: input ends early: expected an edge 'u v'"),
+        ("1\n2 99\n\n", "line 2: input ends early: expected an edge 'u v'"),
         ("99999999999\n", "line 1: input ends early: expected the number of vertices N"),
     ],
 )
@@ -74,3 +75,24 @@ def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> 
     result = run_cli(["problem", "hamilg"], data)
     assert result.code == 2 and result.out == ""
     assert result.err == f"perfectplay: error: {message}\n"
+
+
+EDGES = "1 2\n" * 999_999  # one edge given 999,999 times: merged, a small solve
+
+
+@pytest.mark.parametrize(
+    ("at_limit", "past", "message"),
+    [
+        ("1\n2000 0\n", "1\n2001 0\n", refusal(2, "the number of vertices N", 2001, 2000)),
+        # The sum of M over the cases, refused at the case that passes it.
+        (
+            "2\n3 1\n2 3\n2 999999\n" + EDGES,
+            "2\n3 2\n2 3\n1 3\n2 999999\n" + EDGES,
+            refusal(5, "the sum of M over the cases", 1_000_001, 1_000_000),
+        ),
+    ],
+)
+def test_the_judge_limits_refuse_larger_cases_unless_lifted(
+    at_limit: str, past: str, message: str
+) -> None:
+    assert_limit("hamilg", at_limit, past, message)

@@ -8,6 +8,7 @@ from brute import geography_mover_wins
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problem_limits import assert_limit, refusal
 
 
 def run(text: str) -> str:
@@ -37,7 +38,7 @@ def test_hand_made_mazes(data: str, expected: str) -> None:
 
 def test_many_digit_cells_are_formatted_like_print() -> None:
     # Isolated usable cells (a checkerboard of walls) are all winning for A.
-    rows, cols = 13, 104
+    rows, cols = 13, 100
     maze = np.where((np.add.outer(np.arange(rows), np.arange(cols)) % 2) == 0, ".", "#")
     data = f"{rows} {cols}\n" + "\n".join("".join(r) for r in maze) + "\n"
     cells = [f"{r + 1} {c + 1}\n" for r in range(rows) for c in range(cols) if maze[r, c] == "."]
@@ -82,3 +83,22 @@ def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> 
     result = run_cli(["problem", "jsoi-game"], data)
     assert result.code == 2 and result.out == ""
     assert result.err == f"perfectplay: error: {message}\n"
+
+
+def maze(rows: int, cols: int) -> str:
+    """A maze of usable cells, a wall on every third cell of each row."""
+    row_text = "".join("#" if c % 3 == 2 else "." for c in range(cols))
+    return f"{rows} {cols}\n" + (row_text + "\n") * rows
+
+
+@pytest.mark.parametrize(
+    ("at_limit", "past", "message"),
+    [
+        (maze(100, 100), maze(101, 100), refusal(1, "the number of rows N", 101, 100)),
+        (maze(100, 100), maze(100, 101), refusal(1, "the number of columns M", 101, 100)),
+    ],
+)
+def test_the_judge_limits_refuse_larger_mazes_unless_lifted(
+    at_limit: str, past: str, message: str
+) -> None:
+    assert_limit("jsoi-game", at_limit, past, message)

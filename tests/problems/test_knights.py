@@ -7,6 +7,7 @@ from brute import brute_knights
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problem_limits import assert_limit, refusal
 
 
 def run(text: str) -> str:
@@ -61,7 +62,7 @@ def test_counts_follow_the_rules(case: tuple[int, int, list[tuple[int, int]]]) -
         ("0 1 0\n", "line 1: the board size n: 0 is out of range 1.."),
         ("4 1\n", "line 1: input ends early: expected the number of blocked cells k"),
         ("4 1 0\n7\n", "line 2: unexpected extra input '7'"),
-        ("4 1 99999999999\n1 1\n", "line 2: input ends early: expected a blocked cell 'a b'"),
+        ("4 1 16\n1 1\n", "line 2: input ends early: expected a blocked cell 'a b'"),
     ],
 )
 def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> None:
@@ -71,5 +72,34 @@ def test_bad_input_is_one_line_with_its_line_number(data: str, message: str) -> 
 
 
 def test_oversized_board_is_refused() -> None:
-    result = run_cli(["problem", "knights"], "1000000 1 0\n")
+    result = run_cli(["problem", "knights", "--no-limits"], "1000000 1 0\n")
     assert result.code == 2 and "needs about" in result.err
+
+
+def blocked(n: int, m: int, free: int) -> str:
+    """An n x n board with m knights where only the first `free` cells (row-major) are free."""
+    cells = [divmod(c, n) for c in range(free, n * n)]
+    return f"{n} {m} {len(cells)}\n" + "".join(f"{r + 1} {c + 1}\n" for r, c in cells)
+
+
+@pytest.mark.parametrize(
+    ("at_limit", "past", "message"),
+    [
+        ("1000 1 0\n", "1001 1 0\n", refusal(1, "the board size n (one knight)", 1001, 1000)),
+        (
+            blocked(40, 2, 120),  # the limit holds with any blocked cells: few free ones here
+            blocked(41, 2, 120),
+            refusal(1, "the board size n (two knights)", 41, 40),
+        ),
+        # k <= n * n: a cell blocked twice is one line too many.
+        (
+            "2 1 4\n1 1\n1 2\n2 1\n2 2\n",
+            "2 1 5\n1 1\n1 1\n1 2\n2 1\n2 2\n",
+            refusal(1, "the number of blocked cells k", 5, 4),
+        ),
+    ],
+)
+def test_the_documented_limits_refuse_larger_inputs_unless_lifted(
+    at_limit: str, past: str, message: str
+) -> None:
+    assert_limit("knights", at_limit, past, message)

@@ -7,6 +7,7 @@ from brute import pursuit_bob_wins
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problem_limits import assert_limit, refusal
 
 from perfectplay.problems import get_problem
 from perfectplay.problems.make_you_happy import SAMPLE
@@ -102,7 +103,7 @@ def test_repeated_edges_are_accepted() -> None:
         ("1\n3 -1\n", "line 2: m of case 1: -1 is out of range 0.."),
         ("1\n3 1\n1 b\n1 2\n", "line 3: expected an integer (the edges `b e` of case 1), got 'b'"),
         ("1\n3 1\n1 2\n1 2\n9\n", "line 5: unexpected extra input '9'"),
-        ("1\n3 99999999999\n", "line 2: input ends early: expected the edges `b e` of case 1"),
+        ("1\n3 6\n", "line 2: input ends early: expected the edges `b e` of case 1"),
     ],
 )
 def test_malformed_input_is_one_error_line(text: str, message: str) -> None:
@@ -110,3 +111,32 @@ def test_malformed_input_is_one_error_line(text: str, message: str) -> None:
     assert result.code == 2
     assert result.out == ""
     assert result.err == f"perfectplay: error: {message}\n"
+
+
+def complete(n: int, extra: int = 0) -> str:
+    """One case on the complete digraph of n vertices, its first `extra` edges repeated."""
+    edges = [(b, e) for b in range(1, n + 1) for e in range(1, n + 1) if b != e]
+    return judge_input([(n, edges + edges[:extra], 1, 2)])
+
+
+@pytest.mark.parametrize(
+    ("at_limit", "past", "message"),
+    [
+        (
+            judge_input([(100, [(1, 2)], 1, 2)]),
+            judge_input([(101, [(1, 2)], 1, 2)]),
+            refusal(2, "n of case 1", 101, 100),
+        ),
+        # m <= n (n - 1): an edge given twice (the statement forbids it) is one line too many.
+        (complete(4), complete(4, extra=1), refusal(2, "m of case 1", 13, 12)),
+        (
+            SAMPLE.decode(),
+            SAMPLE.decode().replace("4 3\n", "101 3\n"),
+            refusal(7, "n of case 2", 101, 100),
+        ),
+    ],
+)
+def test_the_judge_limits_refuse_larger_cases_unless_lifted(
+    at_limit: str, past: str, message: str
+) -> None:
+    assert_limit("make-you-happy", at_limit, past, message)

@@ -17,6 +17,7 @@ from brute import staircase_scores
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problem_limits import assert_limit, refusal
 
 from perfectplay.builders.staircase import rules as staircase
 from perfectplay.errors import InputFormatError
@@ -104,10 +105,11 @@ def test_boards_beyond_the_judge_limit_are_accepted() -> None:
     a = np.full((n, m), 100_000)
     b = np.full((n, m), 100_000)
     # Equal gains everywhere: black places ceil(nm/2) stones, white floor(nm/2).
-    assert get_problem("staircase").solve(judge_input(a, b).encode()) == "0\n"
+    solve = get_problem("staircase").solve
+    assert solve(judge_input(a, b).encode(), limits=False) == "0\n"
     a[:, :] = 1
     b[:, :] = 0
-    assert get_problem("staircase").solve(judge_input(a, b).encode()) == f"{(n * m + 1) // 2}\n"
+    assert solve(judge_input(a, b).encode(), limits=False) == f"{(n * m + 1) // 2}\n"
 
 
 @pytest.mark.parametrize(
@@ -135,7 +137,7 @@ def test_malformed_input_is_one_line_with_its_number(data: str, line: int, what:
 
 
 def test_oversized_board_is_refused_before_reading_the_gains() -> None:
-    result = run_cli(["problem", "staircase"], "20 20\n")
+    result = run_cli(["problem", "staircase", "--no-limits"], "20 20\n")
     assert result.code == 2
     assert "20 x 20 staircase board needs about" in result.err
     assert result.err.count("\n") == 1
@@ -153,12 +155,13 @@ def test_a_board_too_large_for_the_level_sweep_is_refused_before_reading_the_gai
     per_staircase = needed / staircase.count_positions(n, m)
     assert (25 < per_staircase < 45) if levels else (4 <= per_staircase < 5)
     monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: needed - 1)
-    result = run_cli(["problem", "staircase"], f"{n} {m}\n")  # no gains: refused before
+    command = ["problem", "staircase", "--no-limits"]
+    result = run_cli(command, f"{n} {m}\n")  # no gains: refused before
     assert result.code == 2
     assert f"{n} x {m} staircase board needs about" in result.err
     assert result.err.count("\n") == 1
     monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: needed)
-    result = run_cli(["problem", "staircase"], f"{n} {m}\n")
+    result = run_cli(command, f"{n} {m}\n")
     assert result.code == 2
     assert "line 1: input ends early: expected black's gains" in result.err
 
@@ -166,7 +169,7 @@ def test_a_board_too_large_for_the_level_sweep_is_refused_before_reading_the_gai
 @pytest.mark.parametrize(("n", "log2"), [(40, 77), (100_000, 199_991), (1_000_000, 1_999_989)])
 def test_astronomical_board_is_refused_without_counting_it(n: int, log2: int) -> None:
     # C(2n, n) exactly has hundreds of thousands of digits for the largest n: refused at once.
-    result = run_cli(["problem", "staircase"], f"{n} {n}\n")
+    result = run_cli(["problem", "staircase", "--no-limits"], f"{n} {n}\n")
     assert result.code == 2
     assert f"{n} x {n} staircase board has about 2^{log2} positions" in result.err
     assert result.err.count("\n") == 1
@@ -219,3 +222,20 @@ def test_input_over_64_kib_is_read_by_the_numba_path_alike() -> None:
     bad = padded[:-1] + " 7\n"
     with pytest.raises(InputFormatError, match="line 7: unexpected extra input '7'"):
         problem.solve(bad.encode())
+
+
+def ones(n: int, m: int) -> str:
+    return judge_input(np.ones((n, m), np.int64), np.zeros((n, m), np.int64))
+
+
+@pytest.mark.parametrize(
+    ("at_limit", "past", "message"),
+    [
+        (ones(10, 10), ones(11, 10), refusal(1, "n, the number of rows", 11, 10)),
+        (ones(10, 10), ones(10, 11), refusal(1, "m, the number of columns", 11, 10)),
+    ],
+)
+def test_the_judge_limits_refuse_larger_boards_unless_lifted(
+    at_limit: str, past: str, message: str
+) -> None:
+    assert_limit("staircase", at_limit, past, message)
