@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from perfectplay.store import SolutionStore
     from perfectplay.tiers.database import TierDatabase
 
-__all__ = ["RULE", "Resolved", "build_game", "open_saved", "resolve", "saved_path"]
+__all__ = ["RULE", "Resolved", "build_game", "open_saved", "resolve", "saved_game", "saved_path"]
 
 RULE = (
     "a name without '/' is a registered game or alias when there is one (write ./NAME for a "
@@ -136,6 +136,33 @@ def saved_path(text: str, command: str) -> str:
     )
 
 
+def saved_game(path: str, target: str | None, params: Sequence[str]) -> Any:
+    """The game to open the saved solution at `path` with: the class `target` (``--game``)
+    built with `params` (its tier form for a tier directory), or None without `target` (the
+    game the file records, rebuilt through the registry).
+
+    Cost: importing `target`'s module and building the game; one ``os.path`` test.
+
+    Raises
+    ------
+    InputFormatError
+        `params` without `target` (a saved file's parameters are its own).
+    UnknownNameError
+        `target` is not an importable game class (see
+        :func:`~perfectplay.games.registry.load_target`).
+    """
+    if target is None:
+        if params:
+            from perfectplay.errors import InputFormatError
+
+            raise InputFormatError(f"--param applies to a game name, not to the saved {path}")
+        return None
+    from perfectplay.games.registry import load_target
+    from perfectplay.solved import is_tier_directory
+
+    return load_target(target, params, tiered=is_tier_directory(path))
+
+
 def open_saved(
     path: str, target: str | None = None, params: Sequence[str] = ()
 ) -> SolutionStore | TierDatabase:
@@ -150,25 +177,10 @@ def open_saved(
     StoreError
         Missing, damaged, another game's, or of an unregistered game without `target`.
     """
-    from perfectplay.solved import is_tier_directory, open_solved, open_tiers
-
-    if target is None:
-        if params:
-            from perfectplay.errors import InputFormatError
-
-            raise InputFormatError(f"--param applies to a game name, not to the saved {path}")
-        return open_solved(path)
-    if is_tier_directory(path):
-        return open_tiers(path, game=load_tiered(target, params))
-    from perfectplay.games.registry import load_target
+    from perfectplay.solved import is_tier_directory, open_tiers
     from perfectplay.store import open_store
 
-    return open_store(path, game=load_target(target, params))
-
-
-def load_tiered(target: str, params: Sequence[str]) -> TieredGame:
-    """The tiered game class `target` (``--game``) built with `params`."""
-    from perfectplay.games.registry import load_target
-
-    game: TieredGame = load_target(target, params, tiered=True)
-    return game
+    game = saved_game(path, target, params)
+    if is_tier_directory(path):
+        return open_tiers(path, game=game)
+    return open_store(path, game=game)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import fail
 from perfectplay.cli._options import add_game_options
+
+if TYPE_CHECKING:
+    from perfectplay.web.app import Database
 
 __all__ = ["add_parser", "run"]
 
@@ -34,7 +37,8 @@ def add_parser(subparsers: Any) -> None:
         nargs="*",
         help="registered games or aliases to solve at once (the others are solved when first "
         "opened), or saved solutions to serve: store files or tier directories (solve GAME "
-        "-o PATH); a name without '/' is a registered game when there is one",
+        "-o PATH; with --game, saved solutions of that game); a name without '/' is a "
+        "registered game when there is one",
     )
     add_game_options(parser)
     parser.add_argument(
@@ -93,12 +97,16 @@ def run(args: argparse.Namespace) -> int:
         raise InputFormatError("--param applies to exactly one game named on the command line")
     max_positions = DEFAULT_MAX_POSITIONS if args.max_positions is None else args.max_positions
     games: list[Any] = [build_game(name, args.param, None) for name in names]
-    if args.game is not None:
+    if args.game is not None and not files:
         games.append(build_game(None, args.param, args.game))
     with contextlib.ExitStack() as stack:
         databases = []
         for key, path in zip(database_ids(files), files, strict=True):
-            db = open_database(key, path)
+            db = (
+                open_database(key, path)
+                if args.game is None
+                else _database_of(key, path, args.game, args.param)
+            )
             stack.callback(db.source.close)
             databases.append(db)
         sock = stack.enter_context(
@@ -119,3 +127,22 @@ def run(args: argparse.Namespace) -> int:
 
         serve(create_app(databases, cache=cache), sock, announce=announce)
     return 0
+
+
+def _database_of(key: str, path: str, target: str, params: list[str]) -> Database:
+    """The saved solution at `path` opened with the game class `target` (``--game``) and
+    `params`, as database `key`: a game of one's own, which the registry cannot rebuild.
+
+    Cost: as :func:`~perfectplay.web.app.open_database`, plus importing `target`'s module.
+    """
+    from perfectplay.cli._resolve import open_saved
+    from perfectplay.store import SolutionStore
+    from perfectplay.web.app import Database
+
+    source = open_saved(path, target, params)
+    try:
+        positions = source.n if isinstance(source, SolutionStore) else source.footprint()[0]
+    except BaseException:
+        source.close()
+        raise
+    return Database(key, path, source, positions)

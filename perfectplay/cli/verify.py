@@ -3,8 +3,10 @@
 ``perfectplay verify GRAPHFILE SOLUTION`` checks ``perfectplay solve``'s text output against the
 graph file; ``perfectplay verify FILE`` checks a store file (``solve ... --save``), a tier
 directory (``solve GAME --tiers DIR``, against the game's regenerated moves) or a geography
-certificate (``problem NAME --certificate``). Exit code 0 and one summary line when it holds,
-1 and the first offending positions with the reason when it does not, 2 for unreadable input.
+certificate (``problem NAME --certificate``); ``--game MODULE:CLASS`` (with ``--param``) names
+the game of one's own that made a store or tier directory. Exit code 0 and one summary line
+when it holds, 1 and the first offending positions with the reason when it does not, 2 for
+unreadable input.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from perfectplay.cli._options import add_json_option
+from perfectplay.cli._options import add_game_options, add_json_option
 
 __all__ = ["add_parser", "run"]
 
@@ -48,6 +50,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar while checking a store"
     )
+    add_game_options(parser)
     add_json_option(parser)
     parser.set_defaults(handler=run)
 
@@ -81,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     kind = _kind(args.file)
     sizes = ""
+    if (args.game is not None or args.param) and kind not in ("store", "tiers"):
+        return fail(
+            f"verify: --game and --param apply to a store file or tier directory, and "
+            f"{args.file} is a {kind} file"
+        )
     if args.solution is not None:
         if kind != "graph":
             return fail(f"verify: {args.file} is a {kind} file; give it alone, without SOLUTION")
@@ -90,16 +98,20 @@ def run(args: argparse.Namespace) -> int:
         report = verify_graph_text(graph, _read(args.solution))
         what = f"{args.solution} solves {args.file}"
     elif kind == "store":
+        from perfectplay.cli._resolve import saved_game
         from perfectplay.verify import verify_store
 
+        game = saved_game(args.file, args.game, args.param)
         progress = not args.no_progress and sys.stderr.isatty()
-        report = verify_store(args.file, progress=progress)
+        report = verify_store(args.file, progress=progress, game=game)
         what = f"{args.file} holds"
     elif kind == "tiers":
-        from perfectplay.verify.tiers import verify_tiers
+        from perfectplay.cli._resolve import open_saved
+        from perfectplay.verify.tiers import check_tier_database
 
         progress = not args.no_progress and sys.stderr.isatty()
-        report = verify_tiers(args.file, progress=progress)
+        with open_saved(args.file, args.game, args.param) as db:
+            report = check_tier_database(db, progress=progress)
         what = f"the tier directory {args.file} holds"
     elif kind == "certificate":
         from perfectplay.verify.certificate import verify_certificate_file

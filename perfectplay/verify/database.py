@@ -201,7 +201,11 @@ def _sorted_rows(columns: tuple[NDArray[Any], ...], n: int) -> list[NDArray[Any]
 
 
 def verify_store(
-    path: str | os.PathLike[str], *, progress: bool = False, workers: int | None = None
+    path: str | os.PathLike[str],
+    *,
+    progress: bool = False,
+    workers: int | None = None,
+    game: Game[Any] | None = None,
 ) -> Report:
     """Check a store file: checksums, then every position against its moves (and the rules).
 
@@ -213,6 +217,10 @@ def verify_store(
         Show a progress bar (tqdm, on standard error) over the moves.
     workers : int, optional
         Threads checking chunks of positions in parallel (default: one per CPU).
+    game : Game, optional
+        The game that made the file, whose rules the moves are checked against (a game of
+        one's own, not in the registry); default: the game the file records, rebuilt
+        through the registry.
 
     Returns
     -------
@@ -224,7 +232,8 @@ def verify_store(
     StoreError
         If the file is not a readable, intact store (every array's CRC-32 is checked first).
     UnknownNameError
-        If the store names a game this version of perfectplay does not know.
+        If the store names a game this version of perfectplay does not know (and no `game`
+        is given).
 
     Notes
     -----
@@ -237,7 +246,7 @@ def verify_store(
 
     from perfectplay.store import open_store
 
-    with open_store(path, verify=True) as store:
+    with open_store(path, verify=True, game=game) as store:
         solution = store.solution()  # validates the CSR arrays
         graph = solution.graph
         value = np.asarray(solution.value)

@@ -8,9 +8,13 @@ Every command runs in a subprocess, as a user runs it.
 from __future__ import annotations
 
 import os
+import re
+import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -54,7 +58,20 @@ RULES = textwrap.dedent(
     '''
 )
 
+TIERS = textwrap.dedent(
+    '''
+    """Connect Four in tiers, as a class of one's own (not registered)."""
+
+    from perfectplay.games.connect_four.tiers import TieredConnectFour
+
+
+    class MyFour(TieredConnectFour):
+        """A tiered game no installed package registers."""
+    '''
+)
+
 TARGET = "usergames.rules:TakeThree"
+TIERED = "usergames.tiers:MyFour"
 
 
 def _package(root: Path, *, installed: bool) -> Path:
@@ -62,6 +79,7 @@ def _package(root: Path, *, installed: bool) -> Path:
     (root / "usergames").mkdir(parents=True)
     (root / "usergames" / "__init__.py").write_text("")
     (root / "usergames" / "rules.py").write_text(RULES)
+    (root / "usergames" / "tiers.py").write_text(TIERS)
     if installed:
         info = root / "usergames-0.1.dist-info"
         info.mkdir()
@@ -70,19 +88,48 @@ def _package(root: Path, *, installed: bool) -> Path:
     return root
 
 
-def _cli(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+_MAIN = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def _env(root: Path) -> dict[str, str]:
+    """The environment with the package under `root` and this perfectplay on the path."""
     source = Path(perfectplay.__file__).parents[1]  # this perfectplay, installed or not
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(root), str(source)))}
-    code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+    return {**os.environ, "PYTHONPATH": os.pathsep.join((str(root), str(source)))}
+
+
+def _cli(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", code, *args],
+        [sys.executable, "-c", _MAIN, *args],
         input=stdin,
         capture_output=True,
         text=True,
-        env=env,
+        env=_env(root),
         cwd=root,
         timeout=300,
     )
+
+
+@contextmanager
+def _serving(root: Path, *args: str) -> Iterator[str]:
+    """``perfectplay serve --port 0 ARGS`` run in `root`; its root URL, stopped by Ctrl-C."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", _MAIN, "serve", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(root),
+        cwd=root,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # the URL line, or nothing once it has failed
+        found = re.search(r"serving on (http://\S+/)", line)
+        assert found is not None, process.communicate(timeout=30)[1]
+        yield found.group(1)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    assert process.returncode == 0
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +172,67 @@ def test_an_unregistered_class_is_named_with_game(tmp_path: Path) -> None:
     assert len(refused.stderr.splitlines()) == 1
     answered = _cli(root, "query", "u.ppstore", "4", "--game", TARGET, "--param", "heap=6")
     assert answered.returncode == 0 and "LOSE in 2" in answered.stdout
+
+
+def _refused(result: subprocess.CompletedProcess[str], target: str) -> None:
+    """One line on standard error naming the --game to pass, exit 2, nothing on stdout."""
+    assert (result.returncode, result.stdout) == (2, "")
+    assert f"which no installed package registers: pass --game {target}" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_store_of_an_unregistered_game_is_verified_and_served_with_game(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
+    import httpx
+
+    root = _package(tmp_path, installed=False)
+    game = ["--game", TARGET, "--param", "heap=6"]
+    assert _cli(root, "solve", *game, "-o", "u.ppstore").returncode == 0
+    _refused(_cli(root, "verify", "u.ppstore"), TARGET)
+    verified = _cli(root, "verify", "u.ppstore", *game)
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.startswith("verified: u.ppstore holds (7 positions, 15 moves")
+    other = _cli(root, "verify", "u.ppstore", "--game", TARGET, "--param", "heap=7")
+    assert other.returncode == 2 and "not {'heap': 7}" in other.stderr
+    _refused(_cli(root, "serve", "u.ppstore", "--port", "0"), TARGET)
+    with _serving(root, "u.ppstore", *game) as url:
+        answer = httpx.get(f"{url}api/databases/u/position", params={"position": "4"}).json()
+    # 4 tokens, take 1 to 3: whatever the mover takes, the other takes the rest
+    assert (answer["game"], answer["value"], answer["remoteness"]) == ("take-three", "LOSE", 2)
+
+
+def test_a_tier_directory_of_an_unregistered_class_is_verified_and_served_with_game(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
+    import httpx
+
+    from perfectplay.api import solve
+    from perfectplay.games.connect_four.rules import ConnectFour
+
+    root = _package(tmp_path, installed=False)
+    game = ["--game", TIERED, "--param", "rows=3", "--param", "cols=3"]
+    solved = _cli(root, "solve", *game, "--tiers", "mine")
+    assert solved.returncode == 0, solved.stderr
+    _refused(_cli(root, "verify", "mine"), TIERED)
+    verified = _cli(root, "verify", "mine", *game)
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.startswith("verified: the tier directory mine holds")
+    with _serving(root, "mine", *game) as url:
+        answer = httpx.get(f"{url}api/databases/mine/position", params={"moves": "b"}).json()
+    plain = ConnectFour(3, 3)
+    child = dict((label, p) for label, p, *_ in plain.moves(plain.initial()))["b"]
+    expected = solve(plain, progress=False)[child]  # the in-memory engine, independently
+    assert (answer["game"], answer["value"]) == ("connect-four", expected.name)
+
+
+def test_game_and_param_apply_to_saved_solutions_only(tmp_path: Path) -> None:
+    from cli_helpers import run_cli
+
+    (tmp_path / "g.txt").write_text("2 1\n0 1\n")
+    result = run_cli(["verify", str(tmp_path / "g.txt"), "-", "--game", TARGET])
+    assert result.code == 2 and result.out == ""
+    assert "--game and --param apply to a store file or tier directory" in result.err
+    assert len(result.err.splitlines()) == 1
