@@ -1,4 +1,10 @@
-"""``perfectplay analyze FILE``: a saved game's positions counted by value and remoteness."""
+"""``perfectplay analyze FILE``: a saved game's positions counted by value and remoteness.
+
+The tables are :mod:`perfectplay.draw.tables`' (columns sized to their content, counts with
+thousands separators); ``--plot`` draws the same counts with
+:func:`~perfectplay.draw.charts.counts_svg`, naming what is counted: the symmetry classes a
+store keeps, or the positions a tier directory's analysis counts.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ if TYPE_CHECKING:
     from perfectplay.store import SolutionStore
     from perfectplay.tiers.database import TierDatabase
 
-__all__ = ["add_parser", "format_table", "run"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -46,44 +52,10 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def format_table(counts: list[tuple[Any, int, int]]) -> str:
-    """Rows by remoteness (a DRAW's row is ``draw``), columns WIN LOSE TIE DRAW and total.
-
-    >>> from perfectplay.values import Value
-    >>> print(format_table([(Value.LOSE, 0, 1), (Value.WIN, 1, 2), (Value.DRAW, -1, 3)]))
-    remoteness      WIN     LOSE      TIE     DRAW    total
-             0        0        1        0        0        1
-             1        2        0        0        0        2
-          draw        0        0        0        3        3
-         total        2        1        0        3        6
-    """
-    from perfectplay.values import Value
-
-    columns = (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
-    rows: dict[int, dict[Value, int]] = {}
-    for value, remoteness, count in counts:
-        rows.setdefault(remoteness, {})[Value(value)] = count
-    order = sorted(r for r in rows if r >= 0) + [r for r in rows if r < 0]
-    width = max(8, *(len(str(c)) + 1 for _, _, c in counts)) if counts else 8
-    lines = [
-        f"{'remoteness':>10}"
-        + "".join(f"{h:>{width + 1}}" for h in (*(v.name for v in columns), "total"))
-    ]
-    totals = dict.fromkeys(columns, 0)
-    for r in order:
-        cells = [rows[r].get(v, 0) for v in columns]
-        for v, c in zip(columns, cells, strict=True):
-            totals[v] += c
-        label = "draw" if r < 0 else str(r)
-        lines.append(f"{label:>10}" + "".join(f"{c:>{width + 1}}" for c in (*cells, sum(cells))))
-    grand = [totals[v] for v in columns]
-    lines.append(f"{'total':>10}" + "".join(f"{c:>{width + 1}}" for c in (*grand, sum(grand))))
-    return "\n".join(lines)
-
-
 def run(args: argparse.Namespace) -> int:
     """Open the file and print its counts."""
     from perfectplay.cli._resolve import open_saved, saved_path
+    from perfectplay.draw.tables import remoteness_table
     from perfectplay.solved import is_tier_directory
 
     args.file = saved_path(args.file, "analyze")
@@ -108,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
         if args.plot is not None:
             from perfectplay.draw import counts_svg, write_picture
 
-            write_picture(args.plot, counts_svg(counts, f"{title}{' ' + params if params else ''}"))
+            unit = "symmetry classes" if store.manifest["canonical"] else "positions"
+            picture = counts_svg(counts, f"{title}{' ' + params if params else ''}", unit=unit)
+            write_picture(args.plot, picture)
         if args.json:
             record = {
                 "game": store.game_name,
@@ -128,13 +102,14 @@ def run(args: argparse.Namespace) -> int:
             else f"{store.n:,} positions"
         )
         header = f"{title}{' ' + params if params else ''}: {what}, {store.m:,} moves"
-        sys.stdout.write(header + "\n" + format_table(counts) + "\n")
+        sys.stdout.write(header + "\n" + remoteness_table(counts) + "\n")
     return 0
 
 
 def _run_tiers(args: argparse.Namespace) -> int:
     """Counts of a tier directory: positions reachable from the start, classes and positions."""
     from perfectplay.cli._resolve import open_saved
+    from perfectplay.draw.tables import remoteness_table, tier_table
     from perfectplay.tiers.analyze import analyze_tiers
 
     with open_saved(args.file, args.game, args.param) as opened:
@@ -155,15 +130,10 @@ def _run_tiers(args: argparse.Namespace) -> int:
         f"{title}: {positions:,} positions reachable from the start, stored as {classes:,} "
         "classes (a position and its mirror images are one class)",
         "positions by value and remoteness:",
-        format_table([(value, r, p) for value, r, _, p in analysis.remoteness]),
+        remoteness_table([(value, r, p) for value, r, _, p in analysis.remoteness]),
         "classes by value: " + ", ".join(f"{k} {v:,}" for k, v in analysis.classes.items()),
     ]
     if args.by_tier:
-        names = ("WIN", "LOSE", "TIE", "DRAW")
-        head = f"{'tier':>8}" + "".join(f"{n:>14}" for n in names) + f"{'classes':>14}"
-        lines += ["positions by tier:", head]
-        for t in analysis.tiers:
-            cells = "".join(f"{t.positions[n]:>14,}" for n in names)
-            lines.append(f"{t.label:>8}{cells}{sum(t.classes.values()):>14,}")
+        lines += ["positions by tier:", tier_table(analysis.tiers)]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

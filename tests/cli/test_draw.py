@@ -155,6 +155,25 @@ def test_analyze_plot(tmp_path: os.PathLike[str]) -> None:
     assert bad.code == 2 and bad.out == ""
 
 
+def test_analyze_plot_names_what_it_counts(tmp_path: os.PathLike[str]) -> None:
+    """A store keeps one position per symmetry class: its chart counts classes; a tier
+    directory's analysis counts the positions reachable from the start."""
+    store, tiers = os.path.join(tmp_path, "t.ppstore"), os.path.join(tmp_path, "c4")
+    assert run_cli(["solve", "tic-tac-toe", "-o", store]).code == 0
+    c4 = ["connect-four", "--param", "rows=3", "--param", "cols=3"]
+    assert run_cli(["solve", *c4, "--tiers", tiers]).code == 0
+    for saved, unit, other in (
+        (store, "symmetry classes", "positions"),
+        (tiers, "positions", "symmetry classes"),
+    ):
+        plot = os.path.join(tmp_path, "counts.svg")
+        result = run_cli(["analyze", saved, "--plot", plot])
+        assert result.code == 0, result.err
+        with open(plot, encoding="utf-8") as f:
+            svg = f.read()
+        assert f">{unit}<" in svg and f">{other}<" not in svg
+
+
 def test_draw_a_tier_directory(tmp_path: os.PathLike[str]) -> None:
     from perfectplay.api import solve
     from perfectplay.games.registry import load_game, load_tiered_game

@@ -117,6 +117,16 @@ def test_analyze_counts_reachable_positions_and_classes(solved: tuple[Path, Path
     rows = by_tier.split("positions by tier:\n", 1)[1].splitlines()
     assert len(rows) == 1 + 13
     assert rows[0].split() == ["tier", "WIN", "LOSE", "TIE", "DRAW", "classes"]
+    assert len({len(row) for row in rows}) == 1  # counts right-aligned under their heading
+    for row, tier in zip(rows[1:], record["tiers"], strict=True):
+        label, *cells = row.split()
+        assert label == tier["label"] and row.startswith(label + " ")  # labels to the left
+        assert cells == [f"{tier['positions'][n]:,}" for n in ("WIN", "LOSE", "TIE", "DRAW")] + [
+            f"{sum(tier['classes'].values()):,}"
+        ]
+    table = text.split("positions by value and remoteness:\n", 1)[1].splitlines()
+    total = next(line for line in table if line.startswith("total "))
+    assert total.split()[-1] == f"{sum(record['positions'].values()):,}"  # 12,031: a separator
     fails(run_cli(["analyze", str(store), "--by-tier"]), "--by-tier applies to a tier directory")
 
 
