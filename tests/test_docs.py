@@ -37,10 +37,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 NOT_RUN = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
 SLOW = 10.0  # seconds: an example slower than this should use a smaller board
-ELSEWHERE = {
-    "cli.md": "docs/cli.md is being rewritten with the command line (another change in flight)"
-}
-"""Pages whose failing examples are expected to fail for now, and why (xfail, not strict)."""
 
 
 def run_merged(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
@@ -170,13 +166,9 @@ def test_the_pages_have_console_examples() -> None:
 
 
 @pytest.mark.parametrize("block", ALL, ids=[f"{b.page}:{b.line}" for b in ALL])
-def test_console_example(
-    block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
-) -> None:
+def test_console_example(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if block.skip is not None:
         pytest.skip(block.skip)
-    if block.page in ELSEWHERE:
-        request.applymarker(pytest.mark.xfail(reason=ELSEWHERE[block.page], strict=False))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "100")
     checker = doctest.OutputChecker()
