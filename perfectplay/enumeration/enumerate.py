@@ -64,6 +64,12 @@ position on the plain path; on the vectorized one, a code (8 bytes, in a buffer 
 primitive value (1) cost 45 to 89 bytes (the buffers' untouched room takes no memory), plus 4
 bytes per move."""
 
+_PROGRESS_FORMAT = "{desc}: {n:,}{unit} [{elapsed}, {rate_noinv_fmt}{postfix}]"
+"""The enumeration's progress bar (a tqdm ``bar_format``; the total is not known ahead): the
+positions found so far, a whole number with thousands separators (``3 positions``,
+``80,541 positions``; tqdm's own ``unit_scale`` count would print ``3.00`` and ``80.5k``), the
+time elapsed and the rate with a metric prefix (``5.81M positions/s``)."""
+
 _PROGRESS_EVERY = 1 << 16  # plain path: positions between progress-bar updates
 # the least a position costs: vectorized, its code (8), int32 indptr entry (4), primitive
 # value (1) and 2 table slots of 16 bytes
@@ -334,7 +340,8 @@ def enumerate_game(
     bar = tqdm(
         desc=f"enumerating {game.info.name}",
         unit=" positions",
-        unit_scale=True,  # counts and rates as 5.8M, not 5812345.67
+        unit_scale=True,  # the rate with a metric prefix: 5.81M positions/s, not 5812368.94
+        bar_format=_PROGRESS_FORMAT,
         disable=not show,
         delay=0.5 if progress is None else 0.0,
         leave=False,

@@ -578,10 +578,18 @@ def test_code_table_reserves_a_power_of_two_and_hedges_by_quadrupling_while_smal
     assert table.grown_bytes(2**20 + 1, hedge=True) == 20 * 2**22
 
 
-def test_the_progress_bar_counts_with_metric_prefixes(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_progress_bar_counts_whole_positions_and_scales_the_rate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from perfectplay.games.connect_four.rules import ConnectFour
 
-    enumerate_game(ConnectFour(4, 4), vectorized=False, progress=True)  # seconds: bar drawn
+    found = enumerate_game(ConnectFour(4, 4), vectorized=False, progress=True)  # seconds: drawn
     shown = capsys.readouterr().err
-    assert re.search(r"enumerating connect-four: \d+(\.\d+)?k positions", shown)
-    assert not re.search(r"\d{4,}(\.\d+)? positions", shown)  # never 80541 or 5812345.67
+    counts = re.findall(r"enumerating connect-four: (\S+) positions \[", shown)
+    assert counts[0] == "0" and len(counts) >= 2
+    for count in counts:  # whole numbers with separators: 3 and 80,541, never 3.00 or 80.5k
+        assert re.fullmatch(r"\d{1,3}(,\d{3})*", count), count
+        assert 0 <= int(count.replace(",", "")) <= found.n
+    rates = re.findall(r", (\S+) positions/s\]", shown)
+    assert rates and all(re.fullmatch(r"\?|\d+(\.\d+)?[kMG]?", rate) for rate in rates)
+    assert not re.search(r"\d{4,}(\.\d+)? positions/s", shown)  # never 5812368.94 positions/s
