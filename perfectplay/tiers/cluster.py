@@ -3,12 +3,27 @@
 ``solve_tiers(game, DIR, dask="local:N")`` (``perfectplay solve GAME --tiers DIR --dask
 local:N``) starts a :class:`distributed.LocalCluster` of N worker processes on this machine
 and prints its dashboard's address; ``dask="tcp://HOST:PORT"`` connects to a running
-scheduler. This process, the *driver*, schedules tier after tier: it submits one task
+scheduler. This process, the *driver*, schedules the tiers as the in-process engine does
+(:mod:`perfectplay.tiers.engine`): a tier is *ready* once every tier it reads is complete, and
+every ready tier is started, in :func:`~perfectplay.tiers.plan.tier_order`, as long as the
+memory estimate below allows, so that independent tiers (Quixo's by cube counts) run side by
+side and a chain of tiers (Connect Four) one tier at a time. Starting a tier submits one task
 (:func:`~perfectplay.tiers.tasks.chunk_task`) per chunk whose file is missing, under a
-deterministic key (the directory, tier and chunk), shows a progress bar per tier fed by the
-finished tasks, and merges the chunk files into the tier file itself. A tier with inner moves
-is one task (:func:`~perfectplay.tiers.tasks.loopy_task`). Workers read the child tiers from
-DIR and write their chunk files into it: DIR must be the same path on every machine.
+deterministic key (the directory, tier and chunk), earlier tiers first; a tier with inner
+moves is one task (:func:`~perfectplay.tiers.tasks.loopy_task`) on its share of the cluster's
+threads. A progress bar per running tier is fed by the finished tasks; once a tier's tasks
+have all ended the driver merges its chunk files into the tier file itself. Workers read the
+child tiers from DIR and write their chunk files into it: DIR must be the same path on every
+machine. A tier's files do not depend on which tiers ran beside it: they are byte-identical to
+a run of one tier at a time.
+
+Memory, per machine (the one with most worker processes and threads): the refusal up front
+(:func:`check_cluster`, local clusters) takes the worst tier alone; a further tier starts
+beside running ones only if the copies of tiers the workers hold (the child tiers read, and the
+tiers being assembled from their chunks, kept while a tier left to solve reads them) and the
+work of every running tier stay within that same figure. Copies no running or remaining tier
+reads are dropped on every worker (:func:`~perfectplay.tiers.tasks.drop_tiers`), and so are
+copies held for tiers not yet running when a tier needs their room.
 
 Faults are Dask's and the files': a worker lost mid-task has its tasks run again elsewhere,
 and a task finding its chunk file done does nothing; a driver killed and run again keeps every
@@ -23,8 +38,10 @@ import copy
 import importlib.util
 import os
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections import Counter
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -41,20 +58,22 @@ from perfectplay.tiers.tasks import (
     TaskResult,
     chunk_task,
     clean_up,
+    drop_tiers,
     game_class,
     loopy_task,
     solve_token,
 )
 
-__all__ = ["check_cluster", "solve_on_cluster", "throughput"]
+__all__ = ["ClusterRun", "check_cluster", "solve_on_cluster", "throughput"]
 
 
 def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
     """Refuse, before anything is written, what cannot run: a bad `spec`, a game workers
     cannot rebuild, or a ``local:N`` cluster whose N workers would not fit in memory together
-    (each maps the child tiers of the tier being solved, and the tier is assembled from its
-    chunks, one copy of each in shared memory if it has room; each worker solves a chunk per
-    thread; a tier with inner moves is solved by one worker).
+    with the worst tier alone (each maps the child tiers of the tier being solved, and the
+    tier is assembled from its chunks, one copy of each in shared memory if it has room; each
+    worker solves a chunk per thread; a tier with inner moves is solved by one worker). Tiers
+    run side by side only within the same figure (:func:`solve_on_cluster`).
 
     Raises
     ------
@@ -69,108 +88,289 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
     game_class(game)
     if importlib.util.find_spec("distributed") is None:
         raise ClusterError("--dask needs Dask: pip install 'perfectplay[dask]'")
-    if isinstance(target, str):
+    if isinstance(target, str) or not order:
         return  # the workers run on other machines: docs/distributed.md says what each needs
     processes, threads = target
-    worst, worst_tier = 0, order[0] if order else 0
-    for tier in order:
-        size = game.tier_size(tier)
-        reads = sum(game.tier_size(c) for c in game.child_tiers(tier))
-        shared = has_room(reads + size)  # the children and the tier assembled, one copy each
-        if game.inner_moves(tier):
-            need = reads + LOOPY_BYTES_PER_RANK * size + (size if shared else 0)
-        else:
-            copies = 1 if shared else processes  # shared by the processes, or not
-            need = copies * reads + (size if shared else 0)
-            need += processes * threads * ACYCLIC_BYTES_PER_RANK * min(size, chunk)
-        if need > worst:
-            worst, worst_tier = need, tier
+    sizes = {t: game.tier_size(t) for t in order}
+    machine = _Machine(game, sizes, processes, threads, has_room(_room(game, sizes)), chunk)
+    worst = max(order, key=machine.alone)
     check_memory(
-        worst,
+        machine.alone(worst),
         f"{game.info.name} on {processes} local Dask worker processes: tier "
-        f"{game.tier_label(worst_tier)} (each worker reads its child tiers, 1 byte per rank)",
+        f"{game.tier_label(worst)} (each worker reads its child tiers, 1 byte per rank)",
     )
 
 
-class _Tiers:
-    """The driver's side of one solve: the client, the game's name and the worker's store."""
+def _room(game: TieredGame, sizes: Mapping[int, int]) -> int:
+    """Shared memory that the worst tier takes alone: its child tiers and itself, 1 byte per
+    rank each."""
+    return max(s + sum(sizes[c] for c in game.child_tiers(t)) for t, s in sizes.items())
 
-    def __init__(self, client: Any, game: TieredGame, store: DirectoryStore) -> None:
-        self.client = client
-        self.game = game
+
+@dataclass(frozen=True)
+class _Machine:
+    """The memory of one machine of the cluster (as many worker processes and threads as the
+    largest) while tiers run: the copies of tiers it holds and the running tiers' work.
+
+    A tier's copy is 1 byte per rank (once in shared memory, or once per worker process where
+    the processes do not share); a running tier is assembled in its copy as its tasks end,
+    and stays held while a tier left to solve reads it. A tier with inner moves works in
+    ``LOOPY_BYTES_PER_RANK`` bytes per rank on one worker; chunks take
+    ``ACYCLIC_BYTES_PER_RANK`` bytes per rank on every worker thread.
+    """
+
+    game: TieredGame
+    sizes: Mapping[int, int]
+    processes: int
+    threads: int
+    shared: bool
+    """Whether the machine's worker processes share one copy of each tier (``/dev/shm``)."""
+    chunk: int
+
+    def need(self, held: Collection[int], running: Collection[int]) -> int:
+        """Bytes with the copies of the tiers `held` and the tiers `running` at work (both
+        held, solved and still read, and running tiers count once).
+
+        Examples
+        --------
+        >>> from perfectplay.games.registry import load_tiered_game
+        >>> game = load_tiered_game("quixo", size=3)
+        >>> sizes = {t: game.tier_size(t) for t in game.tiers()}
+        >>> machine = _Machine(game, sizes, processes=2, threads=1, shared=True, chunk=4096)
+        >>> a, b = [t for t in game.tiers() if game.counts(t) in ((2, 1), (1, 2))]
+        >>> alone = machine.alone(a)
+        >>> reads = sum(sizes[c] for c in game.child_tiers(a))
+        >>> alone == reads + sizes[a] + LOOPY_BYTES_PER_RANK * sizes[a]
+        True
+        >>> machine.need({a, b, *game.child_tiers(a), *game.child_tiers(b)}, [a, b]) > alone
+        True
+        """
+        sizes, shared = self.sizes, self.shared
+        total = sum(
+            sizes[t] if shared else 0 if t in running else self.processes * sizes[t]
+            for t in {*held, *running}
+        )
+        chunks = [min(sizes[t], self.chunk) for t in running if not self.game.inner_moves(t)]
+        loopy = sum(sizes[t] for t in running if self.game.inner_moves(t))
+        slots = self.processes * self.threads
+        return (
+            total
+            + LOOPY_BYTES_PER_RANK * loopy
+            + slots * ACYCLIC_BYTES_PER_RANK * max(chunks, default=0)
+        )
+
+    def alone(self, tier: int) -> int:
+        """Bytes of `tier` running alone with its child tiers: the figure checked up front."""
+        return self.need([*self.game.child_tiers(tier), tier], [tier])
+
+
+class ClusterRun(NamedTuple):
+    """What a solve on the cluster ran."""
+
+    results: list[TaskResult]
+    """What each task did, in the order they ended."""
+    side_by_side: int
+    """The most tiers that had tasks in flight at once."""
+
+
+class _Running:
+    """A tier started on the cluster: its progress bar, chunks and tasks not yet ended."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self.starts: list[int] = []
+        self.left = 0
+
+
+class _Driver:
+    """The driver's side of one solve: the tiers started, their tasks, the copies held."""
+
+    def __init__(
+        self,
+        client: Any,
+        game: TieredGame,
+        order: list[int],
+        store: DirectoryStore,
+        stats: SolveStats,
+        progress: bool | None,
+        budget: int | None,
+    ) -> None:
+        from distributed import as_completed
+
+        self.client, self.game, self.order, self.store = client, game, order, store
+        self.stats, self.progress = stats, progress
         self.name, self.params = game_class(game)
-        self.store = store
         # What the workers get: the same store with an absolute path (their working folders
         # differ from the driver's).
         self.remote = copy.copy(store)
         self.remote.directory = os.path.abspath(store.directory)
         self.token = solve_token(self.remote.directory)
+        self.sizes = {t: game.tier_size(t) for t in order}
+        self.reads = {t: [int(c) for c in game.child_tiers(t)] for t in order}
+        workers = list(client.scheduler_info(n_workers=-1)["workers"].values())
+        self.slots = sum(int(w["nthreads"]) for w in workers)
+        hosts = Counter(str(w["host"]) for w in workers)
+        room = _room(game, self.sizes) if order else 0
+        shared = all(client.run(has_room, room).values())
+        threads = max(int(w["nthreads"]) for w in workers)
+        self.machine = _Machine(game, self.sizes, max(hosts.values()), threads, shared, store.chunk)
+        alone = max((self.machine.alone(t) for t in order), default=0)
+        self.budget = alone if budget is None else budget
+        self.todo: list[int] = []
+        self.running: dict[int, _Running] = {}
+        self.held: set[int] = set()
+        self.owner: dict[Any, int] = {}  # a future in flight -> its tier
+        self.pending = as_completed()  # type: ignore[no-untyped-call]
         self.results: list[TaskResult] = []
+        self.side_by_side = 0
+
+    def run(self) -> None:
+        """Solve every tier not complete; on a failure, wait for the tasks in flight (their
+        shared copies) and raise it."""
+        for tier in self.order:
+            if self.store.complete(tier):
+                self.stats.tiers_kept += 1
+            else:
+                self.todo.append(tier)
+        try:
+            while self.todo or self.running:
+                started = self._start()
+                share = max(1, self.slots // max(1, len(self.running) + len(started)))
+                for tier in started:
+                    self._submit(tier, share)
+                if self.running:
+                    self._ended(next(self.pending))
+                elif not started:
+                    raise RuntimeError("no tier left to solve can start")  # tier_order's
+        except Exception:
+            from distributed import wait
+
+            with contextlib.suppress(Exception):  # a cluster that failed may not answer
+                wait(list(self.owner))  # type: ignore[no-untyped-call]
+            raise
+        finally:
+            for running in self.running.values():
+                running.bar.close()
+
+    def _ready(self, tier: int) -> bool:
+        return all(c not in self.todo and c not in self.running for c in self.reads[tier])
+
+    def _start(self) -> list[int]:
+        """The ready tiers to start now, in order, while the copies held and the running
+        tiers' work stay within the budget (a tier alone always starts)."""
+        started: list[int] = []
+        for tier in [t for t in self.todo if self._ready(t)]:
+            busy = [*self.running, *started, tier]
+            held = self.held | {*self.reads[tier], tier}
+            if self.machine.need(held, busy) > self.budget:
+                # Without the copies of tiers no running tier reads (read again later).
+                keep = {c for t in busy for c in self.reads[t]} | set(busy)
+                if len(busy) > 1 and self.machine.need(held & keep, busy) > self.budget:
+                    continue
+                self._drop(self.held - keep)
+                held = self.held | {*self.reads[tier], tier}
+            self.held = held
+            self.todo.remove(tier)
+            started.append(tier)
+        return started
+
+    def _drop(self, tiers: set[int]) -> None:
+        """Remove the workers' copies of `tiers`."""
+        if tiers:
+            self.client.run(drop_tiers, self.remote, sorted(tiers))
+            self.held -= tiers
 
     def key(self, tier: int, start: int) -> str:
         """The task key of a chunk (the same in every run on the same directory)."""
         return f"perfectplay-{self.token}-tier-{self.store.labels[tier]}-{start:014d}"
 
-    def result(self, future: Any, what: str) -> TaskResult:
+    def _submit(self, tier: int, threads: int) -> None:
+        """Submit the tasks of `tier`: one per chunk whose file is missing, or one for a tier
+        with inner moves (on `threads` threads); earlier tiers first."""
+        game, store = self.game, self.store
+        self.stats.tiers_solved += 1
+        running = self.running[tier] = _Running(
+            progress_bar(self.sizes[tier], game.tier_label(tier), self.progress)
+        )
+        job = (self.name, self.params, self.remote, tier)
+        priority = -self.order.index(tier)
+        if game.inner_moves(tier):
+            key = self.key(tier, 0) + "-loopy"
+            futures = [self.client.submit(loopy_task, *job, threads, key=key, priority=priority)]
+        else:
+            bounds = chunk_bounds(self.sizes[tier], store.chunk, store.block)
+            running.starts = [start for start, _ in bounds]
+            todo = []
+            for start, stop in bounds:
+                if store.chunk_done(tier, start):
+                    self.stats.chunks_kept += 1
+                    running.bar.update(stop - start)
+                else:
+                    todo.append((start, stop))
+            most = max((store.max_remoteness(c) for c in self.reads[tier]), default=-1)
+            dtype = np.dtype(record_dtype(1 + most)).name
+            futures = [
+                self.client.submit(
+                    chunk_task, *job, *b, dtype, key=self.key(tier, b[0]), priority=priority
+                )
+                for b in todo
+            ]
+        running.left = len(futures)
+        for future in futures:
+            self.owner[future] = tier
+            self.pending.add(future)  # type: ignore[no-untyped-call]
+        in_flight = sum(1 for r in self.running.values() if r.left)
+        self.side_by_side = max(self.side_by_side, in_flight)
+        if not futures:
+            self._finish(tier)
+
+    def _ended(self, future: Any) -> None:
+        """Count a task that ended; finish its tier after its last."""
         from distributed import KilledWorker
 
+        tier = self.owner.pop(future)
+        running = self.running[tier]
         try:
-            result: TaskResult = future.result()
+            done: TaskResult = future.result()
         except KilledWorker as error:
             raise ClusterError(
-                f"{what}: the workers running it died again and again ({error}); out of memory?"
+                f"tier {self.store.labels[tier]}, task {future.key}: the workers running it "
+                f"died again and again ({error}); out of memory?"
             ) from None
-        self.results.append(result)
-        return result
-
-    def chunks(self, tier: int, advance: Callable[[int], None], stats: SolveStats) -> None:
-        """Solve the chunks of a tier without inner moves on the workers, then merge them."""
-        from distributed import as_completed
-
-        game, store = self.game, self.store
-        bounds = chunk_bounds(game.tier_size(tier), store.chunk, store.block)
-        todo = []
-        for start, stop in bounds:
-            if store.chunk_done(tier, start):
-                stats.chunks_kept += 1
-                advance(stop - start)
-            else:
-                todo.append((start, stop))
-        bound = 1 + max((store.max_remoteness(c) for c in game.child_tiers(tier)), default=-1)
-        dtype = np.dtype(record_dtype(bound)).name
-        job = (self.name, self.params, self.remote, tier)
-        submit = self.client.submit
-        futures = [submit(chunk_task, *job, *b, dtype, key=self.key(tier, b[0])) for b in todo]
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            done = self.result(future, f"tier {store.labels[tier]}, chunk {future.key}")
+        self.results.append(done)
+        if not self.game.inner_moves(tier):
             if done.solved:
-                stats.chunks_solved += 1
+                self.stats.chunks_solved += 1
             else:
-                stats.chunks_kept += 1
-            advance(done.ranks)
-        starts = [start for start, _ in bounds]
-        missing = [s for s in starts if not store.chunk_done(tier, s)]
-        if missing:
-            raise ClusterError(
-                f"{store.chunk_path(tier, missing[0])} is missing although its task ended: "
-                "the workers do not write to the directory this driver reads (give every "
-                "machine the same shared path)"
-            )
-        store.merge(tier, starts)
+                self.stats.chunks_kept += 1
+        running.bar.update(done.ranks)
+        running.left -= 1
+        if not running.left:
+            self._finish(tier)
 
-    def loopy(self, tier: int, advance: Callable[[int], None]) -> None:
-        """Solve a tier with inner moves as one task."""
-        future = self.client.submit(
-            loopy_task, self.name, self.params, self.remote, tier,
-            key=self.key(tier, 0) + "-loopy",
-        )  # fmt: skip
-        done = self.result(future, f"tier {self.store.labels[tier]}")
-        if not self.store.complete(tier):
-            raise ClusterError(
-                f"{self.store.tier_path(tier)} is missing although its task ended: the workers "
-                "do not write to the directory this driver reads"
-            )
-        advance(done.ranks)
+    def _finish(self, tier: int) -> None:
+        """Merge the chunk files of `tier` into its tier file (or check the file of a tier
+        with inner moves); drop the copies no tier running or left reads."""
+        store = self.store
+        if self.game.inner_moves(tier):
+            if not store.complete(tier):
+                raise ClusterError(
+                    f"{store.tier_path(tier)} is missing although its task ended: the workers "
+                    "do not write to the directory this driver reads"
+                )
+        else:
+            starts = self.running[tier].starts
+            missing = [s for s in starts if not store.chunk_done(tier, s)]
+            if missing:
+                raise ClusterError(
+                    f"{store.chunk_path(tier, missing[0])} is missing although its task ended: "
+                    "the workers do not write to the directory this driver reads (give every "
+                    "machine the same shared path)"
+                )
+            store.merge(tier, starts)
+        self.running.pop(tier).bar.close()
+        left = [*self.todo, *self.running]
+        self._drop(self.held - {c for t in left for c in self.reads[t]} - set(self.running))
 
 
 def solve_on_cluster(
@@ -181,8 +381,10 @@ def solve_on_cluster(
     stats: SolveStats,
     *,
     progress: bool | None = None,
-) -> None:
-    """Solve every tier of `game` not complete in `store`, in `order`, on a Dask cluster.
+    budget: int | None = None,
+) -> ClusterRun:
+    """Solve every tier of `game` not complete in `store` on a Dask cluster, independent
+    tiers side by side.
 
     Parameters
     ----------
@@ -192,13 +394,23 @@ def solve_on_cluster(
     game : TieredGame
         The tiered game; each worker rebuilds it from its class and parameters.
     order : list of int
-        The tiers, children first (:func:`~perfectplay.tiers.engine.tier_order`).
+        The tiers, children first (:func:`~perfectplay.tiers.engine.tier_order`): ready tiers
+        start in this order.
     store : DirectoryStore
         The tier directory; workers must see it at the same (absolute) path.
     stats : SolveStats
         Counts of tiers and chunks solved here and kept from earlier runs (updated).
     progress : bool, optional
         A progress bar per tier; default: when standard error is a terminal.
+    budget : int, optional
+        Bytes per machine that the tiers running at once stay within (a tier alone starts
+        whatever it needs). Default: what the worst tier needs alone, the figure
+        :func:`check_cluster` checks for a local cluster.
+
+    Returns
+    -------
+    ClusterRun
+        The tasks' results, and the most tiers that ran side by side.
 
     Raises
     ------
@@ -211,30 +423,22 @@ def solve_on_cluster(
     Notes
     -----
     Cost: the tasks' (:mod:`perfectplay.tiers.tasks`) plus, on the driver, one merge per tier
-    (a read and a write of the compressed chunk files). Each machine holds the child tiers of
-    the tier being solved and the part of that tier solved there (1 byte per rank) once, in
-    shared memory (:mod:`perfectplay.tiers.shared`), and each worker thread one chunk (18
-    bytes per rank).
+    (a read and a write of the compressed chunk files). Memory per machine: the copies of the
+    child tiers of the running tiers and of the running tiers themselves (1 byte per rank,
+    once in shared memory, :mod:`perfectplay.tiers.shared`), each worker thread's chunk (18
+    bytes per rank) and each tier with inner moves (up to 27 bytes per rank), within `budget`.
     """
     with dask_client(spec) as client:
-        tiers = _Tiers(client, game, store)
-        client.run(clean_up, tiers.remote.directory)  # shared copies of a killed run's workers
+        driver = _Driver(client, game, order, store, stats, progress, budget)
+        client.run(clean_up, driver.remote.directory)  # shared copies of a killed run's workers
         try:
-            for tier in order:
-                if store.complete(tier):
-                    stats.tiers_kept += 1
-                    continue
-                stats.tiers_solved += 1
-                with progress_bar(game.tier_size(tier), game.tier_label(tier), progress) as bar:
-                    if game.inner_moves(tier):
-                        tiers.loopy(tier, bar.update)
-                    else:
-                        tiers.chunks(tier, bar.update, stats)
+            driver.run()
         finally:  # the machines' shared child tiers freed, even after a failed task
             with contextlib.suppress(Exception):  # a cluster that failed may not answer
-                client.run(clean_up, tiers.remote.directory)
-        if any(r.solved for r in tiers.results):
-            print(throughput(tiers.results), file=sys.stderr)
+                client.run(clean_up, driver.remote.directory)
+        if any(r.solved for r in driver.results):
+            print(throughput(driver.results), file=sys.stderr)
+        return ClusterRun(driver.results, driver.side_by_side)
 
 
 def throughput(results: list[TaskResult]) -> str:

@@ -66,6 +66,7 @@ __all__ = [
     "has_room",
     "load_shared",
     "release_shared",
+    "release_tier",
     "remove_shared",
     "share_chunk",
     "shared_name",
@@ -289,6 +290,19 @@ def load_shared(
 def release_shared(base: str) -> None:
     """Remove this machine's shared copy named `base` (processes mapping it keep their map)."""
     _unlink_matching(glob.escape(base) + ".*")
+
+
+def release_tier(store: DirectoryStore, tier: int, token: str) -> int:
+    """Remove this machine's copies of `tier` in the solve `token`: its shared copy as a child
+    tier and the copy assembled while it was solved (processes mapping them keep their map);
+    how many files there were.
+
+    The driver runs it on every worker once no tier left to solve reads `tier`.
+    """
+    removed = _unlink_matching(glob.escape(building_name(store, tier, token)) + ".*")
+    if os.path.exists(store.tier_path(tier)):
+        removed += _unlink_matching(glob.escape(shared_name(store, tier, token)) + ".*")
+    return removed
 
 
 def remove_shared(token: str) -> int:

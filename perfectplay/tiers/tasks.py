@@ -3,8 +3,9 @@
 Module-level functions of plain, picklable arguments (:mod:`perfectplay.tiers.cluster` submits
 them; nothing here imports Dask). A task names its game by its class (``"module:Class"``) and
 parameters and rebuilds it once per worker process; it reads the child tiers it needs from the
-tier directory, which every worker must see at the same path, and keeps them for the next task
-of the same tier (tiers no longer needed are dropped). The worker processes of one machine
+tier directory, which every worker must see at the same path, and keeps them for the next tasks
+(of its tier and of the other tiers running beside it) until the driver drops them
+(:func:`drop_tiers`, once no tier left to solve reads them). The worker processes of one machine
 share one copy of each child tier (:mod:`perfectplay.tiers.shared`), assembled there from the
 chunks solved on that machine as they finish, so a machine that solved a whole tier never
 decompresses it. It writes its result as a file, atomically, through the driver's
@@ -55,6 +56,7 @@ from perfectplay.tiers.shared import (
     building_name,
     load_shared,
     release_shared,
+    release_tier,
     remove_shared,
     share_chunk,
     shared_name,
@@ -66,6 +68,7 @@ __all__ = [
     "cached_tiers",
     "chunk_task",
     "clean_up",
+    "drop_tiers",
     "loopy_task",
     "solve_token",
 ]
@@ -94,6 +97,11 @@ class TaskResult(NamedTuple):
     """CPU time of the task's thread while solving and writing (0 if not solved)."""
     worker: str
     """The host and process that ran the task."""
+    began: float = 0.0
+    """When the task began solving, in seconds since the epoch on its machine (0 if not
+    solved): tasks of tiers running side by side overlap."""
+    ended: float = 0.0
+    """When the task's file was written, likewise."""
 
 
 def game_class(game: TieredGame) -> tuple[str, dict[str, Any]]:
@@ -149,14 +157,14 @@ def solve_token(directory: str) -> str:
 
 def _children(game: TieredGame, store: DirectoryStore, tier: int) -> list[SolvedTier]:
     """The solved child tiers of `tier`, mapped from this machine's shared copies (made by the
-    first process that needs them); tiers no longer needed are dropped and their copies
-    removed."""
+    first process that needs them) and kept for the next tasks; a tier solved again (another
+    inode or time) replaces its old copy."""
     keys = []
     for child in game.child_tiers(tier):
         stat = os.stat(store.tier_path(child))
         keys.append((store.directory, child, stat.st_ino, stat.st_mtime_ns))
     with _lock:
-        for key in [k for k in _tiers if k not in keys]:
+        for key in [k for k in _tiers if k[:2] in {n[:2] for n in keys} and k not in keys]:
             release_shared(_tiers.pop(key)[1])
         for key in keys:
             if key not in _tiers:  # the process's other tasks wait for it: every core reads
@@ -187,6 +195,21 @@ def clean_up(directory: str) -> int:
         for key in [k for k in _tiers if k[0] == directory]:
             del _tiers[key]
     return remove_shared(solve_token(directory))
+
+
+def drop_tiers(store: DirectoryStore, tiers: list[int]) -> int:
+    """Drop this process's copies of `tiers` of `store` and remove this machine's shared copies
+    of them (as child tiers, and as assembled while they were solved); how many shared files
+    there were.
+
+    The driver runs it on every worker once no tier running or left to solve reads `tiers`
+    (or to make room for the next tier, which then reads them again from their files).
+    """
+    with _lock:
+        for key in [k for k in _tiers if k[0] == store.directory and k[1] in tiers]:
+            del _tiers[key]
+        token = solve_token(store.directory)
+        return sum(release_tier(store, tier, token) for tier in tiers)
 
 
 def cached_tiers() -> list[tuple[str, int]]:
@@ -236,7 +259,7 @@ def chunk_task(
     if store.chunk_done(tier, start):
         return TaskResult(tier, start, stop - start, False, 0.0, 0.0, _worker())
     children = _children(game, store, tier)
-    began, cpu = time.perf_counter(), time.thread_time()
+    began, clock, cpu = time.perf_counter(), time.time(), time.thread_time()
     records, most, score = solve_range(
         game, tier, start, stop, children, dtype=np.dtype(dtype_name).type,
         scored=game.info.scored,
@@ -246,18 +269,23 @@ def chunk_task(
     _share(store, tier, game.tier_size(tier), start, arrays)
     return TaskResult(
         tier, start, stop - start, True, time.perf_counter() - began, time.thread_time() - cpu,
-        _worker(),
+        _worker(), clock, time.time(),
     )  # fmt: skip
 
 
 def loopy_task(
-    game_target: str, params: Mapping[str, Any], store: DirectoryStore, tier: int
+    game_target: str,
+    params: Mapping[str, Any],
+    store: DirectoryStore,
+    tier: int,
+    threads: int = 0,
 ) -> TaskResult:
     """Solve a whole tier with inner moves by retrograde analysis into its tier file.
 
-    The tier is solved with every core of the worker's machine (the driver runs one tier at
-    a time). Cost and memory: :func:`~perfectplay.tiers.loopy.solve_loopy` (22 bytes per rank)
-    plus the child tiers.
+    The tier is solved on `threads` threads, at most the cores of the worker's machine (0:
+    every core; the driver gives each of the tiers running side by side its share of the
+    cluster's threads). Cost and memory: :func:`~perfectplay.tiers.loopy.solve_loopy` (up to
+    27 bytes per rank) plus the child tiers.
 
     Raises
     ------
@@ -270,10 +298,15 @@ def loopy_task(
     if store.complete(tier):
         return TaskResult(tier, 0, size, False, 0.0, 0.0, _worker())
     children = _children(game, store, tier)
-    began, cpu = time.perf_counter(), time.process_time()  # the tier's threads are all ours
-    records, top = solve_loopy(game, tier, children, jobs=os.cpu_count() or 1)
+    cores = os.cpu_count() or 1
+    jobs = min(threads, cores) if threads > 0 else cores
+    # CPU time: on one thread, this thread's; on more, the process's (its other tasks too).
+    cpu_time = time.thread_time if jobs == 1 else time.process_time
+    began, clock, cpu = time.perf_counter(), time.time(), cpu_time()
+    records, top = solve_loopy(game, tier, children, jobs=jobs)
     store.put(tier, records, None, top)
     _share(store, tier, size, 0, {"records": records})
     return TaskResult(
-        tier, 0, size, True, time.perf_counter() - began, time.process_time() - cpu, _worker()
-    )
+        tier, 0, size, True, time.perf_counter() - began, cpu_time() - cpu, _worker(), clock,
+        time.time(),
+    )  # fmt: skip

@@ -1,10 +1,11 @@
 """The tier engine on a real Dask cluster: a ``dask scheduler`` and ``dask worker`` processes
 started from the project's environment, talking TCP on 127.0.0.1, against in-process solves.
 
-Every tier file and the analysis equal the in-process run's; a worker killed with SIGKILL in
-the middle of a tier changes nothing; a driver killed with SIGKILL and run again keeps the
-chunks and tiers it had completed (counted in the run's stats). Bad ``--dask`` input is one
-line and exit code 2, with nothing written.
+Every tier file and the analysis equal the in-process run's; independent tiers (Quixo's, random
+tiered games') run side by side, within the memory budget, into the same files as one tier at
+a time; a worker killed with SIGKILL in the middle of a tier changes nothing; a driver killed
+with SIGKILL and run again keeps the chunks and tiers it had completed (counted in the run's
+stats). Bad ``--dask`` input is one line and exit code 2, with nothing written.
 """
 
 from __future__ import annotations
@@ -20,27 +21,33 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import dask_helpers
 import pytest
+import tiered_random
 from cli_helpers import run_cli
 from dask_helpers import Cluster, start_process, stop_process, wait_until
 from tier_dirs import memory_dir, tree
+from tiered_random import RandomTieredGame
 
 import perfectplay._dask
 from perfectplay import _memory
 from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four.tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
+from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers import cluster, solve_tiers
-from perfectplay.tiers.plan import DASK_CHUNK, chunk_bounds, tier_order
+from perfectplay.tiers.plan import DASK_CHUNK, SolveStats, chunk_bounds, tier_order
 from perfectplay.tiers.shared import shared_prefix
-from perfectplay.tiers.storage import DirectoryStore
-from perfectplay.tiers.tasks import solve_token
+from perfectplay.tiers.storage import DirectoryStore, game_manifest
+from perfectplay.tiers.tasks import TaskResult, solve_token
 
 pytest.importorskip("distributed")
 
 CHUNK = 262144  # 5x5: 673 chunks in 26 tiers, 95 in the largest
 DRIVER = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+TESTS = str(Path(tiered_random.__file__).parent)
 
 
 @pytest.fixture(scope="module")
@@ -50,15 +57,25 @@ def scratch() -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def dask_cluster(scratch: Path) -> Iterator[Cluster]:
+    """Two workers of at most 1 GB each (the machine runs other work) that import the tests'
+    helper modules (the random tiered games)."""
     root = scratch / "cluster"
     root.mkdir()
-    running = Cluster(root)
-    try:
-        running.add_worker()
-        running.add_worker()
-        yield running
-    finally:
-        running.close()
+
+    def small(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+        worker = args[1:2] == ["worker"]
+        return start_process([*args, "--memory-limit", "1GB"] if worker else args, log)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dask_helpers, "start_process", small)
+        patch.setenv("PYTHONPATH", os.pathsep.join([TESTS, os.environ.get("PYTHONPATH", "")]))
+        running = Cluster(root)
+        try:
+            running.add_worker()
+            running.add_worker()
+            yield running
+        finally:
+            running.close()
 
 
 def _reference(scratch: Path, rows: int, cols: int) -> Path:
@@ -338,3 +355,92 @@ def test_without_dask_installed_the_error_says_how_to_install_it(
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ClusterError, match=r"pip install 'perfectplay\[dask\]'"):
         cluster.check_cluster("local:1", game, tier_order(game), 4096)
+
+
+def _solve_here(
+    game: TieredGame, directory: Path, address: str, chunk: int, budget: int | None = None
+) -> cluster.ClusterRun:
+    """What ``solve_tiers(game, directory, dask=address)`` does, with the driver's record."""
+    order = tier_order(game)
+    store = DirectoryStore(str(directory), game_manifest(game, order, chunk, min(chunk, 1 << 18)))
+    return cluster.solve_on_cluster(
+        address, game, order, store, SolveStats(), progress=False, budget=budget
+    )
+
+
+def _ran_together(results: list[TaskResult]) -> bool:
+    """Whether two tasks of different tiers ran at the same time (on different workers)."""
+    spans = sorted((r.began, r.ended, r.tier) for r in results if r.solved)
+    return any(b[0] < a[1] and a[2] != b[2] for i, a in enumerate(spans) for b in spans[i + 1 :])
+
+
+QUIXO3 = {"size": 3}
+# 8 tiers, 14 pairs of them where neither reaches the other
+RANDOM: dict[str, Any] = {"seed": 22, "tiers": 8, "positions": 300, "unused": 20, "moves": 4}
+
+
+@pytest.mark.parametrize("which", ["quixo", "random-loopy", "random-scored"])
+def test_independent_tiers_run_side_by_side_into_the_one_at_a_time_files(
+    scratch: Path, dask_cluster: Cluster, which: str
+) -> None:
+    game: TieredGame = (
+        load_tiered_game("quixo", **QUIXO3)
+        if which == "quixo"
+        else RandomTieredGame(**RANDOM, scored=which == "random-scored")
+    )
+    assert any(not game.inner_moves(t) for t in game.tiers())  # chunked tiers too
+    reference = scratch / f"side-{which}-reference"
+    solve_tiers(game, reference, jobs=1, chunk_size=64, progress=False).close()
+    directory = scratch / f"side-{which}"
+    run = _solve_here(game, directory, dask_cluster.address, 64)
+    assert run.side_by_side >= 2  # tasks of two tiers (or more) were in flight at once
+    assert {r.tier for r in run.results} == set(game.tiers())
+    if which == "quixo":  # tiers that ran at the same time on the two workers
+        assert _ran_together(run.results)
+    assert tree(directory) == tree(reference)
+    _no_shared_copy_left(directory)
+
+
+def test_tiers_side_by_side_stay_within_the_memory_budget(
+    scratch: Path, dask_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quixo 3x3: the copies the workers hold and the running tiers' work never exceed the
+    budget (by default what the worst tier needs alone); with no room to spare, one tier at a
+    time; every copy dropped by the driver once no tier left reads it."""
+    game = load_tiered_game("quixo", **QUIXO3)
+    peaks: list[tuple[int, int]] = []  # (bytes held once a tier started beside others, budget)
+    ended: list[set[int]] = []
+    real_start, real_run = cluster._Driver._start, cluster._Driver.run
+
+    def start(self: Any) -> list[int]:
+        started: list[int] = real_start(self)
+        busy = [*self.running, *started]
+        if started and len(busy) > 1:
+            peaks.append((self.machine.need(self.held, busy), self.budget))
+        return started
+
+    def whole(self: Any) -> None:
+        real_run(self)
+        ended.append(set(self.held))
+
+    monkeypatch.setattr(cluster._Driver, "_start", start)
+    monkeypatch.setattr(cluster._Driver, "run", whole)
+    reference = scratch / "budget-reference"
+    solve_tiers(game, reference, chunk_size=4096, progress=False).close()
+    alone = max(
+        cluster._Machine(game, {t: game.tier_size(t) for t in game.tiers()}, 2, 1, True, 4096)
+        .alone(t) for t in game.tiers()
+    )  # fmt: skip
+    for budget in (None, 1, 10 * alone):
+        peaks.clear()
+        directory = scratch / f"budget-{budget}"
+        run = _solve_here(game, directory, dask_cluster.address, 4096, budget)
+        assert all(held <= limit for held, limit in peaks)
+        if budget == 1:
+            assert run.side_by_side == 1 and peaks == []
+        else:
+            assert run.side_by_side >= 2 and peaks
+        assert ended[-1] == set()
+        assert tree(directory) == tree(reference)
+        _no_shared_copy_left(directory)
+    assert max(limit for _, limit in peaks) == 10 * alone

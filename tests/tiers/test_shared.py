@@ -20,6 +20,7 @@ from perfectplay.tiers.shared import (
     building_name,
     load_shared,
     release_shared,
+    release_tier,
     remove_shared,
     share_chunk,
     shared_name,
@@ -258,3 +259,20 @@ def test_a_copy_removed_while_tasks_write_takes_its_marks_along(
     _share_chunks(solved, tier, slice(1, 2))  # run's copies; a late task makes the file anew
     copy = load_shared(solved, tier, shared_name(solved, tier, TOKEN), building=building)
     assert np.array_equal(copy.records, solved.load(tier).records)
+
+
+def test_release_tier_removes_its_copies_and_no_other_tiers(
+    solved: DirectoryStore, room: Path
+) -> None:
+    tiers = sorted(solved.manifest["tiers"], key=lambda t: -len(solved.load(t).records))[:2]
+    for tier in tiers:  # each: a copy as a child tier, and one assembled while it was solved
+        load_shared(solved, tier, shared_name(solved, tier, TOKEN))
+        _share_chunks(solved, tier, slice(0, 1))
+    before = {p.name for p in room.iterdir()}
+    assert release_tier(solved, tiers[0], TOKEN) == 3  # the lock, the copy, the assembled one
+    left = {p.name for p in room.iterdir()}
+    assert left < before and len(left) == 3
+    assert all(f"-{solved.labels[tiers[1]]}-" in name for name in left)
+    assert release_tier(solved, tiers[0], TOKEN) == 0
+    assert release_tier(solved, tiers[1], TOKEN) == 3
+    assert list(room.iterdir()) == []
