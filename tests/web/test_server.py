@@ -1,5 +1,6 @@
-"""``perfectplay serve`` as a real process: loopback by default, other addresses only when given
-with --host, one-line errors, and 50 concurrent API clients for 10 s without an error."""
+"""``perfectplay serve`` as a real process (perfectplay.web.server): loopback by default, other
+addresses only when given with --host, and 50 concurrent API clients for 10 s without an error
+(the command's own errors: tests/cli/test_serve.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ import pytest
 pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
 
 import httpx
-from cli_helpers import run_cli
 from web_helpers import running_server
 
 import perfectplay
@@ -94,34 +94,6 @@ def test_an_ipv6_address_is_bracketed_in_the_url() -> None:
         pytest.skip(f"no IPv6 loopback here: {error}")
     with sock:
         assert url(sock).startswith("http://[::1]:")
-
-
-@pytest.mark.parametrize(
-    ("args", "words"),
-    [
-        (["chess"], "'chess' is neither a registered game nor a file"),
-        (["--param", "rows=4"], "--param applies to exactly one game"),
-        (["nim", "--param", "rows=4"], "no parameter 'rows'"),
-        (["--port", "70000"], "port must be between 0 and 65535"),
-        (["--host", "no such host.invalid"], "cannot resolve host"),
-        (["missing/file.ppstore"], "cannot open missing/file.ppstore"),
-    ],
-)
-def test_bad_command_lines_are_one_line_errors(args: list[str], words: str) -> None:
-    result = run_cli(["serve", *args])
-    assert result.code == 2
-    assert result.err.count("\n") == 1 and words in result.err
-    assert result.out == ""
-
-
-def test_a_busy_port_and_a_graph_store_are_one_line_errors(tmp_path: Path) -> None:
-    with bind("127.0.0.1", 0) as taken:
-        result = run_cli(["serve", "--port", str(taken.getsockname()[1])])
-    assert result.code == 2 and "cannot listen on 127.0.0.1" in result.err
-    graph = tmp_path / "graph.ppstore"
-    perfectplay.save(graph, perfectplay.solve([(0, 1)]))
-    result = run_cli(["serve", str(graph)])
-    assert result.code == 2 and "holds a game graph" in result.err
 
 
 def _lines(game: Any, count: int, seed: int) -> list[str]:
@@ -202,17 +174,3 @@ def test_fifty_concurrent_clients_for_ten_seconds_without_an_error(tmp_path: Pat
         f"99th percentile {latencies[int(0.99 * len(latencies))] * 1000:.0f} ms"
     )
     assert len(latencies) > CLIENTS
-
-
-def test_without_the_web_extra_serve_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a)
-    )
-    result = run_cli(["serve"])
-    assert result.code == 2
-    assert result.err == (
-        "perfectplay: error: perfectplay serve needs uvicorn: pip install 'perfectplay[web]'\n"
-    )
