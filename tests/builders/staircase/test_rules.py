@@ -7,8 +7,6 @@ from solve_dag on the position graph): each is checked against tests/brute.py an
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from math import comb
@@ -18,10 +16,8 @@ import pytest
 from brute import staircase_scores
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from staircase_helpers import boards, numba_table, run_python, zeros
 
-from perfectplay._ranking import binomials
-from perfectplay.builders.staircase import _kernels as _staircase_kernels
-from perfectplay.builders.staircase import _levels as _staircase_levels
 from perfectplay.builders.staircase import rules as staircase
 from perfectplay.builders.staircase.rules import Staircase, count_positions, staircase_score
 from perfectplay.errors import (
@@ -33,20 +29,6 @@ from perfectplay.errors import (
 )
 from perfectplay.solvers.dag import solve_dag
 from perfectplay.values import TIE
-
-
-def zeros(n: int, m: int) -> Staircase:
-    return Staircase(np.zeros((n, m), int), np.zeros((n, m), int))
-
-
-@st.composite
-def boards(draw: st.DrawFn, max_side: int = 4, low: int = -5, high: int = 9) -> Staircase:
-    n = draw(st.integers(1, max_side))
-    m = draw(st.integers(1, max_side))
-    cells = st.lists(st.integers(low, high), min_size=n * m, max_size=n * m)
-    a = np.array(draw(cells)).reshape(n, m)
-    b = np.array(draw(cells)).reshape(n, m)
-    return Staircase(a, b)
 
 
 def all_staircases(n: int, m: int) -> list[tuple[int, ...]]:
@@ -91,19 +73,6 @@ def sweep(levels: bool) -> Iterator[None]:
         yield
 
 
-def numba_table(game: Staircase, dtype: type[np.int32] | type[np.int64]) -> np.ndarray:  # type: ignore[type-arg]
-    score = np.empty(game.size, dtype=dtype)
-    table = binomials(game.n + game.m, game.n)
-    _staircase_kernels.sweep_scores(game.n, game.m, game.size, table, game.a, game.b, score)
-    return score
-
-
-def level_table(game: Staircase, dtype: type[np.int32] | type[np.int64]) -> np.ndarray:  # type: ignore[type-arg]
-    score = np.empty(game.size, dtype=dtype)
-    _staircase_levels.level_scores(game.n, game.m, game.a, game.b, score)
-    return score
-
-
 @settings(max_examples=60)
 @given(boards(), st.booleans())
 def test_all_solving_paths_match_brute_force_everywhere(game: Staircase, levels: bool) -> None:
@@ -123,96 +92,6 @@ def test_all_solving_paths_match_brute_force_everywhere(game: Staircase, levels:
         assert staircase_score(game.a, game.b) == fast[0] == game.best_score()
 
 
-@settings(max_examples=100)
-@given(boards(low=-(10**6), high=10**6))
-def test_level_sweep_is_the_brute_force_at_every_staircase(game: Staircase) -> None:
-    brute = staircase_scores(game.a.tolist(), game.b.tolist())
-    codes = game.encode_many(list(brute))
-    for dtype in (np.int32, np.int64):
-        np.testing.assert_array_equal(level_table(game, dtype)[codes], list(brute.values()))
-
-
-@settings(max_examples=40)
-@given(boards(max_side=7, low=-(2**40), high=2**40), st.booleans())
-def test_level_sweep_is_the_numba_sweep_up_to_7x7(game: Staircase, narrow: bool) -> None:
-    dtype = np.int64
-    if narrow:  # int32 tables: gains small enough that every total fits
-        game = Staircase(game.a % 100_001, game.b % 100_001)
-        dtype = np.int32
-    np.testing.assert_array_equal(level_table(game, dtype), numba_table(game, dtype))
-
-
-@pytest.mark.parametrize(("n", "m"), [(2, 70), (70, 2), (9, 9), (3, 64), (2, 130), (1, 16_500)])
-def test_level_sweep_is_the_numba_sweep_where_narrow_lengths_would_wrap(n: int, m: int) -> None:
-    # The row lengths are int8 while m < 128 (int16 below 2**15), and the sweep's move index
-    # 2 * l[i] + i * (2m + 2) passes 127 on the int8 boards here, 32767 on 1 x 16500 (2 x 130:
-    # the int16 path). Under NumPy 1's value-based casting `int8_array * np.int64(2)` stayed
-    # int8 and wrapped (IndexError on all the int8 boards, wrong scores on 1 x 16500, measured
-    # with numpy 1.26.4); under NumPy 2, `int8_array * 2` would.
-    rng = np.random.default_rng(n * 1000 + m)
-    a, b = rng.integers(0, 100_001, (2, n, m))
-    game = Staircase(a, b)
-    assert _staircase_levels.staircase_rows(n, m).dtype == (np.int16 if m > 127 else np.int8)
-    for dtype in (np.int32, np.int64):
-        np.testing.assert_array_equal(level_table(game, dtype), numba_table(game, dtype))
-
-
-@pytest.mark.parametrize(("n", "m"), [(1, 1), (1, 9), (9, 1), (3, 4), (5, 5), (4, 10), (2, 130)])
-def test_level_sizes_count_the_staircases_by_stones(n: int, m: int) -> None:
-    rows = _staircase_levels.staircase_rows(n, m)
-    stones = rows[1:].astype(np.int64).sum(axis=0)
-    sizes = _staircase_levels.level_sizes(n, m)
-    np.testing.assert_array_equal(sizes, np.bincount(stones, minlength=n * m + 1))
-    np.testing.assert_array_equal(sizes, sizes[::-1])  # a staircase's complement, turned over
-    assert int(sizes.sum()) == comb(n + m, n)
-
-
-def _run_python(script: str) -> str:
-    """The standard output of `script` run by a fresh interpreter (its own imports, memory)."""
-    return subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
-def test_level_bytes_is_at_least_the_peak_memory_of_a_level_sweep() -> None:
-    # In a fresh interpreter: reset the resident-memory high-water mark (clear_refs 5), solve,
-    # read VmHWM. Boards with int8 lengths (12 x 12, the largest square one the level sweep
-    # takes; 4 x 100) and int16 lengths (3 x 300); int32 scores, as for a judge's gains.
-    script = (
-        "import sys, numpy as np\n"
-        "from perfectplay.builders.staircase.rules import staircase_score\n"
-        "def status(key):\n"
-        "    with open('/proc/self/status') as f:\n"
-        "        return next(int(x.split()[1]) * 1024 for x in f if x.startswith(key))\n"
-        "staircase_score([[1, 2], [3, 4]], [[4, 3], [2, 1]])\n"
-        "for n, m in [(12, 12), (4, 100), (3, 300)]:\n"
-        "    a, b = np.random.default_rng(n).integers(0, 100_001, (2, n, m))\n"
-        "    with open('/proc/self/clear_refs', 'w') as f:\n"
-        "        f.write('5')\n"
-        "    before = status('VmRSS:')\n"
-        "    staircase_score(a, b)\n"
-        "    print(n, m, status('VmHWM:') - before)\n"
-    )
-    out = _run_python(script).splitlines()
-    assert len(out) == 3
-    for line in out:
-        n, m, peak = map(int, line.split())
-        assert staircase._uses_levels(n, m)
-        estimate = _staircase_levels.level_bytes(n, m, 4)
-        assert peak <= estimate < 2 * peak, (n, m, peak, estimate)
-
-
-@pytest.mark.parametrize(
-    ("n", "m"), [(1, 1), (1, 6), (6, 1), (3, 4), (4, 3), (5, 5), (3, 64), (2, 130)]
-)
-def test_staircase_rows_are_every_staircase_by_rank(n: int, m: int) -> None:
-    rows = _staircase_levels.staircase_rows(n, m)
-    assert rows.shape == (n + 1, comb(n + m, n))
-    assert bool(np.all(rows[0] == m))  # the sentinel row
-    np.testing.assert_array_equal(rows[1:].T, zeros(n, m).decode_many(np.arange(comb(n + m, n))))
-
-
 def test_the_level_sweep_takes_boards_up_to_about_12x12() -> None:
     uses = staircase._uses_levels
     assert uses(10, 10) and uses(12, 12) and uses(10, 14) and uses(1, 4000)
@@ -229,7 +108,7 @@ def test_small_boards_are_solved_without_numba() -> None:
         "print(staircase_score(a, b), game.scores()[0], game.encode((3, 2, 1) + (0,) * 7))\n"
         "print('numba' in sys.modules)\n"
     )
-    out = _run_python(script).split()
+    out = run_python(script).split()
     rng = np.random.default_rng(1)
     a, b = rng.integers(0, 100_001, (2, 10, 10))
     expected = int(numba_table(Staircase(a, b), np.int64)[0])
