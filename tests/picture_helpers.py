@@ -9,6 +9,7 @@ reaches positions by random play from the start.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -48,6 +49,11 @@ def marked(drawing: Drawing) -> dict[str, ET.Element]:
             assert label not in found, f"move {label} marked twice"
             found[label] = element
     return found
+
+
+def board_tags(drawing: Drawing) -> Counter[str]:
+    """How many elements of each tag the drawing has outside its move marks (the board)."""
+    return Counter(e.tag for e in parsed(drawing) if e.get("class") != "move")
 
 
 def _inside(drawing: Drawing, slack: float) -> None:

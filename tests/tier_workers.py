@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from perfectplay.protocol.game import GameInfo
@@ -48,6 +49,15 @@ def solve_by_workers(
             )
         solved[tier] = SolvedTier(tier, records, scores)
     return solved
+
+
+@st.composite
+def tier_ranges(draw: st.DrawFn, game: TieredGame) -> tuple[int, int, int]:
+    """A tier of `game` and a range ``lo..hi-1`` of its ranks (maybe empty, maybe all)."""
+    tier = draw(st.sampled_from(list(game.tiers())))
+    size = game.tier_size(tier)
+    lo = draw(st.integers(0, size))
+    return tier, lo, draw(st.integers(lo, size))
 
 
 Entry = Value | list[tuple[int, int, int]]

@@ -12,7 +12,7 @@ from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.records import unpack
 from perfectplay.values import LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
-from tests.tier_workers import ListedGame, solve_by_workers
+from tests.tier_workers import ListedGame, solve_by_workers, tier_ranges
 from tests.tiered_random import RandomTieredGame, random_tiered_games
 
 
@@ -39,10 +39,7 @@ def test_a_range_reports_its_largest_remoteness_and_its_progress(
     game: RandomTieredGame, data: st.DataObject
 ) -> None:
     solved = solve_by_workers(game)
-    tier = data.draw(st.sampled_from(game.tiers()))
-    size = game.tier_size(tier)
-    lo = data.draw(st.integers(0, size))
-    hi = data.draw(st.integers(lo, size))
+    tier, lo, hi = data.draw(tier_ranges(game))
     done: list[int] = []
     children = [solved[c] for c in game.child_tiers(tier)]
     records, most, score = solve_range(

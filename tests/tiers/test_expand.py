@@ -14,7 +14,7 @@ from perfectplay.protocol.tiered import TierMoves
 from perfectplay.tiers.expand import SolvedTier, expand, slot_ranks
 from perfectplay.tiers.records import unpack
 from perfectplay.values import Value
-from tests.tier_workers import ListedGame, solve_by_workers
+from tests.tier_workers import ListedGame, solve_by_workers, tier_ranges
 from tests.tiered_random import RandomTieredGame, random_tiered_games
 
 
@@ -23,10 +23,7 @@ def test_a_batch_holds_the_slots_moves_and_the_childrens_records(
     game: RandomTieredGame, data: st.DataObject
 ) -> None:
     solved = solve_by_workers(game)
-    tier = data.draw(st.sampled_from(game.tiers()))
-    size = game.tier_size(tier)
-    lo = data.draw(st.integers(0, size))
-    hi = data.draw(st.integers(lo, size))
+    tier, lo, hi = data.draw(tier_ranges(game))
     ranks = slot_ranks(game, tier, lo, hi)
     assert ranks.tolist() == [r for r in range(lo, hi) if game.position_at[tier][r] >= 0]
     children = [solved[c] for c in game.child_tiers(tier)]
