@@ -7,13 +7,13 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from picture_helpers import marked, parsed
 
 from perfectplay.draw.text import BUTTON_HEIGHT, BUTTON_WIDTH, move_buttons, text_drawing
 from perfectplay.protocol.answers import GameMove
 from perfectplay.svg.elements import group
 from perfectplay.svg.palette import value_colour
 from perfectplay.values import NO_REMOTENESS, Value
-from tests.picture_helpers import marked, parsed
 
 
 @st.composite

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from brute import brute_tictactoe
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -9,7 +10,6 @@ from perfectplay.enumeration.enumerate import enumerate_game
 from perfectplay.enumeration.reachable import COUNT_LIMIT, count_reachable
 from perfectplay.games.nim.rules import Nim
 from perfectplay.games.tictactoe.rules import TicTacToe
-from tests.brute import brute_tictactoe
 
 
 def test_tic_tac_toe_counts_every_board_the_brute_force_reaches() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from brute import brute_game_solution, retrograde
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,7 +22,6 @@ from perfectplay.games.subtraction.rules import Subtraction
 from perfectplay.games.tictactoe.rules import TicTacToe
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
-from tests.brute import brute_game_solution, retrograde
 
 
 def _solve(game: Game[Any], *, misere: bool = False) -> GameSolution[Any]:

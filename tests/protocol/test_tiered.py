@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from brute import brute_subtraction
 from hypothesis import given
 from hypothesis import strategies as st
+from tier_workers import solve_by_workers
 
 from perfectplay.errors import GameDefinitionError
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 from perfectplay.tiers.records import unpack
 from perfectplay.values import LOSE, UNDECIDED, WIN
-from tests.brute import brute_subtraction
-from tests.tier_workers import solve_by_workers
 
 
 class Bare(TieredGame):

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tier_workers import ListedGame, solve_by_workers, tier_ranges
+from tiered_random import RandomTieredGame, random_tiered_games
 
 from perfectplay.errors import GameDefinitionError, ScoreOverflowError
 from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.records import unpack
 from perfectplay.values import LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
-from tests.tier_workers import ListedGame, solve_by_workers, tier_ranges
-from tests.tiered_random import RandomTieredGame, random_tiered_games
 
 
 @given(random_tiered_games(scored=True), st.integers(1, 7))

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tier_workers import ListedGame, solve_by_workers, tier_ranges
+from tiered_random import RandomTieredGame, random_tiered_games
 
 from perfectplay.errors import GameDefinitionError
 from perfectplay.protocol.tiered import TierMoves
 from perfectplay.tiers.expand import SolvedTier, expand, slot_ranks
 from perfectplay.tiers.records import unpack
 from perfectplay.values import Value
-from tests.tier_workers import ListedGame, solve_by_workers, tier_ranges
-from tests.tiered_random import RandomTieredGame, random_tiered_games
 
 
 @given(random_tiered_games(), st.data())

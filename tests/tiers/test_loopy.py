@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numpy.typing import NDArray
+from tier_workers import ListedGame, solve_by_workers
+from tiered_random import RandomTieredGame, random_tiered_games
 
 from perfectplay.errors import GameDefinitionError
 from perfectplay.tiers.expand import SolvedTier
 from perfectplay.tiers.loopy import solve_loopy
 from perfectplay.tiers.records import record_dtype, unpack
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
-from tests.tier_workers import ListedGame, solve_by_workers
-from tests.tiered_random import RandomTieredGame, random_tiered_games
 
 
 @given(random_tiered_games(scored=False))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tiered_random import RandomTieredGame, random_tiered_games
 
 from perfectplay.errors import StoreError
 from perfectplay.games.registry import load_tiered_game
@@ -16,7 +17,6 @@ from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.records import pack, unpack
 from perfectplay.values import DRAW, LOSE, TIE, UNDECIDED, WIN
 from perfectplay.verify.tiers import check_tier_database, verify_tiers
-from tests.tiered_random import RandomTieredGame, random_tiered_games
 
 
 @pytest.mark.parametrize(

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+from picture_helpers import check_drawing, marked, parsed, played
 
 from perfectplay.api import solve
 from perfectplay.games.dodgem.picture import drawing
 from perfectplay.games.registry import load_game
 from perfectplay.svg.palette import STONE_DARK, STONE_LIGHT
-from tests.picture_helpers import check_drawing, marked, parsed, played
 
 GAME = load_game("dodgem", size=3)
 SOLVED = solve(GAME)

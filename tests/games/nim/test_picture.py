@@ -5,14 +5,14 @@ from __future__ import annotations
 from functools import reduce
 from operator import xor
 
+from brute import brute_subtraction
 from hypothesis import given
 from hypothesis import strategies as st
+from picture_helpers import check_drawing, marked, parsed, played
 
 from perfectplay.api import solve
 from perfectplay.games.nim.picture import MAX_TOKENS, nim_drawing, subtraction_drawing
 from perfectplay.games.registry import load_game
-from tests.brute import brute_subtraction
-from tests.picture_helpers import check_drawing, marked, parsed, played
 
 NIM = load_game("nim", heaps=(2, 3, 5))
 NIM_SOLVED = solve(NIM)

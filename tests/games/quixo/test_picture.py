@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+from picture_helpers import board_tags, check_drawing, marked, played
 
 from perfectplay.api import solve
 from perfectplay.games.quixo.picture import drawing
 from perfectplay.games.registry import load_game
-from tests.picture_helpers import board_tags, check_drawing, marked, played
 
 GAME = load_game("quixo", size=3)
 SOLVED = solve(GAME)

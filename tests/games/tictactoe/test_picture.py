@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from brute import brute_tictactoe
 from hypothesis import given
 from hypothesis import strategies as st
+from picture_helpers import check_drawing, marked, parsed, played
 
 from perfectplay.api import solve
 from perfectplay.games.tictactoe.picture import drawing
 from perfectplay.games.tictactoe.rules import TicTacToe
-from tests.brute import brute_tictactoe
-from tests.picture_helpers import check_drawing, marked, parsed, played
 
 GAME = TicTacToe()
 SOLVED = solve(GAME)
