@@ -40,6 +40,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Collection, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -223,6 +224,7 @@ class _Driver:
         self.pending = as_completed()  # type: ignore[no-untyped-call]
         self.results: list[TaskResult] = []
         self.side_by_side = 0
+        self.dropping = ThreadPoolExecutor(1)  # drops sent while the driver goes on
 
     def run(self) -> None:
         """Solve every tier not complete; on a failure, wait for the tasks in flight (their
@@ -251,6 +253,7 @@ class _Driver:
         finally:
             for running in self.running.values():
                 running.bar.close()
+            self.dropping.shutdown()
 
     def _ready(self, tier: int) -> bool:
         return all(c not in self.todo and c not in self.running for c in self.reads[tier])
@@ -274,10 +277,14 @@ class _Driver:
             started.append(tier)
         return started
 
-    def _drop(self, tiers: set[int]) -> None:
-        """Remove the workers' copies of `tiers`."""
+    def _drop(self, tiers: set[int], *, wait: bool = True) -> None:
+        """Remove the workers' copies of `tiers` (without `wait`, from a thread of the driver
+        while it goes on: for tiers no task reads again)."""
         if tiers:
-            self.client.run(drop_tiers, self.remote, sorted(tiers))
+            if wait:
+                self.client.run(drop_tiers, self.remote, sorted(tiers))
+            else:
+                self.dropping.submit(self.client.run, drop_tiers, self.remote, sorted(tiers))
             self.held -= tiers
 
     def key(self, tier: int, start: int) -> str:
@@ -370,7 +377,8 @@ class _Driver:
             store.merge(tier, starts)
         self.running.pop(tier).bar.close()
         left = [*self.todo, *self.running]
-        self._drop(self.held - {c for t in left for c in self.reads[t]} - set(self.running))
+        wanted = {c for t in left for c in self.reads[t]} | set(self.running)
+        self._drop(self.held - wanted, wait=False)
 
 
 def solve_on_cluster(

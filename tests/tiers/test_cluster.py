@@ -444,3 +444,24 @@ def test_tiers_side_by_side_stay_within_the_memory_budget(
         assert tree(directory) == tree(reference)
         _no_shared_copy_left(directory)
     assert max(limit for _, limit in peaks) == 10 * alone
+
+
+def test_a_failure_beside_running_tiers_waits_for_their_tasks_and_leaves_no_shared_copy(
+    scratch: Path, dask_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = RandomTieredGame(**RANDOM, scored=True)
+    real_finish = cluster._Driver._finish
+    failed: list[int] = []
+
+    def finish(self: Any, tier: int) -> None:
+        if any(t != tier for t in self.owner.values()):  # other tiers' tasks in flight
+            failed.append(len(self.owner))
+            raise OSError(28, "No space left on device")
+        real_finish(self, tier)
+
+    monkeypatch.setattr(cluster._Driver, "_finish", finish)
+    directory = scratch / "fails-side-by-side"
+    with pytest.raises(OSError, match="No space left"):
+        _solve_here(game, directory, dask_cluster.address, 64)
+    assert failed and failed[0] > 0
+    _no_shared_copy_left(directory)  # the tasks in flight ended before the copies were removed
