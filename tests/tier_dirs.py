@@ -7,6 +7,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from perfectplay.tiers.storage import LOCK
+
 
 def memory_dir(fallback: Path) -> Iterator[Path]:
     """A fresh directory in memory (/dev/shm) where there is one, else `fallback`; removed
@@ -24,9 +26,11 @@ def memory_dir(fallback: Path) -> Iterator[Path]:
 
 
 def tree(directory: Path) -> dict[str, bytes]:
-    """Every file under `directory` by relative path, with its bytes."""
+    """Every file under `directory` by relative path, with its bytes, but the solve lock
+    (:data:`perfectplay.tiers.storage.LOCK`: empty, it only carries the running solve's flock).
+    """
     return {
         str(p.relative_to(directory)): p.read_bytes()
         for p in sorted(directory.rglob("*"))
-        if p.is_file()
+        if p.is_file() and p.name != LOCK
     }

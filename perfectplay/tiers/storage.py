@@ -4,17 +4,31 @@ A tier directory holds ``manifest.json`` (the game, its parameters and tiers, th
 block sizes), one ``tier-LABEL.tier`` file per solved tier (:mod:`perfectplay.tiers.files`)
 and, while a tier is being solved in chunks, ``tier-LABEL.chunks/START.tier`` files. Every
 file appears under its final name only once complete (written to a temporary name and
-renamed), so after a crash the same command resumes: complete tiers and chunks are kept,
-temporary files are removed, the rest is solved again.
+renamed), so after a crash the same command resumes: complete tiers and intact chunks are
+kept, temporary files and damaged chunk files (a failed checksum, a truncated file: a disk
+fault or a copy cut short) are removed, the rest is solved again.
+
+One solve at a time writes a directory: :class:`DirectoryStore` holds an exclusive
+``fcntl.flock`` on the file :data:`LOCK` inside it while it lives, and a second process is
+refused at once with one line (before it could remove the first one's temporary files). The
+operating system drops the lock when the holding process ends, however it ends (``kill -9``
+included), so a crashed solve never leaves the directory locked. The lock belongs to the
+process: stores of one process on the same directory share it (a resume after an exception
+in the same interpreter works), and a program running solves in threads keeps them on separate
+directories itself.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
-from collections.abc import Mapping
+import threading
+import weakref
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -24,10 +38,17 @@ from perfectplay.errors import StoreError
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.expand import SolvedTier, slot_ranks
-from perfectplay.tiers.files import TierFile, atomic_write_bytes, merge_tier_files, write_tier_file
+from perfectplay.tiers.files import (
+    TierFile,
+    atomic_write_bytes,
+    damage,
+    merge_tier_files,
+    write_tier_file,
+)
 
 __all__ = [
     "FORMAT",
+    "LOCK",
     "MANIFEST",
     "DirectoryStore",
     "MemoryStore",
@@ -40,7 +61,11 @@ __all__ = [
 
 FORMAT = "perfectplay-tiers"
 MANIFEST = "manifest.json"
+LOCK = ".solve.lock"
+"""The lock file of a tier directory (hidden: it never makes a directory "not empty"). It stays
+in place, empty: only the ``flock`` on it matters, and the OS drops that when its holder ends."""
 _VERSION = 1
+_CHUNK_NAME = re.compile(r"([0-9]{14})\.tier")
 
 
 def json_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -158,6 +183,72 @@ def _well_typed(manifest: Mapping[str, Any]) -> bool:
     )
 
 
+# Locks this process holds: lock file's real path -> [descriptor, number of stores using it].
+_held: dict[str, list[int]] = {}
+_held_guard = threading.Lock()
+
+
+def _lock(directory: str) -> Callable[[], None]:
+    """Take `directory`'s solve lock for this process; return the function that lets it go.
+
+    Cost: one ``open`` and one ``flock`` the first time a process takes a directory's lock.
+
+    Raises
+    ------
+    StoreError
+        If another process holds it, naming the directory (and the process where Linux tells).
+    """
+    path = os.path.join(directory, LOCK)
+    key = os.path.realpath(path)
+    with _held_guard:
+        entry = _held.get(key)
+        if entry is None:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _holder(fd)
+                os.close(fd)
+                raise StoreError(
+                    f"{directory} is being solved by another process{holder}: one solve per "
+                    "tier directory at a time; wait for it to end, or give another directory"
+                ) from None
+            except BaseException:
+                os.close(fd)
+                raise
+            entry = _held[key] = [fd, 0]
+        entry[1] += 1
+
+    def release() -> None:
+        with _held_guard:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del _held[key]
+                os.close(entry[0])  # closing the last descriptor drops the flock
+
+    return release
+
+
+def _holder(fd: int) -> str:
+    """`` (process PID)`` of the holder of the flock on `fd`'s file, from Linux's /proc/locks
+    (empty where that table is missing or names no holder)."""
+    inode = os.fstat(fd).st_ino
+    try:
+        with open("/proc/locks", encoding="ascii") as table:
+            for line in table:
+                fields = line.split()  # "1: FLOCK ADVISORY WRITE 1234 fd:01:567 0 EOF"
+                if (
+                    len(fields) > 5
+                    and fields[1] == "FLOCK"
+                    and fields[4].isdigit()
+                    and fields[5].rsplit(":", 1)[-1] == str(inode)
+                ):
+                    return f" (process {fields[4]})"
+    except OSError:
+        pass
+    return ""
+
+
 def _describe(manifest: Mapping[str, Any]) -> str:
     params = GameInfo(manifest["game"], manifest["params"]).param_text(", ")
     return f"{manifest['game']}" + (f" ({params})" if params else "")
@@ -201,17 +292,51 @@ class DirectoryStore:
         The manifest of the game to solve; an existing directory must hold the same game and
         parameters (its chunk and block sizes then win).
 
+    Attributes
+    ----------
+    damaged : list of str
+        The chunk files found damaged on opening and removed, to be solved again.
+
     Raises
     ------
     StoreError
-        If `directory` holds another game's tiers, or is not a tier directory but not empty.
+        If `directory` holds another game's tiers, is not a tier directory but not empty, or
+        is being solved by another process (its lock is held).
+
+    Notes
+    -----
+    The store holds the directory's lock (:data:`LOCK`) from its creation until
+    :meth:`release` or its garbage collection, and in any case until the process ends. A
+    pickled copy (sent to a Dask worker) holds none. Opening costs one read of every chunk
+    file left by an interrupted solve (their checksums).
     """
 
     def __init__(self, directory: str, manifest: dict[str, Any]) -> None:
         self.directory = directory
         os.makedirs(directory, exist_ok=True)
-        path = os.path.join(directory, MANIFEST)
-        if os.path.exists(path):
+        self._checked(manifest)  # before the lock: a refused directory gets no lock file
+        self._unlock: weakref.finalize[Any, Any] | None = weakref.finalize(self, _lock(directory))
+        try:
+            manifest = self._checked(manifest)  # again: another solve may have begun it
+            path = os.path.join(directory, MANIFEST)
+            if not os.path.exists(path):
+                text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+                atomic_write_bytes(path, [text.encode()])
+            self.manifest = manifest
+            self.chunk: int = manifest["chunk"]
+            self.block: int = manifest["block"]
+            self.labels = dict(zip(manifest["tiers"], manifest["labels"], strict=True))
+            self.damaged: list[str] = []
+            self._tidy()
+        except BaseException:
+            self.release()
+            raise
+
+    def _checked(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        """The manifest to solve by: the directory's own (same game, parameters, ranking), or
+        `manifest` for a new or empty directory. Reads only."""
+        directory = self.directory
+        if os.path.exists(os.path.join(directory, MANIFEST)):
             old = read_manifest(directory)
             same = ("game", "params", "tiers", "sizes", "scored")
             if any(old[k] != manifest[k] for k in same):
@@ -219,29 +344,60 @@ class DirectoryStore:
                     f"{directory} holds the tiers of {_describe(old)}, not of {_describe(manifest)}"
                 )
             check_fingerprint(directory, old, manifest["fingerprint"])
-            manifest = old
-        else:
-            if any(not name.startswith(".") for name in os.listdir(directory)):
-                raise StoreError(
-                    f"{directory} is not empty and not a tier directory; give a new or empty one"
-                )
-            text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
-            atomic_write_bytes(path, [text.encode()])
-        self.manifest = manifest
-        self.chunk: int = manifest["chunk"]
-        self.block: int = manifest["block"]
-        self.labels = dict(zip(manifest["tiers"], manifest["labels"], strict=True))
-        self._remove_temporaries()
+            return old
+        if any(not name.startswith(".") for name in os.listdir(directory)):
+            raise StoreError(
+                f"{directory} is not empty and not a tier directory; give a new or empty one"
+            )
+        return manifest
 
-    def _remove_temporaries(self) -> None:
+    def release(self) -> None:
+        """Let the directory's lock go (the process's last store on it releases the flock)."""
+        if self._unlock is not None:
+            self._unlock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_unlock"] = None  # a copy in another process holds no lock
+        return state
+
+    def _tidy(self) -> None:
+        """Remove what an interrupted solve leaves but cannot use: temporary files, the chunks
+        of tiers already merged, and damaged chunk files (listed in :attr:`damaged`)."""
         for root, _, files in os.walk(self.directory):
             for name in files:
                 if ".tmp-" in name:
                     os.unlink(os.path.join(root, name))
-        for tier in self.labels:  # a crash after merging a tier's chunks, before removing them
+        for tier in self.labels:
             chunks = os.path.dirname(self.chunk_path(tier, 0))
-            if self.complete(tier) and os.path.isdir(chunks):
+            if not os.path.isdir(chunks):
+                continue
+            if self.complete(tier):  # a crash after merging the chunks, before removing them
                 shutil.rmtree(chunks)
+                continue
+            for name in sorted(os.listdir(chunks)):
+                path = os.path.join(chunks, name)
+                if _CHUNK_NAME.fullmatch(name) and self._chunk_damage(tier, path) is not None:
+                    os.unlink(path)
+                    self.damaged.append(path)
+
+    def _chunk_damage(self, tier: int, path: str) -> str | None:
+        """Why the chunk file at `path` cannot be merged into `tier`'s file, or ``None``."""
+        why = damage(path)
+        if why is not None:
+            return why
+        with TierFile(path) as f:
+            start = int(os.path.basename(path)[:14])
+            expected = ["records", "scores"] if self.manifest["scored"] else ["records"]
+            size = self.manifest["sizes"][self.manifest["tiers"].index(tier)]
+            if (
+                f.meta.get("label") != self.labels[tier]
+                or (f.start, f.block) != (start, self.block)
+                or not start < f.stop <= size
+                or sorted(f.arrays) != expected
+            ):
+                return f"{path}: not a chunk of tier {self.labels[tier]} at rank {start}"
+        return None
 
     def tier_path(self, tier: int) -> str:
         """The tier file of `tier`."""

@@ -16,7 +16,13 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from perfectplay.errors import StoreError
-from perfectplay.tiers.files import MAGIC, TierFile, merge_tier_files, write_tier_file
+from perfectplay.tiers.files import (
+    MAGIC,
+    TierFile,
+    damage,
+    merge_tier_files,
+    write_tier_file,
+)
 from perfectplay.tiers.records import RECORD_DTYPES
 
 META = {"tier": 7, "label": "7", "max_remoteness": 9, "stored": 3}
@@ -180,6 +186,28 @@ def test_no_damaged_tier_file_reads_back_as_other_data(
         accepted.append(what)
     # Accepted damage must be harmless (none at all so far: the header has its own CRC).
     assert accepted == []
+
+
+def test_damage_finds_every_changed_byte_and_every_truncation(
+    tmp_path: Path, small_file: tuple[bytes, Any]
+) -> None:
+    # What a resumed solve relies on to recompute a damaged chunk file instead of failing.
+    good, _ = small_file
+    path = tmp_path / "t.tier"
+    path.write_bytes(good)
+    assert damage(str(path)) is None
+    missed = []
+    for what, data in damaged_versions(good):
+        path.unlink()
+        path.write_bytes(data)
+        why = damage(str(path))
+        if why is None:
+            missed.append(what)
+        else:
+            assert why.startswith(f"{path}: ") and "\n" not in why, what
+    assert missed == []
+    path.unlink()
+    assert damage(str(path)) == f"{path}: no such tier file"
 
 
 @pytest.mark.parametrize(

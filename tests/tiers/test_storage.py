@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import gc
 import json
 import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +21,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perfectplay.errors import StoreError
+from perfectplay.games.registry import load_tiered_game
+from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.plan import tier_order
 from perfectplay.tiers.storage import (
     FORMAT,
+    LOCK,
     MANIFEST,
     DirectoryStore,
     MemoryStore,
@@ -26,6 +37,7 @@ from perfectplay.tiers.storage import (
     read_manifest,
 )
 from perfectplay.values import Value
+from tests.tier_dirs import tree
 from tests.tier_workers import ListedGame
 from tests.tiered_random import RandomTieredGame
 
@@ -180,3 +192,200 @@ def test_a_directory_of_another_game_or_of_other_files_is_refused(tmp_path: Path
     with pytest.raises(StoreError, match="not empty and not a tier directory"):
         DirectoryStore(str(tmp_path / "c"), _manifest(_game()))
     assert os.listdir(tmp_path / "c") == ["notes.txt"]
+
+
+# ------------------------------------------------- one solve per directory; damaged chunks
+
+HOLD = """
+import sys, time
+from perfectplay.tiers.storage import DirectoryStore, read_manifest
+try:
+    store = DirectoryStore(sys.argv[1], read_manifest(sys.argv[1]))
+except Exception as error:
+    print(error, flush=True)
+    sys.exit(2)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def _other_process(directory: Path, seconds: float = 0.0) -> subprocess.Popen[str]:
+    """A process that opens `directory` as a store (holding it `seconds`), printing the result."""
+    command = [sys.executable, "-c", HOLD, str(directory), str(seconds)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+
+def test_a_store_held_by_one_process_is_refused_to_another_until_released(
+    tmp_path: Path,
+) -> None:
+    store = DirectoryStore(str(tmp_path), _manifest(_game()))
+    assert (tmp_path / LOCK).read_bytes() == b""  # hidden and empty: no "not empty" directory
+    refused = _other_process(tmp_path).communicate()[0]
+    assert refused == (
+        f"{tmp_path} is being solved by another process (process {os.getpid()}): one solve per "
+        "tier directory at a time; wait for it to end, or give another directory\n"
+    )
+    # A second store of this process shares the lock; a pickled copy (a Dask worker's) holds
+    # none, so dropping it frees nothing.
+    again = DirectoryStore(str(tmp_path), _manifest(_game()))
+    pickle.loads(pickle.dumps(store)).release()
+    store.release()
+    assert "is being solved" in _other_process(tmp_path).communicate()[0]
+    del again  # the last store of this process on it: the lock goes
+    gc.collect()
+    assert _other_process(tmp_path).communicate()[0] == "held\n"
+
+
+def test_a_killed_holder_leaves_the_directory_free(tmp_path: Path) -> None:
+    DirectoryStore(str(tmp_path), _manifest(_game())).release()
+    holder = _other_process(tmp_path, seconds=60)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    with pytest.raises(
+        StoreError, match=rf"being solved by another process \(process {holder.pid}\)"
+    ):
+        DirectoryStore(str(tmp_path), _manifest(_game()))
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    holder.stdout.close()
+    DirectoryStore(str(tmp_path), _manifest(_game())).release()
+
+
+def test_a_refused_directory_gets_no_lock_file(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(StoreError, match="not empty and not a tier directory"):
+        DirectoryStore(str(tmp_path), _manifest(_game()))
+    assert os.listdir(tmp_path) == ["notes.txt"]
+
+
+def test_damaged_or_foreign_chunk_files_are_removed_on_opening(tmp_path: Path) -> None:
+    manifest = {**_manifest(_game()), "sizes": [2, 8]}
+    store = DirectoryStore(str(tmp_path), manifest)
+    for lo, hi in [(0, 2), (2, 4), (4, 6), (6, 8)]:
+        store.put_chunk(1, lo, hi, {"records": np.arange(lo, hi, dtype=np.uint8)}, 0)
+    paths = [Path(store.chunk_path(1, s)) for s in (0, 2, 4, 6)]
+    paths[0].write_bytes(paths[0].read_bytes()[:-3])  # truncated
+    data = bytearray(paths[1].read_bytes())
+    data[-1] ^= 0x20  # a flipped bit in the compressed records: a bad CRC
+    paths[1].write_bytes(bytes(data))
+    paths[2].write_bytes(paths[3].read_bytes())  # the chunk of ranks 6..7 under the name of 4
+    notes = paths[0].parent / "notes.txt"
+    notes.write_text("not a chunk name: left alone")
+    store.release()
+    again = DirectoryStore(str(tmp_path), manifest)
+    assert again.damaged == [str(p) for p in paths[:3]]
+    assert [again.chunk_done(1, s) for s in (0, 2, 4, 6)] == [False, False, False, True]
+    assert notes.exists()
+
+
+RESUME_GAME = {"rows": 4, "cols": 4}
+RESUME_CHUNK = 4096  # connect-four 4 x 4: 61 chunks in 17 tiers
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The files of an uninterrupted solve of connect-four 4 x 4."""
+    directory = tmp_path_factory.mktemp("reference")
+    game = load_tiered_game("connect-four", **RESUME_GAME)
+    solve_tiers(game, directory, chunk_size=RESUME_CHUNK, progress=False).close()
+    return tree(directory)
+
+
+class Crash(BaseException):
+    """Stands for the process dying."""
+
+
+def test_damaged_chunk_files_are_recomputed_on_resume(
+    tmp_path: Path, reference: dict[str, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = load_tiered_game("connect-four", **RESUME_GAME)
+    real = os.replace
+
+    def crash_at_a_merge(src: Any, dst: Any) -> None:
+        # The process dies as it would rename a merged tier file of at least three chunks.
+        chunks = Path(str(dst).removesuffix(".tier") + ".chunks")
+        if chunks.is_dir() and len(list(chunks.iterdir())) >= 3:
+            raise Crash
+        real(src, dst)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "replace", crash_at_a_merge)
+        with pytest.raises(Crash):
+            solve_tiers(game, tmp_path, chunk_size=RESUME_CHUNK, jobs=1, progress=False)
+    chunks = sorted(tmp_path.glob("tier-*.chunks/*.tier"))
+    assert len(chunks) >= 3
+    chunks[0].write_bytes(chunks[0].read_bytes()[: len(chunks[0].read_bytes()) // 2])
+    data = bytearray(chunks[1].read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    chunks[1].write_bytes(bytes(data))
+    with solve_tiers(game, tmp_path, chunk_size=RESUME_CHUNK, progress=False) as db:
+        assert db.stats is not None and db.stats.chunks_kept == len(chunks) - 2
+    assert tree(tmp_path) == reference
+
+
+def _cli(directory: Path) -> list[str]:
+    """The real command line of a solve of connect-four 4 x 4 into `directory`."""
+    code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+    params = [f"--param={k}={v}" for k, v in RESUME_GAME.items()]
+    return [
+        sys.executable, "-c", code, "solve", "connect-four", *params, "--tiers", str(directory),
+        "--chunk-size", str(RESUME_CHUNK), "--json",
+    ]  # fmt: skip
+
+
+def _wait_stopped(pid: int) -> None:
+    """Wait until every thread of process `pid` is stopped (a signal is delivered later)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        states = []
+        for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+            with contextlib.suppress(OSError):  # a thread that just ended
+                states.append(stat.read_text().rsplit(")", 1)[1].split()[0])
+        if states and all(state in "tT" for state in states):
+            return
+        time.sleep(0.002)
+    raise AssertionError(f"process {pid} did not stop")
+
+
+def _everything(directory: Path) -> dict[str, bytes]:
+    """Every file under `directory`, temporaries and the lock included."""
+    return {str(p): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def test_a_second_solve_is_refused_then_the_first_killed_then_resumed(
+    tmp_path: Path, reference: dict[str, bytes]
+) -> None:
+    first = subprocess.Popen(_cli(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob("tier-*")) and time.monotonic() < deadline:
+            time.sleep(0.002)  # the first chunk or tier file: the lock is held
+        first.send_signal(signal.SIGSTOP)  # stopped mid-solve, its lock and temporaries kept
+        _wait_stopped(first.pid)
+        assert first.poll() is None, first.stderr.read() if first.stderr else ""
+        before = _everything(tmp_path)
+        second = subprocess.run(_cli(tmp_path), capture_output=True, text=True, timeout=120)
+        assert (second.returncode, second.stdout) == (2, "")
+        assert second.stderr == (
+            f"perfectplay: error: {tmp_path} is being solved by another process (process "
+            f"{first.pid}): one solve per tier directory at a time; wait for it to end, or give "
+            "another directory\n"
+        )
+        assert _everything(tmp_path) == before  # nothing of the first one's removed
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+        if first.stderr is not None:
+            first.stderr.close()
+    with open(tmp_path / LOCK, "rb") as lock:  # the OS dropped the killed process's lock
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    chunks = sorted(tmp_path.glob("tier-*.chunks/*.tier"))
+    if chunks:  # one left by the kill is damaged too: recomputed like the missing ones
+        chunks[0].write_bytes(chunks[0].read_bytes()[:-1])
+    done = subprocess.run(_cli(tmp_path), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["run"]["chunks_kept"] == max(0, len(chunks) - 1)
+    assert tree(tmp_path) == reference
