@@ -74,6 +74,8 @@ __all__ = [
 ]
 
 _lock = threading.Lock()  # a worker with several threads runs several tasks at once
+_reading = threading.Lock()  # held while a child tier is read (not _lock: the driver's drops
+# run in the worker's event loop and must not wait for a read)
 _games: dict[tuple[str, tuple[tuple[str, Any], ...]], TieredGame] = {}
 _tiers: dict[tuple[str, int, int, int], tuple[SolvedTier, str]] = {}
 """Child tiers mapped by this process and the names of their shared copies, by (directory,
@@ -163,17 +165,19 @@ def _children(game: TieredGame, store: DirectoryStore, tier: int) -> list[Solved
     for child in game.child_tiers(tier):
         stat = os.stat(store.tier_path(child))
         keys.append((store.directory, child, stat.st_ino, stat.st_mtime_ns))
-    with _lock:
-        for key in [k for k in _tiers if k[:2] in {n[:2] for n in keys} and k not in keys]:
-            release_shared(_tiers.pop(key)[1])
-        for key in keys:
-            if key not in _tiers:  # the process's other tasks wait for it: every core reads
-                token = solve_token(store.directory)
-                base = shared_name(store, key[1], token)
-                building = building_name(store, key[1], token)
-                solved = load_shared(store, key[1], base, os.cpu_count() or 1, building)
-                _tiers[key] = (solved, base)
-        return [_tiers[key][0] for key in keys]
+    with _reading:  # the process's other tasks wait for a tier being read: every core reads
+        with _lock:
+            for key in [k for k in _tiers if k[:2] in {n[:2] for n in keys} and k not in keys]:
+                release_shared(_tiers.pop(key)[1])
+            found = {key: _tiers[key][0] for key in keys if key in _tiers}
+        token = solve_token(store.directory)
+        for key in [k for k in keys if k not in found]:
+            base = shared_name(store, key[1], token)
+            building = building_name(store, key[1], token)
+            found[key] = load_shared(store, key[1], base, os.cpu_count() or 1, building)
+            with _lock:
+                _tiers[key] = (found[key], base)
+    return [found[key] for key in keys]
 
 
 def _share(store: DirectoryStore, tier: int, size: int, start: int, arrays: dict[str, Any]) -> None:
