@@ -5,8 +5,9 @@ games (and databases given on the command line), a page per game where every leg
 coloured by its value for the player making it, and the JSON API under ``/api/`` those pages
 use (documented in ``docs/web.md``). Modules:
 
-- :mod:`~perfectplay.web.solutions` — games solved on first use in a background thread and
-  kept in memory; databases read without solving;
+- :mod:`~perfectplay.web.solutions` — games solved on first use in a background thread (at
+  most two solving or waiting at once) and kept in memory up to a budget; databases read
+  without solving;
 - :mod:`~perfectplay.web.report` — one position as the API describes it;
 - :mod:`~perfectplay.web.app` — the routes, error answers and static pages;
 - :mod:`~perfectplay.web.server` — binding (loopback only unless asked) and uvicorn.

@@ -15,7 +15,9 @@ Routes (the API is documented in ``docs/web.md``):
 Every error answers JSON ``{"error": "..."}`` with a 4xx status naming the problem (unknown
 game: 404; bad parameters, illegal moves, unreadable or unreachable positions, ``params`` that
 are not a database's own: 400; a game too large to solve here: 413, at once). A position whose
-game is still being solved answers 202 with ``{"solving": true, ...}``: ask again. A game too
+game is still being solved answers 202 with ``{"solving": true, ...}``: ask again. A game not
+yet solved while the solver already has its limit of games solving or waiting answers 503 with
+``{"error": ..., "busy": true, ...}`` and ``Retry-After``: nothing is started for it. A game too
 large to solve that offers a compiled search (Connect Four 6x7) is served by search, position
 by position: a position whose search is under way answers 202 with ``{"thinking": true, ...}``
 and the seconds elapsed; the search goes on in a process of its own, so nothing else waits.
@@ -64,6 +66,8 @@ from perfectplay.store import SolutionStore
 from perfectplay.web.report import position_report, searched_report
 from perfectplay.web.solutions import (
     DEFAULT_MAX_POSITIONS,
+    RETRY_SECONDS,
+    Busy,
     SolutionCache,
     Solved,
     Solving,
@@ -309,6 +313,15 @@ def create_app(
         params = parse_param_text(name, _query_text(request, "params") or "")
         # in a worker thread: the wait for a quick solve must not hold up other requests
         found = await run_in_threadpool(solutions.lookup, load_game(name, **params), FIRST_WAIT)
+        if isinstance(found, Busy):
+            busy = {
+                "error": found.message(),
+                "busy": True,
+                "game": found.game,
+                "solving": list(found.solving),
+                "limit": found.limit,
+            }
+            return JSONResponse(busy, status_code=503, headers={"Retry-After": f"{RETRY_SECONDS}"})
         if isinstance(found, Solving):
             status = {
                 "solving": True,

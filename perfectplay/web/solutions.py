@@ -5,9 +5,14 @@ for it, in one background thread, so the server keeps answering while it works: 
 solution is ready :meth:`SolutionCache.lookup` returns a :class:`Solving` status (the page
 shows it as a progress indicator). A game whose ``position_bound`` already exceeds the limit is
 refused before its solve starts (:func:`preflight`), with its size and the memory it would take.
-Solutions stay in memory for the server's lifetime. A
-database given on the command line (a file written by ``perfectplay solve GAME --save``) is
-served as it is: its values are read from the file, nothing is solved.
+
+A burst of requests cannot make the server solve more than it can hold: each game is solved
+once (every request for it while it is solved gets the same status), at most ``max_solves``
+games are solving or waiting for the solver at once (a request for one more game is answered
+:class:`Busy`, which the app turns into 503 with ``Retry-After``), and solved games are kept up
+to ``keep_positions`` positions in all, the least recently asked dropped beyond (solved again
+when asked). A database given on the command line (a file written by ``perfectplay solve GAME
+--save``) is served as it is: its values are read from the file, nothing is solved.
 
 Both kinds are looked up through one small interface, :class:`Solved`: the game (its rules,
 to parse, render and list moves), the value of a position for the player to move, and every
@@ -62,13 +67,17 @@ if TYPE_CHECKING:
     from perfectplay.tiers.database import TierDatabase
 
 __all__ = [
+    "DEFAULT_KEEP_POSITIONS",
     "DEFAULT_MAX_POSITIONS",
     "DEFAULT_MAX_SEARCHES",
+    "DEFAULT_MAX_SOLVES",
     "MAX_SEARCHED_GAMES",
+    "Busy",
     "SolutionCache",
     "Solved",
     "Solving",
     "game_key",
+    "game_label",
     "preflight",
 ]
 
@@ -78,6 +87,14 @@ DEFAULT_MAX_SEARCHES = 2
 """Searches running at once over all games served by search (each takes a core)."""
 MAX_SEARCHED_GAMES = 4
 """Games served by search that keep a search process (about 200 MB each with its table)."""
+DEFAULT_MAX_SOLVES = 2
+"""Games solving or waiting for the solver thread at once: one solving, one next. A request
+for one more game is answered :class:`Busy` until one of them ends."""
+DEFAULT_KEEP_POSITIONS = 2 * DEFAULT_MAX_POSITIONS
+"""Positions of solved games kept in memory in all (two of the largest games solved here);
+beyond, the least recently asked games are dropped, to be solved again when asked."""
+RETRY_SECONDS = 5
+"""Seconds a :class:`Busy` answer suggests waiting before asking again."""
 
 
 def game_key(game: Game[Any]) -> tuple[str, Hashable]:
@@ -182,11 +199,49 @@ class Solving:
     False while another game is being solved first."""
 
 
+@dataclass(frozen=True)
+class Busy:
+    """A game not solved because the solver already has ``limit`` games solving or waiting."""
+
+    game: str
+    """The game asked for: its name and parameters (:func:`game_label`)."""
+    solving: tuple[str, ...]
+    """The games solving or waiting, in order (:func:`game_label`)."""
+    limit: int
+    """The most games solving or waiting at once (``max_solves``)."""
+
+    def message(self) -> str:
+        """One line for the client: what is refused, why, and when to ask again.
+
+        >>> print(Busy("nim heaps=3", ("nim heaps=1", "nim heaps=2"), 2).message())
+        the server is already solving 2 games, its limit (nim heaps=1; nim heaps=2): \
+nim heaps=3 is not solved now; ask again in 5 s
+        """
+        games = f"{len(self.solving)} game{'s' if len(self.solving) != 1 else ''}"
+        return (
+            f"the server is already solving {games}, its limit ({'; '.join(self.solving)}): "
+            f"{self.game} is not solved now; ask again in {RETRY_SECONDS} s"
+        )
+
+
+def game_label(game: Game[Any]) -> str:
+    """A game's name and parameters, as a person reads them.
+
+    >>> from perfectplay.games.registry import load_game
+    >>> game_label(load_game("connect-four", rows=4, cols=5)), game_label(load_game("nim"))
+    ('connect-four rows=4 cols=5', 'nim heaps=3,4,5')
+    """
+    params = game.info.param_text(" ")
+    return f"{game.info.name} {params}" if params else game.info.name
+
+
 @dataclass
 class _Job:
     game: Game[Any]
     started: float
     future: Future[Solved]
+    positions: int = 0
+    """Positions of the solution once solved (what keeping it costs)."""
 
 
 class SolutionCache:
@@ -202,13 +257,21 @@ class SolutionCache:
         Searches running at once over all games served by search.
     search_memory : int, optional
         Byte budget of each searched game's table (default: the search engine's, 64 MiB).
+    max_solves : int
+        Games solving or waiting for the solver at once; :meth:`lookup` answers :class:`Busy`
+        for one more.
+    keep_positions : int
+        Positions of solved games kept in all; beyond, the least recently asked solved games
+        are dropped (never the last one solved), to be solved again when asked.
 
     Notes
     -----
     Thread-safe. Solves run in one daemon thread, so a server stopped by Ctrl-C exits at
     once even in the middle of a long solve; searches in processes that :meth:`close` ends.
     A failed solve (too large, a broken game) is remembered like a solution: the same request
-    gets the same error without solving again.
+    gets the same error without solving again. Memory: the solutions kept (at most
+    `keep_positions` positions, plus the last one solved) and the one being solved (at most
+    `max_positions`).
     """
 
     def __init__(
@@ -217,10 +280,15 @@ class SolutionCache:
         max_positions: int = DEFAULT_MAX_POSITIONS,
         max_searches: int = DEFAULT_MAX_SEARCHES,
         search_memory: int | None = None,
+        max_solves: int = DEFAULT_MAX_SOLVES,
+        keep_positions: int = DEFAULT_KEEP_POSITIONS,
     ) -> None:
-        if max_searches < 1:
-            raise InputFormatError(f"max_searches must be at least 1, got {max_searches}")
+        for name, value in (("max_searches", max_searches), ("max_solves", max_solves)):
+            if value < 1:
+                raise InputFormatError(f"{name} must be at least 1, got {value}")
         self.max_positions = max_positions
+        self.max_solves = max_solves
+        self.keep_positions = keep_positions
         self.search_memory = search_memory
         self._slots = threading.BoundedSemaphore(max_searches)
         self._searched: OrderedDict[tuple[str, Hashable], SearchedGame] = OrderedDict()
@@ -240,16 +308,38 @@ class SolutionCache:
             except Exception as error:  # handed to whoever asks for this game
                 job.future.set_exception(error)
             else:
+                job.positions = len(solution)
                 job.future.set_result(Solved(job.game, solution))
+                self._drop_beyond_budget(job)
 
-    def _job(self, game: Game[Any]) -> _Job:
+    def _drop_beyond_budget(self, kept: _Job) -> None:
+        """Drop the least recently asked solved games while the solutions kept hold more than
+        `keep_positions` positions (`kept`, just solved, stays). Cost: O(games kept)."""
+        with self._lock:
+            total = sum(job.positions for job in self._jobs.values())
+            for key, job in list(self._jobs.items()):  # least recently asked first
+                if total <= self.keep_positions:
+                    break
+                if job is not kept and job.positions:
+                    del self._jobs[key]
+                    total -= job.positions
+
+    def _job(self, game: Game[Any]) -> _Job | Busy:
         key = game_key(game)
         with self._lock:
             job = self._jobs.get(key)
-            if job is None:
+            if job is not None:
+                if job.future.done():
+                    # Now the most recently asked. Unfinished jobs keep their place: the dict
+                    # holds them in the solver's queue order (see lookup's status).
+                    self._jobs[key] = self._jobs.pop(key)
+            else:
                 if self._closed:
                     raise RuntimeError("the solution cache is closed")
                 preflight(game, self.max_positions)
+                pending = [game_label(j.game) for j in self._jobs.values() if not j.future.done()]
+                if len(pending) >= self.max_solves:
+                    return Busy(game_label(game), tuple(pending), self.max_solves)
                 job = self._jobs[key] = _Job(game, time.monotonic(), Future())
                 if self._worker is None:
                     self._worker = threading.Thread(
@@ -259,9 +349,10 @@ class SolutionCache:
                 self._queue.put(job)
             return job
 
-    def lookup(self, game: Game[Any], wait: float = 0.0) -> Solved | Solving | SearchedGame:
-        """The solved game, its status while solving (the first call starts the solve), or,
-        for a game refused as too large that offers a compiled search, the game by search.
+    def lookup(self, game: Game[Any], wait: float = 0.0) -> Solved | Solving | Busy | SearchedGame:
+        """The solved game, its status while solving (the first call starts the solve), that
+        the solver is busy with `max_solves` other games (nothing started), or, for a game
+        refused as too large that offers a compiled search, the game by search.
 
         Parameters
         ----------
@@ -286,6 +377,8 @@ class SolutionCache:
             if not offers_search(game):
                 raise
             return self._by_search(game)
+        if isinstance(job, Busy):
+            return job
         if wait > 0:
             concurrent.futures.wait([job.future], timeout=wait)
         if job.future.done():
@@ -316,8 +409,17 @@ class SolutionCache:
         return searched
 
     def wait(self, game: Game[Any], timeout: float | None = None) -> Solved:
-        """The solved game, solving it first if needed (blocks up to `timeout` seconds)."""
-        return self._job(game).future.result(timeout)
+        """The solved game, solving it first if needed (blocks up to `timeout` seconds).
+
+        Raises
+        ------
+        RuntimeError
+            If the solver is busy with `max_solves` other games (:meth:`Busy.message`).
+        """
+        job = self._job(game)
+        if isinstance(job, Busy):
+            raise RuntimeError(job.message())
+        return job.future.result(timeout)
 
     def close(self) -> None:
         """Stop the solver thread once the current solve ends; queued solves are cancelled;

@@ -199,8 +199,11 @@ def test_no_request_gives_a_500(
     if position is not None:
         query["position"] = position
     answer = client.get(f"/api/games/{name}/position", params=query)
-    assert answer.status_code in (200, 202, 400, 404, 413), answer.text
-    if answer.status_code >= 400:
+    # 503: random parameters started other solves, and the solver has its limit of them.
+    assert answer.status_code in (200, 202, 400, 404, 413, 503), answer.text
+    if answer.status_code == 503:
+        assert answer.json()["busy"] is True and "Retry-After" in answer.headers
+    elif answer.status_code >= 400:
         assert set(answer.json()) == {"error"}
 
 
@@ -484,3 +487,42 @@ def test_database_ids_are_unique_url_names() -> None:
 def test_param_text_reads_what_the_command_line_reads() -> None:
     assert parse_param_text("subtraction", "heap=9; take=1,4") == {"heap": 9, "take": (1, 4)}
     assert parse_param_text("nim", "") == {}
+
+
+def test_a_game_beyond_the_solver_limit_answers_503_and_starts_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(web_app, "FIRST_WAIT", 0.0)
+    cache = SolutionCache(max_solves=1)
+    busy = load_game("subtraction", heap=100_000)  # about a second of solving
+    with TestClient(create_app(cache=cache)) as client:
+        first = client.get("/api/games/subtraction/position", params={"params": "heap=100000"})
+        assert first.status_code == 202
+        refused = [
+            client.get("/api/games/nim/position", params={"params": f"heaps={k}"})
+            for k in (1, 2, 3)
+        ]
+        again = client.get("/api/games/subtraction/position", params={"params": "heap=100000"})
+        cache.wait(busy, timeout=60)
+        cache.wait(load_game("nim", heaps=[2]), timeout=60)  # its turn now
+        served = client.get("/api/games/nim/position", params={"params": "heaps=2"})
+    cache.close()
+    assert again.status_code in (200, 202)  # the game being solved is never refused
+    for answer in refused:
+        if answer.status_code != 503:  # the solve ended in between: served as usual
+            assert answer.status_code == 200
+            continue
+        assert answer.headers["Retry-After"] == "5"
+        body = answer.json()
+        solving, asked = "subtraction heap=100000 take=1,2,3", body["game"]
+        assert asked.startswith("nim heaps=")
+        assert body == {
+            "error": f"the server is already solving 1 game, its limit ({solving}): {asked} is "
+            "not solved now; ask again in 5 s",
+            "busy": True,
+            "game": asked,
+            "solving": [solving],
+            "limit": 1,
+        }
+    assert any(answer.status_code == 503 for answer in refused), "the solve ended too soon"
+    assert served.status_code == 200 and served.json()["value"] == "WIN"

@@ -1,10 +1,11 @@
 """``perfectplay serve`` as a real process (perfectplay.web.server): loopback by default, other
 addresses only when given with --host, and 50 concurrent API clients for 10 s without an error
-(the command's own errors: tests/cli/test_serve.py)."""
+and with the server's memory flat (the command's own errors: tests/cli/test_serve.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import socket
 import statistics
@@ -25,7 +26,19 @@ from perfectplay.games.registry import load_game
 from perfectplay.web.server import bind, is_loopback, url
 
 CLIENTS = 50
-SECONDS = 10.0
+SECONDS = float(os.environ.get("LOAD_SECONDS", "10"))
+"""How long the clients run (``LOAD_SECONDS=60`` for a longer look at the server's memory)."""
+RSS_GROWTH = 32 << 20
+"""Memory flat: the server's resident memory at the end of the load exceeds that at its start
+by less than this (bytes). Measured: see docs/web.md."""
+
+
+def _rss(pid: int) -> int:
+    """Resident memory of process `pid` in bytes (Linux's /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) << 10
+    raise AssertionError(f"no VmRSS for process {pid}")
 
 
 def _outside_address() -> str | None:
@@ -109,11 +122,20 @@ def _lines(game: Any, count: int, seed: int) -> list[str]:
     return lines
 
 
-async def _hammer(base: str, requests: list[tuple[str, dict[str, str], int]]) -> dict[str, Any]:
-    """`CLIENTS` clients asking random `requests` for `SECONDS`; statuses and latencies."""
+async def _hammer(
+    base: str, requests: list[tuple[str, dict[str, str], int]], pid: int
+) -> dict[str, Any]:
+    """`CLIENTS` clients asking random `requests` for `SECONDS`; statuses, latencies, and the
+    resident memory of the server (process `pid`) every half second."""
     statuses: Counter[str] = Counter()
     latencies: list[float] = []
+    rss: list[int] = [_rss(pid)]
     stop = time.monotonic() + SECONDS
+
+    async def sample() -> None:
+        while time.monotonic() < stop:
+            await asyncio.sleep(0.5)
+            rss.append(_rss(pid))
 
     async def client(seed: int) -> None:
         rng = random.Random(seed)
@@ -131,11 +153,14 @@ async def _hammer(base: str, requests: list[tuple[str, dict[str, str], int]]) ->
                     statuses[f"{type(error).__name__}: {error}"] += 1
                 latencies.append(time.perf_counter() - began)
 
-    await asyncio.gather(*(client(seed) for seed in range(CLIENTS)))
-    return {"statuses": statuses, "latencies": latencies}
+    await asyncio.gather(sample(), *(client(seed) for seed in range(CLIENTS)))
+    rss.append(_rss(pid))
+    return {"statuses": statuses, "latencies": latencies, "rss": rss}
 
 
-def test_fifty_concurrent_clients_for_ten_seconds_without_an_error(tmp_path: Path) -> None:
+def test_fifty_concurrent_clients_for_ten_seconds_without_an_error_memory_flat(
+    tmp_path: Path,
+) -> None:
     ttt = load_game("tic-tac-toe")
     database = tmp_path / "ttt.ppstore"
     perfectplay.save(database, perfectplay.solve(ttt))
@@ -162,8 +187,8 @@ def test_fifty_concurrent_clients_for_ten_seconds_without_an_error(tmp_path: Pat
             assert time.monotonic() < deadline, "connect-four 4x4 was not solved in 2 minutes"
             time.sleep(0.1)
         assert answer.status_code == 200
-        result = asyncio.run(_hammer(server.url, requests))
-    statuses, latencies = result["statuses"], result["latencies"]
+        result = asyncio.run(_hammer(server.url, requests, server.process.pid))
+    statuses, latencies, rss = result["statuses"], result["latencies"], result["rss"]
     errors = {k: n for k, n in statuses.items() if k != "ok"}
     assert errors == {}
     latencies.sort()
@@ -171,6 +196,48 @@ def test_fifty_concurrent_clients_for_ten_seconds_without_an_error(tmp_path: Pat
         f"\n{len(latencies)} requests by {CLIENTS} clients in {SECONDS:.0f} s: "
         f"{len(latencies) / SECONDS:.0f} requests/s, latency median "
         f"{statistics.median(latencies) * 1000:.0f} ms, "
-        f"99th percentile {latencies[int(0.99 * len(latencies))] * 1000:.0f} ms"
+        f"99th percentile {latencies[int(0.99 * len(latencies))] * 1000:.0f} ms; server RSS "
+        f"{rss[0] / 2**20:.1f} MiB at the start, {rss[-1] / 2**20:.1f} MiB at the end, "
+        f"{max(rss) / 2**20:.1f} MiB at most"
     )
     assert len(latencies) > CLIENTS
+    assert rss[-1] - rss[0] < RSS_GROWTH, [f"{r / 2**20:.1f} MiB" for r in rss]
+
+
+def test_a_burst_of_requests_for_big_games_starts_at_most_two_solves() -> None:
+    """40 clients at once ask for 10 games of about 10 s of solving each: two are taken (one
+    solving, one next), every other request answers 503 at once, naming them."""
+    heaps = [1_000_000 + k for k in range(10)]
+
+    async def burst(base: str) -> list[tuple[int, int, dict[str, Any], str | None]]:
+        async with httpx.AsyncClient(base_url=base, timeout=60, verify=False) as http:
+
+            async def ask(heap: int) -> tuple[int, int, dict[str, Any], str | None]:
+                answer = await http.get(
+                    "/api/games/subtraction/position", params={"params": f"heap={heap}"}
+                )
+                return heap, answer.status_code, answer.json(), answer.headers.get("Retry-After")
+
+            return await asyncio.gather(*(ask(h) for h in heaps * 4))
+
+    with running_server() as server:
+        before = _rss(server.process.pid)
+        began = time.monotonic()
+        answers = asyncio.run(burst(server.url))
+        seconds = time.monotonic() - began
+        after = _rss(server.process.pid)
+    taken = {heap for heap, status, _, _ in answers if status == 202}
+    assert 1 <= len(taken) <= 2, answers
+    for heap, status, body, retry in answers:
+        if status == 202:
+            assert body["solving"] is True
+            continue
+        assert status == 503 and heap not in taken and retry == "5", (heap, status, body)
+        assert body["busy"] is True and body["limit"] == 2
+        named = {int(label.split()[1].removeprefix("heap=")) for label in body["solving"]}
+        assert 1 <= len(body["solving"]) <= 2 and named <= taken
+    print(
+        f"\n{len(answers)} requests for {len(heaps)} games in {seconds:.2f} s: {len(taken)} "
+        f"solves started, {sum(s == 503 for _, s, _, _ in answers)} answered 503; server RSS "
+        f"{before / 2**20:.1f} MiB before, {after / 2**20:.1f} MiB after"
+    )

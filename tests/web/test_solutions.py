@@ -17,6 +17,7 @@ from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 from perfectplay.web.solutions import (
     MAX_SEARCHED_GAMES,
+    Busy,
     SolutionCache,
     Solved,
     Solving,
@@ -152,3 +153,64 @@ def test_a_game_too_large_with_a_compiled_search_is_served_by_search() -> None:
     with pytest.raises(perfectplay.TooLargeError):
         cache.lookup(load_game("tic-tac-toe"), wait=30)
     cache.close()
+
+
+def test_a_burst_for_many_games_starts_at_most_max_solves_each_once() -> None:
+    gate = threading.Event()
+    games = [Gate(f"g{k}", gate) for k in range(6)]
+    cache = SolutionCache(max_solves=2)
+    try:
+        for _ in range(3):  # every game asked three times in a burst
+            answers = [cache.lookup(game) for game in games]
+            assert [type(a) for a in answers] == [Solving] * 2 + [Busy] * 4
+            for game, busy in zip(games[2:], answers[2:], strict=True):
+                assert busy == Busy(game.info.name, ("g0", "g1"), 2)
+        assert busy.message() == (
+            "the server is already solving 2 games, its limit (g0; g1): g5 is not solved now; "
+            "ask again in 5 s"
+        )
+        with pytest.raises(RuntimeError, match=r"already solving 2 games, its limit \(g0; g1\)"):
+            cache.wait(games[2])
+        gate.set()
+        for game in games[:2]:
+            assert cache.wait(game, timeout=30).probe(3) == (Value.WIN, 3)
+        # Both ended: the next two are taken (solved at once), then the last two.
+        assert [type(cache.lookup(game, wait=30)) for game in games[2:4]] == [Solved] * 2
+        assert [type(cache.lookup(game, wait=30)) for game in games[4:]] == [Solved] * 2
+        assert all(game.calls <= 1 for game in games)  # never two solves of one game
+    finally:
+        gate.set()
+        cache.close()
+
+
+def test_solved_games_beyond_keep_positions_are_dropped_least_recently_asked_first() -> None:
+    gate = threading.Event()
+    gate.set()
+    a, b, c = Gate("a", gate), Gate("b", gate), Gate("c", gate)  # 4 positions each
+    cache = SolutionCache(keep_positions=8)
+    try:
+        cache.wait(a, timeout=30)
+        cache.wait(b, timeout=30)
+        assert isinstance(cache.lookup(a), Solved)  # a asked after b: b is the older
+        cache.wait(c, timeout=30)  # 12 positions: b goes
+        assert isinstance(cache.lookup(a), Solved) and isinstance(cache.lookup(c), Solved)
+        assert (a.calls, b.calls, c.calls) == (1, 1, 1)
+        assert isinstance(cache.lookup(b, wait=30), Solved)  # solved again: a goes now
+        assert (a.calls, b.calls, c.calls) == (1, 2, 1)
+        assert isinstance(cache.lookup(c), Solved)
+        cache.lookup(a, wait=30)
+        assert a.calls == 2
+    finally:
+        cache.close()
+
+
+def test_the_last_game_solved_is_kept_even_beyond_the_budget() -> None:
+    gate = threading.Event()
+    gate.set()
+    big = Gate("big", gate)
+    cache = SolutionCache(keep_positions=1)
+    try:
+        solved = cache.wait(big, timeout=30)
+        assert cache.lookup(big) is solved and big.calls == 1
+    finally:
+        cache.close()
