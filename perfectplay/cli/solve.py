@@ -4,6 +4,7 @@ size) or a game graph file (one line per position, or ``--json``); ``-o`` saves 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -190,6 +191,10 @@ def run(args: argparse.Namespace) -> int:
     engine = "memory" if args.save else "tiers" if args.tiers else args.engine
     if args.tiers is not None or engine == "tiers":
         return _solve_tiers(args, None, out)
+    if args.game is not None and engine == "auto" and _names_tier_form(args.game):
+        why = f"--game {args.game} is a tier form (a TieredGame class)"
+        print(f"perfectplay: solving with the tier engine: {why}", file=sys.stderr)
+        return _solve_tiers(args, None, out)
     target = resolve_target(args.target, args.param, json=args.json, game=args.game)
     if isinstance(target, Game):
         chosen, why = choose_engine(target, engine, args.game or args.target)
@@ -212,6 +217,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"saved to {out}", file=sys.stderr)
     sys.stdout.write(text)
     return 0
+
+
+def _names_tier_form(target: str) -> bool:
+    """Whether the class `target` (``--game``) is a tier form only: a TieredGame, not a Game.
+
+    False where `target` cannot be imported; building the game then says why. Cost: importing
+    `target`'s module (which building the game does anyway).
+    """
+    from perfectplay.protocol.game import Game
+    from perfectplay.protocol.tiered import TieredGame
+
+    module_name, _, class_name = target.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), class_name, None)
+    except (ImportError, ValueError):
+        return False
+    return isinstance(found, type) and issubclass(found, TieredGame) and not issubclass(found, Game)
 
 
 def _check_tier_options(args: argparse.Namespace, what: str) -> None:

@@ -214,8 +214,9 @@ def test_a_tier_directory_of_an_unregistered_class_is_verified_and_served_with_g
 
     root = _package(tmp_path, installed=False)
     game = ["--game", TIERED, "--param", "rows=3", "--param", "cols=3"]
-    solved = _cli(root, "solve", *game, "--tiers", "mine")
+    solved = _cli(root, "solve", *game, "-o", "mine")  # a tier form: the tier engine, unasked
     assert solved.returncode == 0, solved.stderr
+    assert f"tier engine: --game {TIERED} is a tier form" in solved.stderr
     _refused(_cli(root, "verify", "mine"), TIERED)
     verified = _cli(root, "verify", "mine", *game)
     assert verified.returncode == 0, verified.stderr
