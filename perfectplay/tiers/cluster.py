@@ -11,11 +11,11 @@ side and a chain of tiers (Connect Four) one tier at a time. Starting a tier sub
 (:func:`~perfectplay.tiers.tasks.chunk_task`) per chunk whose file is missing, under a
 deterministic key (the directory, tier and chunk), earlier tiers first; a tier with inner
 moves is one task (:func:`~perfectplay.tiers.tasks.loopy_task`) on its share of the cluster's
-threads. A progress bar per running tier is fed by the finished tasks; once a tier's tasks
-have all ended the driver merges its chunk files into the tier file itself. Workers read the
-child tiers from DIR and write their chunk files into it: DIR must be the same path on every
-machine. A tier's files do not depend on which tiers ran beside it: they are byte-identical to
-a run of one tier at a time.
+threads, but at least two (:data:`LOOPY_THREADS`). A progress bar per running tier is fed by
+the finished tasks; once a tier's tasks have all ended the driver merges its chunk files into
+the tier file itself. Workers read the child tiers from DIR and write their chunk files into
+it: DIR must be the same path on every machine. A tier's files do not depend on which tiers
+ran beside it: they are byte-identical to a run of one tier at a time.
 
 Memory, per machine (the one with most worker processes and threads): the refusal up front
 (:func:`check_cluster`, local clusters) takes the worst tier alone; a further tier starts
@@ -65,7 +65,15 @@ from perfectplay.tiers.tasks import (
     solve_token,
 )
 
-__all__ = ["ClusterRun", "check_cluster", "solve_on_cluster", "throughput"]
+__all__ = ["LOOPY_THREADS", "ClusterRun", "check_cluster", "solve_on_cluster", "throughput"]
+
+LOOPY_THREADS = 2
+"""The fewest threads a tier with inner moves is given (at most its machine's cores). A tier
+keeps its threads to its end, and one started beside small tiers often ends alone, the memory
+budget holding the next large tiers back: on a share of one thread it would leave the other
+cores idle (Quixo 4x4 on ``local:2``: 39.9 to 44.7 s wall, against 33.4 s with two threads;
+docs/distributed.md). With many tiers side by side, at most twice as many threads as cores
+run."""
 
 
 def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
@@ -165,6 +173,18 @@ class _Machine:
         return self.need([*self.game.child_tiers(tier), tier], [tier])
 
 
+def _loopy_threads(slots: int, running: int) -> int:
+    """The threads of a tier with inner moves started as one of `running` tiers on a cluster
+    of `slots` worker threads: an equal share, at least :data:`LOOPY_THREADS`.
+
+    Examples
+    --------
+    >>> _loopy_threads(32, 1), _loopy_threads(32, 4), _loopy_threads(32, 40), _loopy_threads(2, 2)
+    (32, 8, 2, 2)
+    """
+    return max(LOOPY_THREADS, slots // max(1, running))
+
+
 class ClusterRun(NamedTuple):
     """What a solve on the cluster ran."""
 
@@ -237,7 +257,7 @@ class _Driver:
         try:
             while self.todo or self.running:
                 started = self._start()
-                share = max(1, self.slots // max(1, len(self.running) + len(started)))
+                share = _loopy_threads(self.slots, len(self.running) + len(started))
                 for tier in started:
                     self._submit(tier, share)
                 if self.running:
