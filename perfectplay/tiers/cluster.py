@@ -40,7 +40,8 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Collection, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_for
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -245,6 +246,7 @@ class _Driver:
         self.results: list[TaskResult] = []
         self.side_by_side = 0
         self.dropping = ThreadPoolExecutor(1)  # drops sent while the driver goes on
+        self.drops: list[Future[Any]] = []  # ... not yet done
 
     def run(self) -> None:
         """Solve every tier not complete; on a failure, wait for the tasks in flight (their
@@ -258,6 +260,9 @@ class _Driver:
             while self.todo or self.running:
                 started = self._start()
                 share = _loopy_threads(self.slots, len(self.running) + len(started))
+                if started:  # the room the budget counted on is free
+                    wait_for(self.drops)
+                    self.drops.clear()
                 for tier in started:
                     self._submit(tier, share)
                 if self.running:
@@ -299,12 +304,13 @@ class _Driver:
 
     def _drop(self, tiers: set[int], *, wait: bool = True) -> None:
         """Remove the workers' copies of `tiers` (without `wait`, from a thread of the driver
-        while it goes on: for tiers no task reads again)."""
+        while it goes on, until it starts a tier: for tiers no task reads again)."""
         if tiers:
             if wait:
                 self.client.run(drop_tiers, self.remote, sorted(tiers))
             else:
-                self.dropping.submit(self.client.run, drop_tiers, self.remote, sorted(tiers))
+                job = self.dropping.submit(self.client.run, drop_tiers, self.remote, sorted(tiers))
+                self.drops.append(job)
             self.held -= tiers
 
     def key(self, tier: int, start: int) -> str:
