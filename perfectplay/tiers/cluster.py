@@ -73,8 +73,8 @@ LOOPY_THREADS = 2
 keeps its threads to its end, and one started beside small tiers often ends alone, the memory
 budget holding the next large tiers back: on a share of one thread it would leave the other
 cores idle (Quixo 4x4 on ``local:2``: 39.9 to 44.7 s wall, against 33.4 s with two threads;
-docs/distributed.md). With many tiers side by side, at most twice as many threads as cores
-run."""
+docs/distributed.md). With many tiers side by side, each worker thread runs at most two
+(twice the cores, where the workers have a thread per core)."""
 
 
 def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
