@@ -126,8 +126,8 @@ class GameEntry:
     params: tuple[Param, ...] = ()
     """Parameters, in the order ``perfectplay games`` lists them."""
     tiered: str | None = None
-    """``"module:Class"`` of the game as a :class:`~perfectplay.protocol.tiered.TieredGame` (same
-    parameters), for the tier engine (``perfectplay solve GAME --tiers DIR``); None if it has
+    """``"module:Class"`` (or ``"module:function"`` building one) of the game as a
+    :class:`~perfectplay.protocol.tiered.TieredGame` (same parameters), for the tier engine (``perfectplay solve GAME --tiers DIR``); None if it has
     none."""
     picture: str | None = None
     """``"module:function"`` drawing a position of the game as SVG (``function(game, position,
@@ -138,6 +138,13 @@ class GameEntry:
     notation: str = ""
     """A position of the game (default parameters) in its one-line notation, for listings
     (``perfectplay games``); the test suite parses it back."""
+    tier_classes: tuple[str, ...] = ()
+    """Further ``"module:Class"`` names the tier form may build (a layout chosen by the
+    parameters), accepted where a tier directory records its class."""
+
+    def targets(self) -> tuple[str, ...]:
+        """Every ``"module:Class"`` a saved file of this game may record."""
+        return tuple(t for t in (self.target, self.tiered, *self.tier_classes) if t is not None)
 
 
 _REGISTRY: dict[str, GameEntry] = {
@@ -161,10 +168,14 @@ _REGISTRY: dict[str, GameEntry] = {
                 Param("rows", "int", 4, "board height"),
                 Param("cols", "int", 5, "board width"),
             ),
-            tiered="perfectplay.games.connect_four.tiers:TieredConnectFour",
+            tiered="perfectplay.games.connect_four.tiers:tiered_form",
             picture="perfectplay.games.connect_four.picture:drawing",
             aliases=("connect4", "connectfour", "c4"),
             notation="...../...../O..../XX... or the columns played, 1-based: 112",
+            tier_classes=(
+                "perfectplay.games.connect_four.tiers:TieredConnectFour",
+                "perfectplay.games.connect_four.heights:HeightTieredConnectFour",
+            ),
         ),
         GameEntry(
             "nim",
@@ -327,7 +338,7 @@ def entry_for_target(target: str) -> GameEntry | None:
     True
     """
     for entry in (*_REGISTRY.values(), *_installed().values()):
-        if target in (entry.target, entry.tiered):
+        if target in entry.targets():
             return entry
     return None
 
@@ -453,7 +464,7 @@ def load_recorded_game(
         entry: GameEntry | None = game_entry(name)
     except UnknownNameError:
         entry = None
-    if entry is not None and target is not None and target not in (entry.target, entry.tiered):
+    if entry is not None and target is not None and target not in entry.targets():
         entry = None  # the same name, another class
     if entry is None and target is not None:
         entry = entry_for_target(target)

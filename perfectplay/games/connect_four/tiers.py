@@ -61,7 +61,13 @@ from perfectplay.games.connect_four.rules import Board, ConnectFour, superset_si
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 
-__all__ = ["TieredConnectFour"]
+__all__ = ["HEIGHT_TIERS_FROM", "TieredConnectFour", "tiered_form"]
+
+HEIGHT_TIERS_FROM = 31
+"""Boards of this many cells and more are tiered by column heights
+(:class:`~perfectplay.games.connect_four.heights.HeightTieredConnectFour`): the largest tier by
+stone count of 6x6 with the tier it reads needs 1.5e11 bytes, its largest tier by heights with
+its parent 1.4e10; smaller boards keep the stone tiers, fewer and faster to schedule."""
 
 _MAX_TABLE_BYTES = 1 << 28  # the rank and next-state tables; 7x6 needs 10 MB
 
@@ -283,3 +289,17 @@ class TieredConnectFour(TieredGame):
                 f"X moves first: X must have as many stones as O or one more, got {position!r}"
             )
         return tuple(states)
+
+
+def tiered_form(rows: int = 4, cols: int = 5) -> TieredGame:
+    """Connect Four's tier form for a board: by column heights from
+    :data:`HEIGHT_TIERS_FROM` cells (6x6 and up), else by stone count.
+
+    >>> type(tiered_form(5, 6)).__name__, type(tiered_form(6, 6)).__name__
+    ('TieredConnectFour', 'HeightTieredConnectFour')
+    """
+    if rows * cols >= HEIGHT_TIERS_FROM:
+        from perfectplay.games.connect_four.heights import HeightTieredConnectFour
+
+        return HeightTieredConnectFour(rows, cols)
+    return TieredConnectFour(rows, cols)

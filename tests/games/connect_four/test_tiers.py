@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from connect_four_boards import four
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tiered_random import explicit_graph
@@ -15,7 +16,6 @@ from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _tier_kernels as kernels
 from perfectplay.games.connect_four.rules import ConnectFour, superset_sizes
 from perfectplay.games.connect_four.tiers import TieredConnectFour
-from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import LOSE, TIE, UNDECIDED, Value
@@ -31,21 +31,6 @@ def boards_of(rows: int, cols: int, k: int) -> list[tuple[str, ...]]:
         for board in itertools.product(columns, repeat=cols)
         if sum(map(len, board)) == k and sum(c.count("X") for c in board) == (k + 1) // 2
     ]
-
-
-def four(board: tuple[str, ...], rows: int, stone: str) -> bool:
-    """Whether `stone` has four in a row on `board` (cell by cell)."""
-    cols = len(board)
-
-    def at(c: int, r: int) -> bool:
-        return 0 <= c < cols and 0 <= r < len(board[c]) and board[c][r] == stone
-
-    return any(
-        all(at(c + i * dc, r + i * dr) for i in range(4))
-        for c in range(cols)
-        for r in range(rows)
-        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
-    )
 
 
 def is_slot(game: TieredConnectFour, board: tuple[str, ...]) -> bool:
@@ -231,8 +216,8 @@ def test_check_tiered_game_passes_on_big_and_odd_boards(rows: int, cols: int) ->
     check_tiered_game(TieredConnectFour(rows, cols), samples=60)
 
 
-def test_registry_and_bad_input() -> None:
-    game = load_tiered_game("connect-four", rows=6, cols=7)
+def test_big_boards_and_bad_input() -> None:
+    game = TieredConnectFour(6, 7)
     assert isinstance(game, TieredConnectFour) and game.tier_size(42) > 0
     assert game.max_moves() == 7 and not game.inner_moves(3)
     with pytest.raises(GameDefinitionError, match="rows=8, cols=8"):

@@ -1,0 +1,240 @@
+"""Connect Four tiered by column heights: ranks, slots, moves and values against the rules, the
+in-memory solver and the tiers by stone count."""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+import numpy as np
+import pytest
+from connect_four_boards import four
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.api import solve
+from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games.connect_four.heights import HeightTieredConnectFour
+from perfectplay.games.connect_four.rules import ConnectFour
+from perfectplay.games.connect_four.tiers import TieredConnectFour, tiered_form
+from perfectplay.games.registry import entry_for_target, load_tiered_game
+from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.check import check_tiered_game
+from perfectplay.values import LOSE, TIE, Value
+
+
+def colourings(heights: tuple[int, ...]) -> list[tuple[str, ...]]:
+    """Every board with these column heights, X holding ``(n + 1) // 2``, in rank order: the
+    cells X holds, read as a binary number (cell 0 the lowest bit), increasing."""
+    n = sum(heights)
+    boards = []
+    for cells in itertools.combinations(range(n), (n + 1) // 2):
+        stones = ["O"] * n
+        for cell in cells:
+            stones[cell] = "X"
+        out, at = [], 0
+        for h in heights:
+            out.append("".join(stones[at : at + h]))
+            at += h
+        boards.append((sum(1 << c for c in cells), tuple(out)))
+    return [board for _, board in sorted(boards)]
+
+
+def is_slot(rows: int, board: tuple[str, ...], symmetric: bool, rank: int, image: int) -> bool:
+    """The slot rule of the module docstring, on strings."""
+    k = sum(map(len, board))
+    mover, last = ("X", "O") if k % 2 == 0 else ("O", "X")
+    if symmetric and image < rank:
+        return False
+    if four(board, rows, mover):
+        return False
+    return k == 0 or any(
+        column.endswith(last) and not four((*board[:c], column[:-1], *board[c + 1 :]), rows, last)
+        for c, column in enumerate(board)
+    )
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 3), (3, 2), (3, 4), (4, 3)])
+def test_ranks_slots_and_positions_by_brute_force(rows: int, cols: int) -> None:
+    game = HeightTieredConnectFour(rows, cols)
+    vectors = [h for h in itertools.product(range(rows + 1), repeat=cols) if h <= h[::-1]]
+    assert len(game.tiers()) == len(vectors)
+    for tier in game.tiers():
+        heights = tuple(int(h) for h in game.tier_label(tier).split("-"))
+        boards = colourings(heights)
+        assert game.tier_size(tier) == len(boards) == comb(sum(heights), (sum(heights) + 1) // 2)
+        slots = game.slots(tier, 0, len(boards)).tolist()
+        index = {board: r for r, board in enumerate(boards)}
+        for rank, board in enumerate(boards):
+            assert game.position(tier, rank) == board
+            image = index.get(board[::-1], rank)
+            assert slots[rank] == is_slot(rows, board, heights == heights[::-1], rank, image)
+            assert game.locate(board) == (tier, min(rank, image))
+            assert game.locate(board[::-1]) == (tier, min(rank, image))
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 4), (5, 5), (6, 6)])
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_children_are_the_rules_moves(rows: int, cols: int, data: st.DataObject) -> None:
+    game = HeightTieredConnectFour(rows, cols)
+    rules = ConnectFour(rows, cols)
+    tier = data.draw(st.sampled_from(game.tiers()))
+    size = game.tier_size(tier)
+    start = data.draw(st.integers(0, size - 1))
+    ranks = start + np.flatnonzero(game.slots(tier, start, min(size, start + 4096)))
+    if not ranks.size:
+        return
+    picked = np.unique(data.draw(st.lists(st.sampled_from(ranks.tolist()), min_size=1)))
+    moves = game.children(tier, picked)
+    children = game.child_tiers(tier)
+    for i, rank in enumerate(picked.tolist()):
+        board = game.position(tier, rank)
+        outcome = rules.outcome(board)
+        expected = [] if outcome is not None else [game.locate(p) for _, p in rules.moves(board)]
+        lo, hi = moves.indptr[i], moves.indptr[i + 1]
+        got = [
+            (children[w - 1], r) for w, r in zip(moves.which[lo:hi], moves.rank[lo:hi], strict=True)
+        ]
+        assert got == expected
+        if outcome is not None:
+            assert moves.primitive[i] == outcome
+        sparse = game.children(tier, np.array([rank]))  # alone: unranked afresh
+        assert sparse.rank.tolist() == moves.rank[lo:hi].tolist()
+
+
+def height_ranks(game: HeightTieredConnectFour, codes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``(tiers, ranks)`` of ConnectFour's codes ``(mask << S) | current``, computed apart from
+    the kernels: heights, mirror image, colex rank cell by cell."""
+    rows, cols = game.rows, game.cols
+    height, shift = rows + 1, (rows + 1) * cols
+    mask, current = codes >> shift, codes & ((1 << shift) - 1)
+    heights = np.stack(
+        [
+            np.log2(((mask >> (c * height)) & ((1 << height) - 1)) + 1).astype(np.int64)
+            for c in range(cols)
+        ],
+        axis=1,
+    )
+    stones = heights.sum(axis=1)
+    xs = np.where(stones % 2 == 0, current, mask ^ current)
+
+    def rank_of(xs: np.ndarray, heights: np.ndarray) -> np.ndarray:
+        rank = np.zeros(len(xs), dtype=np.int64)
+        seen = np.zeros(len(xs), dtype=np.int64)
+        cell = np.zeros(len(xs), dtype=np.int64)
+        for c in range(cols):
+            for r in range(rows):
+                inside = heights[:, c] > r
+                x = inside & ((xs >> (c * height + r)) & 1 == 1)
+                seen += x
+                binom = np.array(
+                    [comb(int(a), int(b)) for a, b in zip(cell, seen, strict=True)], dtype=np.int64
+                )
+                rank += np.where(x, binom, 0)
+                cell += inside
+        return rank
+
+    def mirrored(xs: np.ndarray) -> np.ndarray:
+        column = (1 << height) - 1
+        return sum(
+            ((xs >> (c * height)) & column) << ((cols - 1 - c) * height) for c in range(cols)
+        )
+
+    flip = np.zeros(len(codes), dtype=bool)
+    decided = np.zeros(len(codes), dtype=bool)
+    for c in range(cols):  # the heights above their mirror image, first difference decides
+        a, b = heights[:, c], heights[:, cols - 1 - c]
+        flip |= ~decided & (a > b)
+        decided |= a != b
+    symmetric = ~decided
+    own = rank_of(xs, heights)
+    image = rank_of(mirrored(xs), heights[:, ::-1])
+    ranks = np.where(flip, image, np.where(symmetric, np.minimum(own, image), own))
+    canonical = np.where(flip[:, None], heights[:, ::-1], heights)
+    tiers = (canonical * (rows + 1) ** np.arange(cols)).sum(axis=1)
+    return tiers, ranks
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 4), (5, 4)])
+def test_every_position_matches_the_in_memory_solver(rows: int, cols: int) -> None:
+    game = HeightTieredConnectFour(rows, cols)
+    check_tiered_game(game)
+    db = solve_tiers(game, jobs=2, progress=False, chunk_size=2**16)
+    memory = solve(ConnectFour(rows, cols))
+    tiers, ranks = height_ranks(game, memory.codes)
+    for i in np.random.default_rng(1).choice(tiers.size, 300).tolist():  # the same as locate()
+        assert game.locate(memory.position_of(i)) == (tiers[i], ranks[i])
+    seen = 0
+    for tier in game.tiers():
+        value, remoteness = db.arrays(tier)
+        ids = np.flatnonzero(tiers == tier)
+        assert (value[ranks[ids]] == memory.solution.value[ids]).all()
+        assert (remoteness[ranks[ids]] == memory.solution.remoteness[ids]).all()
+        seen += ids.size
+    assert seen == tiers.size
+    assert db.entry(*game.initial()).value is Value.TIE
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (5, 5)])
+def test_the_slots_stand_for_the_positions_of_the_tiers_by_stone_count(
+    rows: int, cols: int
+) -> None:
+    heights, stones = HeightTieredConnectFour(rows, cols), TieredConnectFour(rows, cols)
+    counts = [np.zeros(rows * cols + 1, dtype=np.int64) for _ in range(2)]
+    for game, count, stones_of in (
+        (heights, counts[0], heights.tier_stones),
+        (stones, counts[1], int),
+    ):
+        for tier in game.tiers():
+            ranks = np.flatnonzero(game.slots(tier, 0, game.tier_size(tier)))
+            count[stones_of(tier)] += int(game.orbit_sizes(tier, ranks).sum())
+    assert counts[0].tolist() == counts[1].tolist()  # stone by stone, each orbit counted whole
+
+
+def test_full_boards_fours_and_orbits() -> None:
+    game = HeightTieredConnectFour(2, 2)  # no four fits: every full board is a tie
+    full = game.tiers()[0]
+    ranks = np.flatnonzero(game.slots(full, 0, game.tier_size(full)))
+    moves = game.children(full, ranks)
+    assert (moves.primitive == TIE).all() and moves.rank.size == 0
+    game = HeightTieredConnectFour(4, 4)
+    tier, rank = game.locate(("XXXX", "OOO", "", ""))
+    assert game.children(tier, np.array([rank])).primitive.tolist() == [LOSE]
+    assert game.orbit_sizes(tier, np.array([rank])).tolist() == [2]
+    tier, rank = game.locate(("XO", "X", "O", "XO"))
+    assert game.orbit_sizes(tier, np.array([rank])).tolist() == [2]
+    tier, rank = game.locate(("X", "O", "O", "X"))
+    assert game.tier_label(tier) == "1-1-1-1" and game.orbit_sizes(
+        tier, np.array([rank])
+    ).tolist() == [1]
+
+
+def test_the_registry_picks_the_layout_by_board_size() -> None:
+    assert type(tiered_form(5, 6)) is TieredConnectFour
+    game = load_tiered_game("connect-four", rows=6, cols=6)
+    assert type(game) is HeightTieredConnectFour
+    assert len(game.tiers()) == (7**6 + 7**3) // 2
+    assert max(game.tier_size(t) for t in game.tiers()) == comb(36, 18)
+    assert entry_for_target(
+        "perfectplay.games.connect_four.heights:HeightTieredConnectFour"
+    ).name == ("connect-four")
+
+
+def test_bad_input() -> None:
+    with pytest.raises(GameDefinitionError, match="rows=8, cols=8"):
+        HeightTieredConnectFour(8, 8)
+    game = HeightTieredConnectFour(6, 6)
+    with pytest.raises(InputFormatError, match="column 2"):
+        game.locate(("X", "Z", "", "", "", ""))
+    with pytest.raises(InputFormatError, match="X moves first"):
+        game.locate(("O", "", "", "", "", ""))
+    with pytest.raises(InputFormatError, match="tuple of 6"):
+        game.locate(("X",))
+    with pytest.raises(InputFormatError, match="is not a tier"):
+        game.tier_size(6)  # heights 6-0-0-0-0-0: above its mirror image
+    one = game.locate(("", "", "", "", "", "X"))[0]
+    with pytest.raises(InputFormatError, match="ranks must lie in"):
+        game.children(one, np.array([7]))
+    with pytest.raises(InputFormatError, match="rank range"):
+        game.slots(one, 0, 8)
