@@ -4,13 +4,19 @@ in-memory solver and the tiers by stone count."""
 from __future__ import annotations
 
 import itertools
+import signal
+import subprocess
+import sys
+import time
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
 from connect_four_boards import four
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier_dirs import tree
 
 from perfectplay.api import solve
 from perfectplay.errors import GameDefinitionError, InputFormatError
@@ -238,3 +244,32 @@ def test_bad_input() -> None:
         game.children(one, np.array([7]))
     with pytest.raises(InputFormatError, match="rank range"):
         game.slots(one, 0, 8)
+
+
+KILLED_SOLVE = """
+import sys
+from perfectplay.games.connect_four.heights import HeightTieredConnectFour
+from perfectplay.tiers import solve_tiers
+db = solve_tiers(HeightTieredConnectFour(4, 5), sys.argv[1], chunk_size=4096, progress=False)
+print(db.stats.tiers_kept, db.stats.chunks_kept)
+"""
+
+
+def test_kill_9_mid_solve_then_resume_gives_the_uninterrupted_files(tmp_path: Path) -> None:
+    reference, resumed = tmp_path / "reference", tmp_path / "resumed"
+    solve_tiers(HeightTieredConnectFour(4, 5), reference, chunk_size=4096, progress=False).close()
+    command = [sys.executable, "-c", KILLED_SOLVE, str(resumed)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(list(resumed.glob("tier-*.tier"))) < 200 and time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.communicate()
+    complete = {p.name: p.stat().st_mtime_ns for p in resumed.glob("tier-*.tier")}
+    assert 200 <= len(complete) < len(HeightTieredConnectFour(4, 5).tiers())
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert int(done.stdout.split()[0]) >= len(complete)  # every complete tier kept ...
+    for name, stamp in complete.items():
+        assert (resumed / name).stat().st_mtime_ns == stamp  # ... and not written again
+    assert tree(resumed) == tree(reference)
