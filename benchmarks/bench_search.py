@@ -127,19 +127,24 @@ def startup(memory: str) -> float:
     return time.perf_counter() - began
 
 
-def check_against_tiers(directory: str, rows: int, cols: int, count: int) -> str:
-    """Search `count` random positions (8 to 29 stones) of a `rows` x `cols` board and compare
-    value and remoteness with its solved tier directory (``solve connect-four -o DIR``)."""
+def check_against_tiers(directory: str, count: int) -> str:
+    """Search `count` random positions of the board a solved Connect Four tier directory holds
+    (8 to 29 stones; 12 to 29 from 36 cells, whose early positions take longer to search) and
+    compare value and remoteness with the directory's."""
     import random
 
     from perfectplay.solved import open_tiers
+    from perfectplay.tiers.storage import read_manifest
 
+    params = read_manifest(directory)["params"]
+    rows, cols = int(params["rows"]), int(params["cols"])
     game = ConnectFour(rows, cols)
     rng = random.Random(rows * 10 + cols)
+    fewest = 8 if rows * cols < 36 else 12
     positions: list[tuple[str, ...]] = []
     while len(positions) < count:
         position = game.initial()
-        for _ in range(rng.randrange(8, 30)):
+        for _ in range(rng.randrange(fewest, 30)):
             moves = game.moves(position)
             if not moves:
                 break
@@ -152,8 +157,8 @@ def check_against_tiers(directory: str, rows: int, cols: int, count: int) -> str
             found, entry = searcher.search(position, best=False), db.probe(position)
             same += (found.value, found.remoteness) == (entry.value, entry.remoteness)
     return (
-        f"# {rows}x{cols}: {same}/{count} random positions equal the tier database (value and "
-        f"remoteness), searched in {time.perf_counter() - began:.1f} s"
+        f"# {rows}x{cols}: {same}/{count} random positions ({fewest} to 29 stones) equal the "
+        f"tier database (value and remoteness), searched in {time.perf_counter() - began:.1f} s"
     )
 
 
@@ -170,8 +175,8 @@ def main() -> None:
     parser.add_argument(
         "--check-tiers",
         metavar="DIR",
-        help="also compare 2,000 random 5x6 positions with DIR, a tier directory of Connect "
-        "Four 5x6 (perfectplay solve connect-four --param rows=5 --param cols=6 -o DIR)",
+        help="also compare 2,000 random positions with DIR, a tier directory of Connect Four "
+        "(5x6 or 6x6: perfectplay solve connect-four --param rows=5 --param cols=6 -o DIR)",
     )
     args = parser.parse_args()
     memory = parse_bytes(args.memory)
@@ -235,7 +240,7 @@ def main() -> None:
                 row += f"{'-':>11} {wall:>10.1f}s {'-':>10} {'-':>11} {cpu:>10.1f}s {'-':>9} "
             print(row + f"{answers[0]} nodes {nodes:,}", flush=True)
     if args.check_tiers:
-        print(check_against_tiers(args.check_tiers, 5, 6, 2000))
+        print(check_against_tiers(args.check_tiers, 2000))
     print(f"# perfectplay search on one end-game position, whole command: "
           f"{startup(args.memory):.2f} s")  # fmt: skip
 

@@ -10,15 +10,15 @@ Rows (each the issue's target beside the figure):
   at a time (wall and CPU; the files are the same);
 * Teeko on 4x4 with 4 pieces solved in this process with the 8 symmetries and without (slots,
   wall, CPU): what the symmetry reduction saves;
-* with ``--big``: Connect Four 5 x 6 (about 10^10 rank slots), and the projection for 6 x 6
-  from its measured rate of slots per second;
+* with ``--big``: Connect Four 5 x 6 (about 10^10 rank slots); with ``--six DIR`` too,
+  Connect Four 6 x 6 strongly solved into DIR (tiers by column heights, 3.1e11 ranks);
 * with ``--big``: Teeko (5x5, 4 pieces each) on 2 threads beside GamesmanOne v1.3.0's
   ``gamesman solve teeko`` on 2 OpenMP threads, when ``--gamesmanone PATH`` names its binary
   (built apart: it is GPL code, never part of this repository); the ratios of wall time and
   peak memory (target: at most 0.5x each).
 
-Usage: ``python benchmarks/bench_tiers.py [--big] [--keep DIR] [--gamesmanone PATH]``. Times
-are seconds; RSS is the child's peak resident memory.
+Usage: ``python benchmarks/bench_tiers.py [--big [--six DIR]] [--keep DIR] [--gamesmanone
+PATH]``. Times are seconds; RSS is the child's peak resident memory.
 """
 
 from __future__ import annotations
@@ -54,11 +54,6 @@ def _solve(game: str, params: dict[str, int], directory: str, jobs: int | None =
     record = json.loads(out)
     record.update(wall=wall, cpu=cpu, rss=rss)
     return record
-
-
-def _slots(game: str, params: dict[str, int]) -> int:
-    tiered = load_tiered_game(game, **params)
-    return sum(tiered.tier_size(t) for t in tiered.tiers())
 
 
 def _row(what: str, r: dict, target: str) -> None:
@@ -167,6 +162,12 @@ def _teeko(root: str, gamesmanone: str | None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="also Connect Four 5x6 (minutes)")
+    parser.add_argument(
+        "--six",
+        metavar="DIR",
+        help="with --big: also Connect Four 6x6 solved into DIR (an hour or more; run again "
+        "after an interruption, it resumes; its wall and CPU are then this run's only)",
+    )
     parser.add_argument("--keep", metavar="DIR", help="keep the tier directories under DIR")
     parser.add_argument(
         "--gamesmanone", metavar="PATH", help="GamesmanOne's gamesman binary (--big: Teeko)"
@@ -202,20 +203,16 @@ def main() -> None:
     if args.big:
         big = os.path.join(root, "c4-5x6")
         params = {"rows": 5, "cols": 6}
-        started = time.perf_counter()
         r = _solve("connect-four", params, big)
         _row("Connect Four 5x6", r, "<= 20 min, <= 8 GB, <= 2 bytes/class, TIE")
         _speedup(big, load_tiered_game("connect-four", **params))
-        slots = _slots("connect-four", params)
-        rate = slots / (time.perf_counter() - started)
-        target = _slots("connect-four", {"rows": 6, "cols": 6})
-        print(
-            f"\n5x6: {slots:.3e} rank slots at {rate / 1e6:.1f} M slots/s on "
-            f"{os.cpu_count()} cores. 6x6 has {target:.3e} slots: about "
-            f"{target / rate / 3600:.1f} h at that rate here, "
-            f"{target / rate / 3600 / 16:.1f} h on 16 machines like this one"
-            f"; its files about {r['bytes'] / r['stored_classes'] * 6.92e10 / 2 / 2**30:.0f} GiB."
-        )
+        if args.six:
+            r = _solve("connect-four", {"rows": 6, "cols": 6}, args.six)
+            _row(
+                "Connect Four 6x6 (tiers by column heights)", r,
+                "<= 2 h wall, <= 20 GiB, <= 40 GB on disk, LOSE in 36",
+            )  # fmt: skip
+            print(f"\n6x6: {r['bytes'] / 1e9:.1f} GB in {args.six}; run: {r.get('run')}")
         print()
         _teeko(root, args.gamesmanone)
     if args.keep is None:
