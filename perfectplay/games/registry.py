@@ -127,8 +127,8 @@ class GameEntry:
     """Parameters, in the order ``perfectplay games`` lists them."""
     tiered: str | None = None
     """``"module:Class"`` (or ``"module:function"`` building one) of the game as a
-    :class:`~perfectplay.protocol.tiered.TieredGame` (same parameters), for the tier engine (``perfectplay solve GAME --tiers DIR``); None if it has
-    none."""
+    :class:`~perfectplay.protocol.tiered.TieredGame` (same parameters), for the tier engine
+    (``perfectplay solve GAME --tiers DIR``); None if it has none."""
     picture: str | None = None
     """``"module:function"`` drawing a position of the game as SVG (``function(game, position,
     moves_by_label)`` returning a drawing, or None where the board is too large); None if the
@@ -478,6 +478,11 @@ def load_recorded_game(
     if normalise_name(game.info.name) != normalise_name(name):
         raise UnknownNameError(
             f"{where} holds the game {name}, but {target} makes {game.info.name}"
+        )
+    if tiered and target in entry.tier_classes and class_target(type(game)) != target:
+        raise UnknownNameError(
+            f"{where} holds {name} in the tier form {target}, which the registry does not "
+            f"choose for these parameters: pass --game {target}"
         )
     return game
 

@@ -42,6 +42,9 @@ Optional extras, each with what the engine does without it:
 ``orbit_sizes(t, rs)``   how many positions each canonical rank stands for (symmetric images).
                          Without it: 1 (no symmetry). ``analyze`` counts positions with it.
 ``tier_label(t)``        a short name of the tier for file names and tables. Without: ``str(t)``.
+``tier_group(t)``        the name of the tiers reported together by ``analyze --by-tier`` (many
+                         small tiers: Connect Four by column heights, per number of stones).
+                         Without: each tier alone.
 ``max_moves()``          an upper bound on the moves of one position; lets the engine keep
                          move counters in 16 bits. Without it: 32-bit counters.
 =======================  ==========================================================================
@@ -222,6 +225,11 @@ class TieredGame:
     def tier_label(self, tier: int) -> str:
         """A short name of `tier` for file names and tables. Default: ``str(tier)``."""
         return str(tier)
+
+    def tier_group(self, tier: int) -> str | None:
+        """The name of the group `tier` is reported in (its counts added to the group's), or
+        None to report it alone. Default: None."""
+        return None
 
     def max_moves(self) -> int | None:
         """An upper bound on the moves of one position, or None if unknown."""

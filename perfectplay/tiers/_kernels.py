@@ -21,10 +21,12 @@ __all__ = [
     "combine_scores",
     "finish_records",
     "gather_level",
+    "get_bits",
     "init_loopy",
     "lookup",
     "lookup_scores",
     "scatter_records",
+    "set_bits",
 ]
 
 NO_POSITION_VALUE = 254
@@ -401,3 +403,19 @@ def finish_records(value, rem, records):  # type: ignore[no-untyped-def]
             records[p] = 1 + DRAW
         else:
             records[p] = 1 + 4 * rem[p] + v
+
+
+@nb.njit(cache=True, nogil=True)
+def set_bits(flags, ranks):  # type: ignore[no-untyped-def]
+    """Set bit ``r`` of the little-endian bit array `flags` for every ``r`` in `ranks`."""
+    for r in ranks:
+        flags[r >> 3] |= np.uint8(1 << (r & 7))
+
+
+@nb.njit(cache=True, nogil=True)
+def get_bits(flags, ranks):  # type: ignore[no-untyped-def]
+    """Bit ``r`` of the little-endian bit array `flags` for each ``r`` in `ranks`, as booleans."""
+    out = np.empty(ranks.shape[0], dtype=np.bool_)
+    for i in range(ranks.shape[0]):
+        out[i] = (flags[ranks[i] >> 3] >> (ranks[i] & 7)) & 1 == 1
+    return out

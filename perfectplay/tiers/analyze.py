@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay.tiers._kernels import get_bits, set_bits
 from perfectplay.tiers.database import TierDatabase
 from perfectplay.tiers.expand import BATCH
 from perfectplay.tiers.files import atomic_write_bytes
@@ -58,7 +60,9 @@ class Analysis:
     """Counts of a solved game's positions reachable from its start."""
 
     tiers: list[TierCounts]
-    """Per tier, in solving order."""
+    """Per tier, in solving order; per group of tiers where the game names groups
+    (``tier_group``: Connect Four by column heights, per number of stones), each under its
+    first tier."""
     remoteness: list[tuple[Value, int, int, int]]
     """``(value, remoteness, classes, positions)`` for every pair that occurs, sorted."""
 
@@ -101,28 +105,33 @@ class Analysis:
 
 
 class _Walk:
-    """The forward pass: reached flags per tier, filled parents first."""
+    """The forward pass: reached flags per tier (a bit per rank), filled parents first."""
 
     def __init__(self, db: TierDatabase, pool: ThreadPoolExecutor | None) -> None:
         self.db = db
         self.game = db.tiered
         self.pool = pool
-        self.reached: dict[int, NDArray[np.bool_]] = {}
+        self.reached: dict[int, NDArray[np.uint8]] = {}
+        self.locks: dict[int, threading.Lock] = {}
 
-    def _flags(self, tier: int) -> NDArray[np.bool_]:
+    def _flags(self, tier: int) -> NDArray[np.uint8]:
         flags = self.reached.get(tier)
         if flags is None:
-            flags = self.reached[tier] = np.zeros(self.game.tier_size(tier), dtype=np.bool_)
+            flags = self.reached[tier] = np.zeros(-(-self.game.tier_size(tier) // 8), np.uint8)
+            self.locks[tier] = threading.Lock()
         return flags
 
     def expand(self, tier: int, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
         """Mark the children of `ranks` in earlier tiers; return their in-tier children."""
-        targets = [self._flags(c) for c in self.game.child_tiers(tier)]
+        children = list(self.game.child_tiers(tier))
+        targets = [self._flags(c) for c in children]
+        locks = [self.locks[c] for c in children]
 
         def one(start: int) -> NDArray[np.int64]:
             moves = self.game.children(tier, ranks[start : start + BATCH])
-            for j, flags in enumerate(targets, start=1):
-                flags[moves.rank[moves.which == j]] = True
+            for j, (flags, lock) in enumerate(zip(targets, locks, strict=True), start=1):
+                with lock:  # a byte holds 8 ranks: threads marking one tier take turns
+                    set_bits(flags, moves.rank[moves.which == j])
             return np.asarray(moves.rank[moves.which == 0], dtype=np.int64)
 
         starts = range(0, len(ranks), BATCH)
@@ -138,6 +147,7 @@ class _Walk:
         """Walk `tier` (breadth first inside it if it has inner moves), then `count` its
         reached ranks, a block at a time."""
         flags = self.reached.pop(tier, None)
+        self.locks.pop(tier, None)
         if flags is None:
             return
         if not self.game.inner_moves(tier):  # every move leaves the tier: one pass, by blocks
@@ -146,22 +156,24 @@ class _Walk:
                 advance(len(ranks))
                 count(ranks)
             return
-        frontier = np.flatnonzero(flags)
+        frontier = np.concatenate(list(_blocks(flags)))
         while len(frontier):
             inner = self.expand(tier, frontier)
             advance(len(frontier))
             new = np.unique(inner)
-            frontier = new[~flags[new]]
-            flags[frontier] = True
+            frontier = new[~get_bits(flags, new)]
+            set_bits(flags, frontier)
         for ranks in _blocks(flags):
             count(ranks)
 
 
-def _blocks(flags: NDArray[np.bool_]) -> Iterator[NDArray[np.int64]]:
-    """The ranks whose flag is set, in increasing order, at most `_BLOCK` ranks scanned at a
+def _blocks(flags: NDArray[np.uint8]) -> Iterator[NDArray[np.int64]]:
+    """The ranks whose bit is set, in increasing order, at most `_BLOCK` ranks scanned at a
     time (so a tier's reached ranks are never all in memory at 8 bytes each)."""
-    for lo in range(0, len(flags), _BLOCK):
-        yield lo + np.flatnonzero(flags[lo : lo + _BLOCK])
+    step = -(-_BLOCK // 8) * 8  # whole bytes
+    for lo in range(0, len(flags) * 8, step):
+        bits = np.unpackbits(flags[lo // 8 : (lo + step) // 8], bitorder="little")
+        yield lo + np.flatnonzero(bits).astype(np.int64)
 
 
 class _Counter:
@@ -195,6 +207,22 @@ class _Counter:
             row = self.table.setdefault((int(v), r), [0, 0])
             row[0] += int(classes[k])
             row[1] += int(positions[k])
+
+
+def _grouped(game: Any, tiers: list[TierCounts]) -> list[TierCounts]:
+    """The counts of the tiers reported together (``tier_group``) added up, in the order of
+    each group's first tier; tiers without a group of their own stand alone."""
+    groups: dict[str, TierCounts] = {}
+    for counts in tiers:
+        name = game.tier_group(counts.tier)
+        if name is None:
+            groups[f"\0{counts.tier}"] = counts
+            continue
+        total = groups.setdefault(name, TierCounts(counts.tier, name))
+        for key in _NAMES:
+            total.classes[key] += counts.classes[key]
+            total.positions[key] += counts.positions[key]
+    return list(groups.values())
 
 
 def analyze_tiers(
@@ -251,7 +279,7 @@ def analyze_tiers(
     try:
         walk = _Walk(db, pool)
         start_tier, start_rank = game.initial()
-        walk._flags(start_tier)[start_rank] = True
+        set_bits(walk._flags(start_tier), np.array([start_rank], dtype=np.int64))
         for tier in reversed(db.order):
             label = game.tier_label(tier)
             disable = None if progress is None else not progress
@@ -268,7 +296,7 @@ def analyze_tiers(
         ((Value(v), r, c, p) for (v, r), (c, p) in table.items()),
         key=lambda row: (int(row[0]), row[1]),
     )
-    result = Analysis([per_tier[t] for t in db.order], rows)
+    result = Analysis(_grouped(game, [per_tier[t] for t in db.order]), rows)
     if cache is not None:
         atomic_write_bytes(cache, [json.dumps(result.to_json(), sort_keys=True).encode()])
     return result

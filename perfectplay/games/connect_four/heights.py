@@ -160,6 +160,11 @@ class HeightTieredConnectFour(TieredGame):
         """The number of stones on the boards of `tier`."""
         return sum(self._heights(tier))
 
+    def tier_group(self, tier: int) -> str:
+        """Tiers are reported by their number of stones: ``"17 stones"``."""
+        stones = self.tier_stones(tier)
+        return f"{stones} stone{'' if stones == 1 else 's'}"
+
     def child_tiers(self, tier: int) -> list[int]:
         """The canonical tiers one stone higher in each open column, each once."""
         return list(self._tier(tier).children)

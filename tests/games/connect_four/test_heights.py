@@ -25,6 +25,7 @@ from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.tiers import TieredConnectFour, tiered_form
 from perfectplay.games.registry import entry_for_target, load_tiered_game
 from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.analyze import analyze_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import LOSE, TIE, Value
 
@@ -273,3 +274,22 @@ def test_kill_9_mid_solve_then_resume_gives_the_uninterrupted_files(tmp_path: Pa
     for name, stamp in complete.items():
         assert (resumed / name).stat().st_mtime_ns == stamp  # ... and not written again
     assert tree(resumed) == tree(reference)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (5, 4), (3, 5)])
+def test_analyze_counts_per_stone_count_equal_the_tiers_by_stone_count(
+    rows: int, cols: int
+) -> None:
+    by_heights = analyze_tiers(
+        solve_tiers(HeightTieredConnectFour(rows, cols), progress=False), progress=False
+    )
+    by_stones = analyze_tiers(
+        solve_tiers(TieredConnectFour(rows, cols), progress=False), progress=False
+    )
+    assert [t.label for t in by_heights.tiers] == [
+        f"{k} stone{'' if k == 1 else 's'}" for k in range(rows * cols, -1, -1)
+    ]
+    assert [t.positions for t in by_heights.tiers] == [t.positions for t in by_stones.tiers]
+    assert [(v, r, p) for v, r, _, p in by_heights.remoteness] == [
+        (v, r, p) for v, r, _, p in by_stones.remoteness
+    ]
