@@ -465,3 +465,32 @@ def test_a_failure_beside_running_tiers_waits_for_their_tasks_and_leaves_no_shar
         _solve_here(game, directory, dask_cluster.address, 64)
     assert failed and failed[0] > 0
     _no_shared_copy_left(directory)  # the tasks in flight ended before the copies were removed
+
+
+def test_a_driver_killed_while_tiers_run_side_by_side_then_run_again_gives_the_same_files(
+    scratch: Path, dask_cluster: Cluster
+) -> None:
+    game = load_tiered_game("quixo", **QUIXO3)
+    reference = scratch / "quixo-killed-reference"
+    solve_tiers(game, reference, jobs=1, chunk_size=DASK_CHUNK, progress=False).close()
+    directory = scratch / "quixo-killed"
+    command = [
+        sys.executable, "-c", DRIVER, "solve", "quixo", "--param", "size=3", "--tiers",
+        str(directory), "--dask", dask_cluster.address, "--json",
+    ]  # fmt: skip
+    driver = start_process(command, scratch / "quixo-driver.log")
+    try:
+        wait_until(lambda: len(_tier_files(directory)) >= 8 or driver.poll() is not None, "8 tiers")
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.wait()
+    finally:
+        stop_process(driver)
+    kept = _tier_files(directory)
+    assert len(kept) < len(game.tiers()), "the driver finished before it could be killed"
+    again = subprocess.run(command, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    run = json.loads(again.stdout)["run"]
+    assert run["tiers_kept"] >= len(kept)
+    assert run["tiers_kept"] + run["tiers_solved"] == len(game.tiers())
+    assert tree(directory) == tree(reference)
+    _no_shared_copy_left(directory)
