@@ -11,10 +11,11 @@ Input: ``n m k``, then k lines ``a b`` (row a, column b blocked). Output: the nu
 starting positions (cells for m = 1, unordered pairs of distinct unblocked cells for m = 2)
 from which the player to move wins. A cell blocked twice is simply blocked.
 
-Limits: the problem has no judge, so perfectplay documents its own, each a solve of about 2 s
-on a shared 2-core machine: ``n <= 1000`` with one knight (10^6 positions, 1.2 s), ``n <= 40``
-with two (639,600 pairs, 2.1 s), and ``k <= n * n``. They are refused with the line by default;
-``limits=False`` (``--no-limits``) lifts them: any position graph that fits in memory.
+Limits: the problem has no judge, so perfectplay documents its own, each at most about 2 s for
+the whole run on a shared 2-core machine: ``n <= 1000`` with one knight (10^6 positions,
+1.2 s wall), ``n <= 40`` with two (1,279,200 pairs, 2.1 s wall; n = 60 takes 11 s), and
+``k <= n * n``. They are refused with the line by default; ``limits=False`` (``--no-limits``)
+lifts them: any position graph that fits in memory.
 
 >>> solve(b"3 1 0\\n")
 '8\\n'
