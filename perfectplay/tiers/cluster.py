@@ -463,8 +463,9 @@ def solve_on_cluster(
     bytes per rank) and each tier with inner moves (up to 27 bytes per rank), within `budget`.
     """
     with dask_client(spec) as client:
+        # Shared copies left by a killed run's workers, before the room is measured.
+        client.run(clean_up, os.path.abspath(store.directory))
         driver = _Driver(client, game, order, store, stats, progress, budget)
-        client.run(clean_up, driver.remote.directory)  # shared copies of a killed run's workers
         try:
             driver.run()
         finally:  # the machines' shared child tiers freed, even after a failed task
