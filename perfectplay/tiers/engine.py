@@ -421,10 +421,14 @@ def solve_tiers(
         store = DirectoryStore(path, game_manifest(game, order, chunk, block))
         chunk, block = store.chunk, store.block
     stats = SolveStats()
-    if dask is not None and isinstance(store, DirectoryStore):
-        solve_on_cluster(dask, game, order, store, stats, progress=progress)
-    else:
-        _Scheduler(game, order, store, jobs, chunk, block, budget, stats, progress).run()
+    try:
+        if dask is not None and isinstance(store, DirectoryStore):
+            solve_on_cluster(dask, game, order, store, stats, progress=progress)
+        else:
+            _Scheduler(game, order, store, jobs, chunk, block, budget, stats, progress).run()
+    finally:
+        if isinstance(store, DirectoryStore):
+            store.release()  # the directory's lock, at once (a failure's traceback holds it)
     if isinstance(store, MemoryStore):
         db = TierDatabase.in_memory(game, order, store)
     else:

@@ -616,3 +616,26 @@ def test_kill_9_while_tiers_run_at_once_then_resume_gives_the_one_at_a_time_file
         path = directory / name
         assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp, name
     assert tree(directory) == expected
+
+
+class BrokenLadder(Ladder):
+    """A ladder whose tier 2 breaks the protocol mid-solve (asked for more ranks than the
+    fingerprint's windows of 16)."""
+
+    def children(self, tier: int, ranks: Ids) -> TierMoves:
+        if tier == 2 and len(ranks) > 16:
+            raise GameDefinitionError("tier 2 is broken")
+        return super().children(tier, ranks)
+
+
+def test_a_failed_solve_lets_its_directory_lock_go_at_once(tmp_path: Path) -> None:
+    with pytest.raises(GameDefinitionError, match="tier 2 is broken") as failure:
+        solve_tiers(BrokenLadder(40), tmp_path, progress=False)
+    assert failure.value is not None  # the traceback still alive: the store is not collected
+    probe = (
+        "import fcntl, sys; fd = open(sys.argv[1], 'a'); "
+        "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)"
+    )
+    lock = tmp_path / ".solve.lock"
+    assert lock.exists()
+    subprocess.run([sys.executable, "-c", probe, str(lock)], check=True, timeout=60)
