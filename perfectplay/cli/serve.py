@@ -65,6 +65,22 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="searches running at once over all games served by search (default 2)",
     )
+    parser.add_argument(
+        "--max-solves",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games solving or waiting to be solved at once (default 2); a request for one "
+        "more game is answered 503 (retry later), nothing started",
+    )
+    parser.add_argument(
+        "--keep-positions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="positions of solved games kept in memory in all (default 40,000,000); beyond, "
+        "the games least recently asked about are dropped and solved again when asked",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -80,8 +96,10 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.web.app import create_app, database_ids, game_page, open_database
     from perfectplay.web.server import bind, serve
     from perfectplay.web.solutions import (
+        DEFAULT_KEEP_POSITIONS,
         DEFAULT_MAX_POSITIONS,
         DEFAULT_MAX_SEARCHES,
+        DEFAULT_MAX_SOLVES,
         SolutionCache,
     )
 
@@ -96,6 +114,11 @@ def run(args: argparse.Namespace) -> int:
     if args.param and len(names) + (args.game is not None) != 1:
         raise InputFormatError("--param applies to exactly one game named on the command line")
     max_positions = DEFAULT_MAX_POSITIONS if args.max_positions is None else args.max_positions
+    max_solves = DEFAULT_MAX_SOLVES if args.max_solves is None else args.max_solves
+    keep = DEFAULT_KEEP_POSITIONS if args.keep_positions is None else args.keep_positions
+    for option, value in (("--max-solves", max_solves), ("--keep-positions", keep)):
+        if value < 1:
+            raise InputFormatError(f"{option} must be at least 1, got {value}")
     games: list[Any] = [build_game(name, args.param, None) for name in names]
     if args.game is not None and not files:
         games.append(build_game(None, args.param, args.game))
@@ -113,7 +136,12 @@ def run(args: argparse.Namespace) -> int:
             bind(args.host or "127.0.0.1", args.port, allow_remote=args.host is not None)
         )
         searches = DEFAULT_MAX_SEARCHES if args.max_searches is None else args.max_searches
-        cache = SolutionCache(max_positions=max_positions, max_searches=searches)
+        cache = SolutionCache(
+            max_positions=max_positions,
+            max_searches=searches,
+            max_solves=max_solves,
+            keep_positions=keep,
+        )
         stack.callback(cache.close)
         for game in games:
             cache.lookup(game)  # starts solving now, in the background

@@ -22,6 +22,8 @@ from perfectplay.web.server import bind
         (["--port", "70000"], "port must be between 0 and 65535"),
         (["--host", "no such host.invalid"], "cannot resolve host"),
         (["missing/file.ppstore"], "cannot open missing/file.ppstore"),
+        (["--max-solves", "0"], "--max-solves must be at least 1, got 0"),
+        (["--keep-positions", "-5"], "--keep-positions must be at least 1, got -5"),
     ],
 )
 def test_bad_command_lines_are_one_line_errors(args: list[str], words: str) -> None:
@@ -88,3 +90,26 @@ def test_the_games_and_files_named_are_announced_and_served(
         position.json()["value"]
         == perfectplay.solve(load_game("nim", heaps=(1, 2))).value((1, 2)).name
     )
+
+
+def test_the_solve_limits_reach_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    import perfectplay.web.server as server
+    import perfectplay.web.solutions as solutions
+
+    seen: dict[str, int] = {}
+    real = solutions.SolutionCache.__init__
+
+    def spy(self: Any, **kwargs: Any) -> None:
+        seen.update(max_solves=kwargs["max_solves"], keep_positions=kwargs["keep_positions"])
+        real(self, **kwargs)
+
+    monkeypatch.setattr(solutions.SolutionCache, "__init__", spy)
+    monkeypatch.setattr(server, "serve", lambda app, sock, *, announce=None: None)
+    result = run_cli(["serve", "--port", "0", "--max-solves", "3", "--keep-positions", "1000"])
+    assert result.code == 0, result.err
+    assert seen == {"max_solves": 3, "keep_positions": 1000}
+    assert run_cli(["serve", "--port", "0"]).code == 0
+    assert seen == {
+        "max_solves": solutions.DEFAULT_MAX_SOLVES,
+        "keep_positions": solutions.DEFAULT_KEEP_POSITIONS,
+    }
