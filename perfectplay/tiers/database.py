@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 __all__ = ["TierDatabase", "open_tiers"]
 
 
+OPEN_FILES = 256
+"""Tier files a database keeps open at most (each a descriptor and a mapping)."""
+
+
 class TierDatabase:
     """The solution of a tiered game: a tier directory, or tiers solved in memory.
 
@@ -109,12 +113,17 @@ class TierDatabase:
         return os.path.join(self.directory, f"tier-{self._labels[tier]}.tier")
 
     def _file(self, tier: int) -> TierFile:
-        f = self._files.get(tier)
+        """`tier`'s file, kept open among the :data:`OPEN_FILES` used last (Connect Four 6x6
+        has 58,996 tiers: more files than a process may hold open)."""
+        f = self._files.pop(tier, None)
         if f is None:
             f = TierFile(self._path(tier))
             if f.meta.get("tier") != tier or f.stop != self.tiered.tier_size(tier):
+                f.close()
                 raise StoreError(f"{f.path}: holds tier {f.meta.get('tier')}, not tier {tier}")
-            self._files[tier] = f
+            if len(self._files) >= OPEN_FILES:  # dropped, not closed: a reader may hold it
+                self._files.pop(next(iter(self._files)), None)
+        self._files[tier] = f  # the most recently used last
         return f
 
     def _check_tier(self, tier: int) -> None:

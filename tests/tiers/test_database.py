@@ -4,6 +4,7 @@ damaged or incomplete directories."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from perfectplay.games.registry import load_tiered_game
 from perfectplay.solved import open_solved, open_tiers
 from perfectplay.store import PositionValue
 from perfectplay.tiers import TierDatabase, solve_tiers
+from perfectplay.tiers import database as database_module
 from perfectplay.values import Value
 
 ROWS, COLS = 4, 4
@@ -207,3 +209,21 @@ def test_a_scored_game_answers_scores_as_the_in_memory_solver(tmp_path: Path) ->
                 assert key(db.move_values(position)) == key(memory.move_values(position))
                 assert key(db.best_moves(position)) == key(memory.best_moves(position))
             assert db.scores(0).tolist() == [memory.score(game.position(0, 0))]
+
+
+def test_a_database_keeps_a_bounded_number_of_tier_files_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database_module, "OPEN_FILES", 3)
+    game = load_tiered_game("connect-four", rows=3, cols=4)
+    solve_tiers(game, tmp_path, progress=False).close()
+    with open_tiers(tmp_path) as db:
+        expected = {t: db.records(t).tolist() for t in db.order}
+        for _ in range(2):  # every tier read twice, most of them reopened
+            for tier in db.order:
+                assert db.records(tier).tolist() == expected[tier]
+                assert len(db._files) <= 3
+        fds = len(os.listdir("/proc/self/fd"))
+        for tier in db.order:
+            db.records(tier)
+        assert len(os.listdir("/proc/self/fd")) <= fds + 1
