@@ -156,7 +156,7 @@ class _Walk:
                 advance(len(ranks))
                 count(ranks)
             return
-        frontier = np.concatenate(list(_blocks(flags)))
+        frontier = np.concatenate([np.empty(0, dtype=np.int64), *_blocks(flags)])
         while len(frontier):
             inner = self.expand(tier, frontier)
             advance(len(frontier))
