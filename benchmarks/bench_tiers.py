@@ -40,6 +40,7 @@ from perfectplay.solved import open_tiers
 from perfectplay.tiers import TieredGame
 from perfectplay.tiers.engine import DEFAULT_CHUNK, SolveStats, _solve_chunked
 from perfectplay.tiers.expand import SolvedTier
+from perfectplay.tiers.plan import BLOCK, chunk_bounds
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.storage import MemoryStore
 
@@ -77,7 +78,8 @@ def _speedup(directory: str, game: TieredGame) -> None:
     for jobs in (1, 2, 1, 2):
         start = time.perf_counter()
         _solve_chunked(
-            game, largest, MemoryStore(), children, DEFAULT_CHUNK, jobs,
+            game, largest, MemoryStore(), children,
+            chunk_bounds(game.tier_size(largest), DEFAULT_CHUNK, BLOCK), jobs,
             record_dtype(int(bound)), lambda n: None, SolveStats(), threading.Lock(),
         )  # fmt: skip
         times[jobs].append(time.perf_counter() - start)
