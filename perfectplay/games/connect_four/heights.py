@@ -44,11 +44,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay._ranking import binomials
+from perfectplay._ranking import binomials, colex_rank, colex_unrank
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _height_kernels as kernels
 from perfectplay.games.connect_four._bitboard import MAX_BITS
 from perfectplay.games.connect_four.rules import Board, ConnectFour
+from perfectplay.games.connect_four.tiers import checked_board, checked_ranks
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 
@@ -276,14 +277,8 @@ class HeightTieredConnectFour(TieredGame):
             If `tier` or `rank` is out of range.
         """
         t = self._tier(tier)
-        (rank,) = self._ranks(tier, [rank]).tolist()
-        binom, _ = _global_tables()
-        xs, k = 0, t.x  # colex unranking: the largest cell index first
-        for cell in range(t.n - 1, -1, -1):
-            if k and binom[cell, k] <= rank:
-                rank -= int(binom[cell, k])
-                xs |= 1 << cell
-                k -= 1
+        ranks = self._ranks(tier, [rank])
+        xs = sum(1 << int(cell) for cell in colex_unrank(ranks, t.x, t.n)[0])
         columns = []
         for c, h in enumerate(int(v) for v in t.heights):
             base = int(t.offsets[c])
@@ -299,7 +294,7 @@ class HeightTieredConnectFour(TieredGame):
             If `position` is not a tuple of `cols` column strings of X and O, each at most
             `rows` long, with X holding as many stones as O or one more.
         """
-        columns = self._columns(position)
+        columns = list(checked_board(position, self.rows, self.cols))
         tier, flip = self._canonical([len(column) for column in columns])
         if flip:
             columns = columns[::-1]
@@ -323,41 +318,8 @@ class HeightTieredConnectFour(TieredGame):
     # ------------------------------------------------------------------ helpers
     def _rank(self, columns: Sequence[str]) -> int:
         """The colex rank of the X cells of `columns` in bitboard order."""
-        cells = "".join(columns)
-        k, rank = 0, 0
-        for index, stone in enumerate(cells):
-            if stone == "X":
-                k += 1
-                rank += comb(index, k)
-        return rank
+        cells = [i for i, stone in enumerate("".join(columns)) if stone == "X"]
+        return int(colex_rank([cells], _global_tables()[0])[0])
 
     def _ranks(self, tier: int, ranks: Sequence[int] | NDArray[Any]) -> NDArray[np.int64]:
-        size = self.tier_size(tier)
-        array = np.ascontiguousarray(ranks, dtype=np.int64)
-        if array.ndim != 1:
-            raise InputFormatError(f"connect-four ranks must be one-dimensional, got {array.shape}")
-        if array.size and not (int(array.min()) >= 0 and int(array.max()) < size):
-            raise InputFormatError(
-                f"connect-four tier {self.tier_label(tier)}: ranks must lie in 0..{size - 1}, "
-                f"got {int(array.min())}..{int(array.max())}"
-            )
-        return array
-
-    def _columns(self, position: Any) -> list[str]:
-        if not isinstance(position, tuple | list) or len(position) != self.cols:
-            raise InputFormatError(
-                f"a connect-four {self.rows}x{self.cols} position is a tuple of {self.cols} "
-                f"column strings, got {position!r}"
-            )
-        for c, column in enumerate(position):
-            if not isinstance(column, str) or set(column) - set("XO") or len(column) > self.rows:
-                raise InputFormatError(
-                    f"column {c + 1} must be a string of at most {self.rows} X and O stones, "
-                    f"got {column!r}"
-                )
-        x = sum(column.count("X") for column in position)
-        if x - (sum(map(len, position)) - x) not in (0, 1):
-            raise InputFormatError(
-                f"X moves first: X must have as many stones as O or one more, got {position!r}"
-            )
-        return list(position)
+        return checked_ranks(ranks, self.tier_size(tier), self.tier_label(tier))

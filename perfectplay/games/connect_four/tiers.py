@@ -61,7 +61,13 @@ from perfectplay.games.connect_four.rules import Board, ConnectFour, superset_si
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 
-__all__ = ["HEIGHT_TIERS_FROM", "TieredConnectFour", "tiered_form"]
+__all__ = [
+    "HEIGHT_TIERS_FROM",
+    "TieredConnectFour",
+    "checked_board",
+    "checked_ranks",
+    "tiered_form",
+]
 
 HEIGHT_TIERS_FROM = 31
 """Boards of this many cells and more are tiered by column heights
@@ -254,41 +260,63 @@ class TieredConnectFour(TieredGame):
 
     def _ranks(self, tier: int, ranks: Sequence[int] | NDArray[Any]) -> NDArray[np.int64]:
         """`ranks` as a contiguous int64 array, checked to lie in `tier`."""
-        size = self.sizes[self._tier(tier)]
-        array = np.ascontiguousarray(ranks, dtype=np.int64)
-        if array.ndim != 1:
-            raise InputFormatError(f"connect-four ranks must be one-dimensional, got {array.shape}")
-        if array.size and not (int(array.min()) >= 0 and int(array.max()) < size):
-            raise InputFormatError(
-                f"connect-four tier {tier}: ranks must lie in 0..{size - 1}, got "
-                f"{int(array.min())}..{int(array.max())}"
-            )
-        return array
+        return checked_ranks(ranks, self.sizes[self._tier(tier)], str(tier))
 
     def _states(self, position: Any) -> tuple[int, ...]:
         """The column states of `position`, checked."""
-        if not isinstance(position, tuple | list) or len(position) != self.cols:
-            raise InputFormatError(
-                f"a connect-four {self.rows}x{self.cols} position is a tuple of {self.cols} "
-                f"column strings, got {position!r}"
-            )
         states = []
-        for c, column in enumerate(position):
-            if not isinstance(column, str) or set(column) - set("XO") or len(column) > self.rows:
-                raise InputFormatError(
-                    f"column {c + 1} must be a string of at most {self.rows} X and O stones, "
-                    f"got {column!r}"
-                )
+        for column in checked_board(position, self.rows, self.cols):
             state = 1 << len(column)
             for r, stone in enumerate(column):
                 state |= (stone == "X") << r
             states.append(state)
-        x = sum(column.count("X") for column in position)
-        if x - (sum(map(len, position)) - x) not in (0, 1):
-            raise InputFormatError(
-                f"X moves first: X must have as many stones as O or one more, got {position!r}"
-            )
         return tuple(states)
+
+
+def checked_ranks(ranks: Sequence[int] | NDArray[Any], size: int, label: str) -> NDArray[np.int64]:
+    """`ranks` as a contiguous int64 array, checked to lie in ``0..size-1`` (of tier `label`).
+
+    Raises
+    ------
+    InputFormatError
+        If `ranks` is not one-dimensional or a rank lies outside the tier.
+    """
+    array = np.ascontiguousarray(ranks, dtype=np.int64)
+    if array.ndim != 1:
+        raise InputFormatError(f"connect-four ranks must be one-dimensional, got {array.shape}")
+    if array.size and not (int(array.min()) >= 0 and int(array.max()) < size):
+        raise InputFormatError(
+            f"connect-four tier {label}: ranks must lie in 0..{size - 1}, got "
+            f"{int(array.min())}..{int(array.max())}"
+        )
+    return array
+
+
+def checked_board(position: Any, rows: int, cols: int) -> tuple[str, ...]:
+    """`position` as a tuple of `cols` column strings, checked: X and O stones, at most `rows`
+    per column, X holding as many stones as O or one more.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the column, or the stone counts, that are wrong.
+    """
+    if not isinstance(position, tuple | list) or len(position) != cols:
+        raise InputFormatError(
+            f"a connect-four {rows}x{cols} position is a tuple of {cols} column strings, "
+            f"got {position!r}"
+        )
+    for c, column in enumerate(position):
+        if not isinstance(column, str) or set(column) - set("XO") or len(column) > rows:
+            raise InputFormatError(
+                f"column {c + 1} must be a string of at most {rows} X and O stones, got {column!r}"
+            )
+    x = sum(column.count("X") for column in position)
+    if x - (sum(map(len, position)) - x) not in (0, 1):
+        raise InputFormatError(
+            f"X moves first: X must have as many stones as O or one more, got {position!r}"
+        )
+    return tuple(position)
 
 
 def tiered_form(rows: int = 4, cols: int = 5) -> TieredGame:
