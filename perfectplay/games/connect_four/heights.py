@@ -48,8 +48,8 @@ from perfectplay._ranking import binomials, colex_rank, colex_unrank
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _height_kernels as kernels
 from perfectplay.games.connect_four._bitboard import MAX_BITS
+from perfectplay.games.connect_four.checks import checked_board, checked_ranks
 from perfectplay.games.connect_four.rules import Board, ConnectFour
-from perfectplay.games.connect_four.tiers import checked_board, checked_ranks
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 

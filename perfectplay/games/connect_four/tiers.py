@@ -57,6 +57,8 @@ from numpy.typing import NDArray
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _tier_kernels as kernels
 from perfectplay.games.connect_four._bitboard import MAX_BITS
+from perfectplay.games.connect_four.checks import checked_board, checked_ranks
+from perfectplay.games.connect_four.heights import HeightTieredConnectFour
 from perfectplay.games.connect_four.rules import Board, ConnectFour, superset_sizes
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
@@ -64,8 +66,6 @@ from perfectplay.protocol.tiered import TieredGame, TierMoves
 __all__ = [
     "HEIGHT_TIERS_FROM",
     "TieredConnectFour",
-    "checked_board",
-    "checked_ranks",
     "tiered_form",
 ]
 
@@ -273,52 +273,6 @@ class TieredConnectFour(TieredGame):
         return tuple(states)
 
 
-def checked_ranks(ranks: Sequence[int] | NDArray[Any], size: int, label: str) -> NDArray[np.int64]:
-    """`ranks` as a contiguous int64 array, checked to lie in ``0..size-1`` (of tier `label`).
-
-    Raises
-    ------
-    InputFormatError
-        If `ranks` is not one-dimensional or a rank lies outside the tier.
-    """
-    array = np.ascontiguousarray(ranks, dtype=np.int64)
-    if array.ndim != 1:
-        raise InputFormatError(f"connect-four ranks must be one-dimensional, got {array.shape}")
-    if array.size and not (int(array.min()) >= 0 and int(array.max()) < size):
-        raise InputFormatError(
-            f"connect-four tier {label}: ranks must lie in 0..{size - 1}, got "
-            f"{int(array.min())}..{int(array.max())}"
-        )
-    return array
-
-
-def checked_board(position: Any, rows: int, cols: int) -> tuple[str, ...]:
-    """`position` as a tuple of `cols` column strings, checked: X and O stones, at most `rows`
-    per column, X holding as many stones as O or one more.
-
-    Raises
-    ------
-    InputFormatError
-        Naming the column, or the stone counts, that are wrong.
-    """
-    if not isinstance(position, tuple | list) or len(position) != cols:
-        raise InputFormatError(
-            f"a connect-four {rows}x{cols} position is a tuple of {cols} column strings, "
-            f"got {position!r}"
-        )
-    for c, column in enumerate(position):
-        if not isinstance(column, str) or set(column) - set("XO") or len(column) > rows:
-            raise InputFormatError(
-                f"column {c + 1} must be a string of at most {rows} X and O stones, got {column!r}"
-            )
-    x = sum(column.count("X") for column in position)
-    if x - (sum(map(len, position)) - x) not in (0, 1):
-        raise InputFormatError(
-            f"X moves first: X must have as many stones as O or one more, got {position!r}"
-        )
-    return tuple(position)
-
-
 def tiered_form(rows: int = 4, cols: int = 5) -> TieredGame:
     """Connect Four's tier form for a board: by column heights from
     :data:`HEIGHT_TIERS_FROM` cells (6x6 and up), else by stone count.
@@ -327,7 +281,5 @@ def tiered_form(rows: int = 4, cols: int = 5) -> TieredGame:
     ('TieredConnectFour', 'HeightTieredConnectFour')
     """
     if rows * cols >= HEIGHT_TIERS_FROM:
-        from perfectplay.games.connect_four.heights import HeightTieredConnectFour
-
         return HeightTieredConnectFour(rows, cols)
     return TieredConnectFour(rows, cols)
