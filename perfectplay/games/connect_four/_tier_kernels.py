@@ -46,6 +46,7 @@ from perfectplay.values import LOSE, TIE, UNDECIDED
 
 __all__ = [
     "Tails",
+    "bitboards",
     "build_tables",
     "build_tails",
     "children",
@@ -298,6 +299,20 @@ are unranked afresh (a binary search per column)."""
 
 
 @nb.njit(cache=True, nogil=True)
+def _scratch(
+    cols: int,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """``(s, r_at, x_at, cursor)``: a board's states in place order, the stones and X stones
+    left from each place on (:func:`_unrank`), and an empty cursor (its first seek unranks)."""
+    return (
+        np.empty(cols, dtype=np.int64),
+        np.empty(cols + 1, dtype=np.int64),
+        np.empty(cols + 1, dtype=np.int64),
+        np.zeros(_CURSOR, dtype=np.int64),
+    )
+
+
+@nb.njit(cache=True, nogil=True)
 def _refresh(
     k: int,
     rows: int,
@@ -418,10 +433,7 @@ def slots(
     bottom = 0
     for i in range(cols):
         bottom |= 1 << (i * height)
-    s = np.empty(cols, dtype=np.int64)
-    r_at = np.empty(cols + 1, dtype=np.int64)
-    x_at = np.empty(cols + 1, dtype=np.int64)
-    cursor = np.zeros(_CURSOR, dtype=np.int64)
+    s, r_at, x_at, cursor = _scratch(cols)
     none = np.empty(0, dtype=np.int64)
     rest = _unrank(start, k, upto, table, h_of, x_of, s, r_at, x_at)
     _refresh(k, rows, table, h_of, offset, s, r_at, x_at, cursor, none)
@@ -466,6 +478,41 @@ def slots(
             n += 1
 
 
+@nb.njit(cache=True, nogil=True)
+def bitboards(
+    ranks: NDArray[np.int64],
+    k: int,
+    rows: int,
+    table: NDArray[np.int64],
+    nxt: NDArray[np.int32],
+    h_of: NDArray[np.int64],
+    x_of: NDArray[np.int64],
+    tails: Tails,
+    xs: NDArray[np.int64],
+    os: NDArray[np.int64],
+) -> None:
+    """``xs[n]``, ``os[n]``: the X and the O bitboard of rank ``ranks[n]`` of tier `k`.
+
+    A rank in the block of the one before costs a table read (the prefix's bitboards are
+    kept per block); a later one a few blocks stepped over, any other a binary search per
+    column (:func:`_seek`).
+    """
+    offset, _, tail_xs, tail_os, _ = tails
+    cols = table.shape[0]
+    s, r_at, x_at, cursor = _scratch(cols)  # an empty block: the first seek unranks
+    none = np.empty(0, dtype=np.int64)
+    for n in range(ranks.shape[0]):
+        distance = ranks[n] - cursor[_BASE]  # in the current block: no call (nor its refcounts)
+        if 0 <= distance < cursor[_COUNT]:
+            e = cursor[_FIRST] + distance
+        else:
+            e = _seek(
+                ranks[n], k, rows, table, nxt, h_of, x_of, offset, s, r_at, x_at, cursor, none
+            )
+        xs[n] = cursor[_XS] | tail_xs[e]
+        os[n] = cursor[_OS] | tail_os[e]
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def _mirror_first(s: NDArray[np.int64], place: int, state: int) -> bool:
     """Whether board ``s`` with `state` at `place` is above its mirror image (ranks higher:
@@ -507,10 +554,7 @@ def children(
     upto = cols - width
     height = rows + 1
     full = k == rows * cols
-    s = np.empty(cols, dtype=np.int64)
-    r_at = np.empty(cols + 1, dtype=np.int64)
-    x_at = np.empty(cols + 1, dtype=np.int64)
-    cursor = np.zeros(_CURSOR, dtype=np.int64)  # an empty block: the first seek unranks
+    s, r_at, x_at, cursor = _scratch(cols)  # an empty block: the first seek unranks
     prefix_child = np.empty(0 if full else upto, dtype=np.int64)
     x_moves = 1 if k % 2 == 0 else 0
     m = 0
@@ -592,9 +636,7 @@ def orbit_sizes(
 ) -> None:
     """``out[i]``: 1 if the board of ``ranks[i]`` is its own mirror image, else 2."""
     cols = table.shape[0]
-    s = np.empty(cols, dtype=np.int64)
-    r_at = np.empty(cols + 1, dtype=np.int64)
-    x_at = np.empty(cols + 1, dtype=np.int64)
+    s, r_at, x_at, _ = _scratch(cols)
     for n in range(ranks.shape[0]):
         _unrank(ranks[n], k, cols, table, h_of, x_of, s, r_at, x_at)
         out[n] = 1
@@ -615,9 +657,7 @@ def unrank_boards(
     """``out[i]``: the column states of rank ``ranks[i]`` of tier `k`, left to right (shape
     ``(n, cols)``)."""
     cols = table.shape[0]
-    s = np.empty(cols, dtype=np.int64)
-    r_at = np.empty(cols + 1, dtype=np.int64)
-    x_at = np.empty(cols + 1, dtype=np.int64)
+    s, r_at, x_at, _ = _scratch(cols)
     for n in range(ranks.shape[0]):
         _unrank(ranks[n], k, cols, table, h_of, x_of, s, r_at, x_at)
         for p in range(cols):

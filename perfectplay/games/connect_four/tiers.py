@@ -247,6 +247,34 @@ class TieredConnectFour(TieredGame):
         """One move per column."""
         return self.cols
 
+    def bitboards(
+        self, tier: int, ranks: Sequence[int] | NDArray[Any]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The X stones and the O stones of the boards `ranks` of `tier`, as bitboards (bit
+        ``c * (rows + 1) + r``: column ``c``, row ``r`` from the bottom).
+
+        Cost: a table read per rank when the ranks come sorted and close together (8 ns a
+        slot over the 35 M slots of 5x5), a binary search per column for a scattered one.
+
+        Raises
+        ------
+        InputFormatError
+            If `tier` or a rank is out of range.
+
+        Examples
+        --------
+        >>> game = TieredConnectFour(rows=4, cols=5)
+        >>> xs, os = game.bitboards(*game.locate(("X", "O", "", "", "")))  # its mirror image
+        >>> int(xs[0]).bit_length() - 1, int(os[0]).bit_length() - 1  # 4 * 5 + 0, 3 * 5 + 0
+        (20, 15)
+        """
+        ranks = self._ranks(tier, ranks)
+        table, nxt, h_of, x_of, tails = self._kernel_tables
+        xs = np.empty(ranks.shape[0], dtype=np.int64)
+        os = np.empty(ranks.shape[0], dtype=np.int64)
+        kernels.bitboards(ranks, tier, self.rows, table, nxt, h_of, x_of, tails, xs, os)
+        return xs, os
+
     # ------------------------------------------------------------------ helpers
     def _tier(self, tier: int) -> int:
         if isinstance(tier, bool) or not isinstance(tier, int | np.integer):

@@ -27,7 +27,7 @@ from perfectplay.games.registry import entry_for_target, load_tiered_game
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.analyze import analyze_tiers
 from perfectplay.tiers.check import check_tiered_game
-from perfectplay.values import LOSE, TIE, Value
+from perfectplay.values import LOSE, TIE, UNDECIDED, Value
 
 
 def colourings(heights: tuple[int, ...]) -> list[tuple[str, ...]]:
@@ -144,9 +144,10 @@ def height_ranks(game: HeightTieredConnectFour, codes: np.ndarray) -> tuple[np.n
 
     def mirrored(xs: np.ndarray) -> np.ndarray:
         column = (1 << height) - 1
-        return sum(
-            ((xs >> (c * height)) & column) << ((cols - 1 - c) * height) for c in range(cols)
-        )
+        out = np.zeros_like(xs)
+        for c in range(cols):
+            out |= ((xs >> (c * height)) & column) << ((cols - 1 - c) * height)
+        return out
 
     flip = np.zeros(len(codes), dtype=bool)
     decided = np.zeros(len(codes), dtype=bool)
@@ -161,6 +162,69 @@ def height_ranks(game: HeightTieredConnectFour, codes: np.ndarray) -> tuple[np.n
     canonical = np.where(flip[:, None], heights[:, ::-1], heights)
     tiers = (canonical * (rows + 1) ** np.arange(cols)).sum(axis=1)
     return tiers, ranks
+
+
+def bitboards_of(board: tuple[str, ...], rows: int) -> tuple[int, int]:
+    """The X and O bitboards of `board`, cell by cell (bit ``c * (rows + 1) + r``)."""
+    xs = os = 0
+    for c, column in enumerate(board):
+        for r, stone in enumerate(column):
+            if stone == "X":
+                xs |= 1 << (c * (rows + 1) + r)
+            else:
+                os |= 1 << (c * (rows + 1) + r)
+    return xs, os
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 3), (3, 2), (3, 4), (4, 3)])
+def test_bitboards_by_stone_count_are_the_positions(rows: int, cols: int) -> None:
+    game = TieredConnectFour(rows, cols)
+    rng = np.random.default_rng(rows * cols)
+    for tier in game.tiers():
+        size = game.tier_size(tier)
+        expected = [bitboards_of(game.position(tier, rank), rows) for rank in range(size)]
+        every, shuffled, sparse = np.arange(size), rng.permutation(size), np.arange(0, size, 7)
+        for ranks in (every, shuffled, sparse):  # a block at a time, scattered, blocks skipped
+            xs, os = game.bitboards(tier, ranks)
+            assert list(zip(xs.tolist(), os.tolist(), strict=True)) == [
+                expected[r] for r in ranks.tolist()
+            ]
+    with pytest.raises(InputFormatError, match="ranks must lie in"):
+        game.bitboards(1, [game.tier_size(1)])
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 4)])
+def test_locate_bitboards_are_the_brute_force_ranks(rows: int, cols: int) -> None:
+    game = HeightTieredConnectFour(rows, cols)
+    memory = solve(ConnectFour(rows, cols))
+    shift = (rows + 1) * cols
+    mask, current = memory.codes >> shift, memory.codes & ((1 << shift) - 1)
+    stones = np.bitwise_count(mask)
+    xs = np.where(stones % 2 == 0, current, mask ^ current)  # `current`: the player to move
+    tiers, ranks = game.locate_bitboards(xs, mask ^ xs)
+    expected = height_ranks(game, memory.codes)
+    assert tiers.tolist() == expected[0].tolist() and ranks.tolist() == expected[1].tolist()
+    for i in np.random.default_rng(2).choice(tiers.size, 200).tolist():
+        assert game.locate(memory.position_of(i)) == (tiers[i], ranks[i])
+
+
+def test_locate_bitboards_refuses_what_is_no_board() -> None:
+    game = HeightTieredConnectFour(4, 4)
+    tiers, ranks = game.locate_bitboards(np.array([1]), np.array([1 << 5]))  # X a1, O b1
+    assert game.position(int(tiers[0]), int(ranks[0])) == ("", "", "O", "X")  # its mirror
+    for xs, os in (
+        ([0b1], [0b1]),  # one cell twice
+        ([0b10000], [0]),  # X on the guard row of column a
+        ([0b10], [0]),  # X above an empty cell
+        ([0b1, 0b11], [0b100000, 0]),  # board 1: X with both stones
+        ([-1], [0]),  # off the board
+    ):
+        with pytest.raises(InputFormatError, match=f"board {len(xs) - 1} .* is no board"):
+            game.locate_bitboards(np.array(xs), np.array(os))
+    with pytest.raises(InputFormatError, match="one-dimensional integer arrays"):
+        game.locate_bitboards(np.array([1, 2]), np.array([4]))
+    with pytest.raises(InputFormatError, match="one-dimensional integer arrays"):
+        game.locate_bitboards(np.array([1.0]), np.array([0.0]))
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 4), (5, 4)])
@@ -199,6 +263,53 @@ def test_the_slots_stand_for_the_positions_of_the_tiers_by_stone_count(
     assert counts[0].tolist() == counts[1].tolist()  # stone by stone, each orbit counted whole
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (5, 5)])
+def test_every_slot_by_stone_count_has_the_value_and_remoteness_by_heights(
+    rows: int, cols: int, tmp_path: Path
+) -> None:
+    """Issue 20: the tiers by heights against today's tiers by stone count, slot by slot.
+
+    Each slot by stone count (one board per mirror class) is located in the tiers by heights
+    (the canonical form of its board there); both databases must give it the same value and
+    remoteness, and the boards must meet every slot by heights exactly once: the slots of
+    either form are the same mirror classes. 5x5: 35,239,151 slots."""
+    heights, stones = HeightTieredConnectFour(rows, cols), TieredConnectFour(rows, cols)
+    by_heights = solve_tiers(heights, tmp_path / "heights", jobs=2, progress=False)
+    by_stones = solve_tiers(stones, tmp_path / "stones", jobs=2, progress=False)
+    unmet = set(heights.tiers())
+    compared = 0
+    for k in stones.tiers():
+        ranks = np.flatnonzero(stones.slots(k, 0, stones.tier_size(k)))
+        tiers, at = heights.locate_bitboards(*stones.bitboards(k, ranks))
+        value, remoteness = (array[ranks] for array in by_stones.arrays(k))
+        assert not (value == UNDECIDED).any()
+        order = np.argsort(tiers, kind="stable")  # the boards of each tier by heights together
+        starts = np.flatnonzero(np.diff(tiers[order], prepend=-1))
+        for lo, hi in itertools.pairwise([*starts.tolist(), order.size]):
+            ids, tier = order[lo:hi], int(tiers[order[lo]])
+            here = at[ids]
+            value_there, remoteness_there = by_heights.arrays(tier)
+            wrong = np.flatnonzero(
+                (value_there[here] != value[ids]) | (remoteness_there[here] != remoteness[ids])
+            )
+            if wrong.size:
+                i, j = ids[wrong[0]], here[wrong[0]]
+                pytest.fail(
+                    f"{stones.position(k, int(ranks[i]))}: value/remoteness by stones "
+                    f"{value[i]}/{remoteness[i]}, by heights (tier {heights.tier_label(tier)}, "
+                    f"rank {j}) {value_there[j]}/{remoteness_there[j]}"
+                )
+            slots = heights.slots(tier, 0, heights.tier_size(tier))
+            met = np.zeros_like(slots)
+            met[here] = True
+            assert here.size == slots.sum() and (met == slots).all()  # each slot met once
+            unmet.remove(tier)
+        compared += ranks.size
+    for tier in unmet:  # no board by stone count lands there: no slots either
+        assert not heights.slots(tier, 0, heights.tier_size(tier)).any()
+    assert compared == {4: 82_408, 5: 35_239_151}[rows]
+
+
 def test_full_boards_fours_and_orbits() -> None:
     game = HeightTieredConnectFour(2, 2)  # no four fits: every full board is a tie
     full = game.tiers()[0]
@@ -223,9 +334,8 @@ def test_the_registry_picks_the_layout_by_board_size() -> None:
     assert type(game) is HeightTieredConnectFour
     assert len(game.tiers()) == (7**6 + 7**3) // 2
     assert max(game.tier_size(t) for t in game.tiers()) == comb(36, 18)
-    assert entry_for_target(
-        "perfectplay.games.connect_four.heights:HeightTieredConnectFour"
-    ).name == ("connect-four")
+    entry = entry_for_target("perfectplay.games.connect_four.heights:HeightTieredConnectFour")
+    assert entry is not None and entry.name == "connect-four"
 
 
 def test_bad_input() -> None:
