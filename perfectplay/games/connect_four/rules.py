@@ -54,6 +54,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,14 @@ __all__ = ["ConnectFour", "superset_sizes"]
 
 _X_BITS = str.maketrans("XO", "10")
 """A column's stones as binary digits of X's stones (read top first)."""
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _column_x(column: str) -> int:
+    """X's stones of one column as bits, the bottom stone lowest (cached: a board of 6 rows
+    has 127 columns, met again and again)."""
+    return int(column[::-1].translate(_X_BITS), 2)
+
 
 Board = tuple[str, ...]
 
@@ -223,7 +232,7 @@ class ConnectFour(Game[Board]):
                 raise InputFormatError(
                     f"move {k + 1} of {digits!r}: no column {digit} (columns 1 to {self.cols})"
                 )
-            over = k > 0 and self._four(stones[(k - 1) % 2])
+            over = k > 6 and self._four(stones[(k - 1) % 2])  # four stones need 7 moves
             if over or len(columns[c]) == self.rows:
                 why = "cannot be played: the game is over" if over else "is full"
                 raise InputFormatError(f"move {k + 1} of {digits!r}: column {digit} {why}")
@@ -257,11 +266,12 @@ class ConnectFour(Game[Board]):
     def _bits(self, position: Board) -> tuple[int, int]:
         """``(mask, current)``: every stone, and the stones of the player to move."""
         mask = x = 0
-        for c, column in enumerate(position):
+        base = 0
+        for column in position:
             if column:
-                base = c * self.height
                 mask |= ((1 << len(column)) - 1) << base
-                x |= int(column[::-1].translate(_X_BITS), 2) << base
+                x |= _column_x(column) << base
+            base += self.height
         return mask, (x if mask.bit_count() % 2 == 0 else mask ^ x)
 
     def _four(self, stones: int) -> bool:
