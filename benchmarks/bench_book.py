@@ -2,8 +2,8 @@
 
 Usage::
 
-    python benchmarks/bench_book.py [--rows 6] [--cols 7] [--min-depth 1] [--max-depth 6]
-                                    [--sample 6] [--jobs 2] [--build DEPTH]
+    python benchmarks/bench_book.py [--rows 6] [--cols 7] [--min-depth 4] [--max-depth 6]
+                                    [--sample 4] [--jobs 2] [--build DEPTH]
 
 A book of depth D holds one position per symmetry class within D moves of the start
 (:func:`perfectplay.search.book_positions`), and ``perfectplay book`` searches each once with a
@@ -11,8 +11,8 @@ fresh table, sharing nothing, so its cost is the sum of their searches. For each
 ``--max-depth`` the script counts the classes at exactly d moves, times the strong search of
 ``--sample`` of them drawn at random (CPU seconds, each as a book task does it) and prints the
 estimate for the whole book to depth d: positions, CPU time, and wall time on ``--jobs`` cores.
-Depths below ``--min-depth`` (default 1: the start alone, minutes on 6 x 7) are counted, not
-timed, and the estimate leaves their searches out.
+Depths below ``--min-depth`` (default 4: on 6 x 7 a position of depth 3 or less is a search of
+seconds to minutes) are counted, not timed, and the estimate leaves their searches out.
 
 ``--build DEPTH`` also builds the book of that depth with ``perfectplay.search.build_book``
 (``--jobs`` worker processes) into a temporary folder and prints its measured wall time beside
@@ -44,8 +44,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=6)
     parser.add_argument("--cols", type=int, default=7)
     parser.add_argument("--max-depth", type=int, default=6)
-    parser.add_argument("--sample", type=int, default=6, help="positions timed per depth")
-    parser.add_argument("--min-depth", type=int, default=1, help="time depths from this one")
+    parser.add_argument("--sample", type=int, default=4, help="positions timed per depth")
+    parser.add_argument("--min-depth", type=int, default=4, help="time depths from this one")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--build", type=int, default=None, help="build this depth's book")
     args = parser.parse_args()

@@ -164,7 +164,7 @@ def check_against_tiers(directory: str, count: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", required=True, help="folder of Pons's Test_L*_R* files")
+    parser.add_argument("--sets", help="folder of Pons's Test_L*_R* files (without: no sets)")
     parser.add_argument("--pons-src", help="PascalPons/connect4 sources (or bare git dir)")
     parser.add_argument("--limit", type=int, default=1000, help="positions per set")
     parser.add_argument("--hard-limit", type=int, default=100, help="positions of begin-hard")
@@ -187,6 +187,8 @@ def main() -> None:
         Searcher(game, memory=1 << 20).search(game.parse(END_GAME))
         print(f"# kernels loaded in {time.perf_counter() - began:.2f} s; our table {args.memory}")
         print(f"# peer: {'Pons, built from ' + args.pons_src if pons else 'none (--pons-src)'}")
+        if args.sets is None:
+            print("# sets: none (--sets DIR, Pons's Test_L*_R* files): their rows skipped")
         header = (
             f"{'set':<11} {'name':<14} {'mode':<6} {'pos':>5} {'Pons ms/pos':>11} "
             f"{'ours ms/pos':>11} {'wall ratio':>10} {'Pons cpu ms':>11} {'ours cpu ms':>11} "
@@ -195,7 +197,7 @@ def main() -> None:
         print(header)
         print("-" * len(header))
         for name, label in SETS:
-            if name not in args.only.split(","):
+            if args.sets is None or name not in args.only.split(","):
                 continue
             rows = [r.split() for r in Path(args.sets, name).read_text().splitlines() if r]
             rows = rows[: args.hard_limit if name == "Test_L1_R3" else args.limit]

@@ -139,10 +139,13 @@ SCHEMES = ["one core", "root split", "shared, same", "shared, weak helper", "sha
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--set", required=True, help="one of Pons's test sets")
+    parser.add_argument("--set", help="one of Pons's test sets (without: nothing is measured)")
     parser.add_argument("--limit", type=int, default=10, help="its first N positions")
     parser.add_argument("--memory", default="16M", help="each table's size (16M)")
     args = parser.parse_args()
+    if args.set is None:
+        print("# no --set FILE (one of Pons's Test_L*_R* files): nothing measured")
+        return
     with open(args.set) as handle:
         lines = [line for line in handle.read().splitlines() if line.strip()][: args.limit]
     game = ConnectFour(ROWS, COLS)
