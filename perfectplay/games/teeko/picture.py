@@ -25,14 +25,16 @@ from perfectplay.svg.palette import INK, value_colour
 __all__ = ["drawing"]
 
 _CELL = 100.0
+_COUNTS = {3: "three", 4: "four", 5: "five"}  # the pieces a player has (check_params: 3 to 5)
 
 
 def _caption(game: Game[Any], position: tuple[str, str]) -> str:
     board, turn = position
+    pieces = int(game.info.params["pieces"])
     if game.outcome(position) is not None:
         other = "O" if turn == "X" else "X"
-        return f"{other} has four in a pattern"
-    dropping = board.count("-") > len(board) - 2 * int(game.info.params["pieces"])
+        return f"{other} has {_COUNTS[pieces]} in a pattern"
+    dropping = board.count("-") > len(board) - 2 * pieces
     return f"{turn} to {'drop' if dropping else 'move'}"
 
 

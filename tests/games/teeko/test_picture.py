@@ -49,6 +49,14 @@ def test_the_caption_names_the_phase_or_the_winner(choices: list[int]) -> None:
     board, turn = position = played(GAME, choices)
     caption = drawing(GAME, position, {}).caption
     if GAME.outcome(position) is not None:
-        assert caption == f"{'O' if turn == 'X' else 'X'} has four in a pattern"
+        assert caption == f"{'O' if turn == 'X' else 'X'} has three in a pattern"
     else:
         assert caption == f"{turn} to {'drop' if board.count('-') > 3 else 'move'}"
+
+
+def test_the_winner_s_caption_counts_the_game_s_pieces() -> None:
+    """Standard Teeko wins with four: X's four on the top row, O to move."""
+    game = load_game("teeko")
+    won = ("XXXX-OOO" + "-" * 16 + "O", "O")
+    assert game.outcome(won) is not None
+    assert drawing(game, won, {}).caption == "X has four in a pattern"
