@@ -5,8 +5,10 @@ per symmetry class: the game's ``canonical`` and ``encode`` name them), searches
 :func:`~perfectplay.search.engine.search` as one idempotent task, and writes the answers into
 one file, atomically, with a checksum. Finished tasks are appended to a journal beside the file
 (``FILE.journal``), so a build killed at any moment resumes where it stopped; the journal is
-removed once the book is written. Tasks run in this process's worker processes (every core) or
-on a Dask cluster (``dask="local:N"`` or ``"tcp://HOST:PORT"``).
+removed once the book is written. A build over a book of the same game and mode already at the
+path takes its answers and searches only the positions it lacks (a deeper book, or none). Tasks
+run in this process's worker processes (every core) or on a Dask cluster (``dask="local:N"`` or
+``"tcp://HOST:PORT"``).
 
 :class:`OpeningBook` reads a book back; :func:`~perfectplay.search.engine.search` answers a
 position found in a book given to it without searching. Every value is stated **for the player
@@ -78,7 +80,8 @@ class BookStats:
     searched: int
     """Positions searched by this run."""
     kept: int
-    """Positions found in the journal of an earlier, interrupted run (not searched again)."""
+    """Positions found in the journal of an earlier, interrupted run or in a book already at
+    the path (not searched again)."""
     seconds: float
     """Wall-clock time of the run."""
 
@@ -159,6 +162,31 @@ def _book_task(game: Game[Any], code: int, memory: int | None, weak: bool) -> tu
     result = search(game, game.decode(code), weak=weak, memory=memory)
     remoteness = NO_REMOTENESS if result.remoteness is None else result.remoteness
     return code, int(result.value), remoteness
+
+
+def _from_book(
+    path: str, game: Game[Any], weak: bool, codes: list[int]
+) -> dict[int, tuple[int, int]]:
+    """The answers for `codes` that a book already at `path` holds, if it is a sound book of
+    the same game and mode: a build run again, or deeper, searches only what is new. A file
+    that is no such book gives none (the build overwrites it)."""
+    if not os.path.exists(path):
+        return {}
+    try:
+        book = OpeningBook.open(path, game)
+    except StoreError:
+        return {}
+    if book.weak != weak or not len(book) or not codes:
+        return {}
+    wanted = np.array(codes, dtype=np.uint64)
+    at = np.minimum(np.searchsorted(book._codes, wanted), len(book) - 1)
+    found = book._codes[at] == wanted
+    return {
+        int(code): (int(value), int(remoteness))
+        for code, value, remoteness in zip(
+            wanted[found], book._values[at[found]], book._remoteness[at[found]], strict=True
+        )
+    }
 
 
 def _read_journal(path: str) -> dict[int, tuple[int, int]]:
@@ -267,7 +295,8 @@ def build_book(
         parse_dask(dask)
     codes = book_positions(game, depth)
     journal_path = target + ".journal"
-    done = _read_journal(journal_path)
+    done = _from_book(target, game, weak, codes)
+    done.update(_read_journal(journal_path))
     todo = [c for c in codes if c not in done]
     kept = len(codes) - len(todo)
     workers = jobs or os.cpu_count() or 1

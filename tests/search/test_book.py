@@ -50,6 +50,27 @@ def test_a_weak_book_records_values_only(tmp_path: Path) -> None:
         assert book.get(position) == (solved.value(position), -1)
 
 
+def test_a_build_over_a_book_of_the_same_game_searches_only_what_it_lacks(
+    tmp_path: Path,
+) -> None:
+    game = load_game("tic-tac-toe")
+    path = tmp_path / "ttt.book"
+    first = build_book(game, 3, path, jobs=1, progress=False)
+    written = path.read_bytes()
+    again = build_book(game, 3, path, jobs=1, progress=False)
+    assert (again.searched, again.kept) == (0, first.positions)
+    assert path.read_bytes() == written
+    deeper = build_book(game, 4, path, jobs=1, progress=False)
+    assert (deeper.searched, deeper.kept) == (deeper.positions - first.positions, first.positions)
+    fresh = tmp_path / "fresh.book"
+    build_book(game, 4, fresh, jobs=1, progress=False)
+    assert path.read_bytes() == fresh.read_bytes()
+    weak = build_book(game, 4, path, weak=True, jobs=1, progress=False)
+    assert weak.searched == weak.positions  # a strong book's answers are not a weak book's
+    path.write_bytes(b"not a book")
+    assert build_book(game, 3, path, jobs=1, progress=False).searched == first.positions
+
+
 _BUILD = """
 import sys
 from perfectplay.games.registry import load_game
