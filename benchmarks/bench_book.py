@@ -61,7 +61,7 @@ def main() -> None:
     for depth in range(args.max_depth + 1):
         codes = book_positions(game, depth)[counted:]
         counted += len(codes)
-        if depth < args.min_depth:
+        if depth < args.min_depth or not codes:  # not timed, or no position this deep
             print(f"| {depth} | {len(codes):,} | - | - | {counted:,} | - | - |")
             continue
         sample = draw.sample(codes, min(args.sample, len(codes)))

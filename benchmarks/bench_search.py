@@ -2,14 +2,14 @@
 
 Usage::
 
-    python benchmarks/bench_search.py --sets DIR [--pons-src SRC] [--limit N] [--hard-limit N]
+    python benchmarks/bench_search.py [--sets DIR] [--pons-src SRC] [--limit N] [--hard-limit N]
                                       [--modes strong,weak] [--memory 64M] [--empty]
 
 ``--sets DIR`` holds Pons's six public test sets (``Test_L3_R1`` ... ``Test_L1_R3``: lines
-``moves score``). ``--pons-src SRC`` is a checkout of github.com/PascalPons/connect4 (or its bare
-git directory): the benchmark builds it with ``g++ -O3 -march=native`` into a temporary folder
-and runs it beside ours; without it the peer's columns are skipped. His code is AGPL and never
-enters this repository.
+``moves score``); without it their rows are skipped. ``--pons-src SRC`` is a checkout of
+github.com/PascalPons/connect4 (or its bare git directory): the benchmark builds it with ``g++
+-O3 -march=native`` into a temporary folder and runs it beside ours; without it the peer's
+columns are skipped. His code is AGPL and never enters this repository.
 
 For each set and mode, Pons's binary reads all the set's positions on standard input in one
 process (no opening book: ``-b`` names a missing file, in an empty directory), and ours answers

@@ -17,11 +17,10 @@ Connect Four 6 x 7), the position is searched strong, each scheme on a fresh tab
 - ``shared, children``: the worker searches the position's children, last move first, over
   the shared table.
 
-A scheme's time is the wall time until this process has the score (a helper still running
-is stopped before the next position). The schemes take turns at going first. Every score is
-checked against the file's. The table printed gives each scheme's total, its ratio to one
-core and how many scores were right.
-"""
+A scheme's time is the wall time until this process has the score (a helper still searching is
+told to stop and finishes its current search, untimed, before the next scheme). The schemes
+take turns at going first. Every score is checked against the file's. The table printed gives
+each scheme's total, its ratio to one core and how many scores were right."""
 
 from __future__ import annotations
 
@@ -39,6 +38,7 @@ from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.search._kernel_table import entries_for_bytes
 
 ROWS, COLS = 6, 7
+SCHEMES = ["one core", "root split", "shared, same", "shared, weak helper", "shared, children"]
 WARM_UP = "2252576253462244111563365343671351441"  # an end-game position: searched at once
 
 
@@ -95,7 +95,8 @@ def _scheme_times(
             if any(game.outcome(child) is not None for child in children):
                 continue  # a win in one: every scheme answers at once
             row = {}
-            for name in SCHEMES[i % 5 :] + SCHEMES[: i % 5]:  # each first in turn
+            turn = i % len(SCHEMES)  # each scheme goes first in turn
+            for name in SCHEMES[turn:] + SCHEMES[:turn]:
                 start = time.perf_counter()
                 if name == "one core":
                     own[:] = 0
@@ -132,9 +133,6 @@ def _scheme_times(
         shm.close()
         shm.unlink()
     return {name: (t, int(right)) for name, (t, right) in totals.items()}
-
-
-SCHEMES = ["one core", "root split", "shared, same", "shared, weak helper", "shared, children"]
 
 
 def main() -> None:

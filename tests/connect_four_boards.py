@@ -16,3 +16,15 @@ def four(board: tuple[str, ...], rows: int, stone: str) -> bool:
         for r in range(rows)
         for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
     )
+
+
+def bitboards_of(board: tuple[str, ...], rows: int) -> tuple[int, int]:
+    """The X and O bitboards of `board`, cell by cell (bit ``c * (rows + 1) + r``)."""
+    xs = os = 0
+    for c, column in enumerate(board):
+        for r, stone in enumerate(column):
+            if stone == "X":
+                xs |= 1 << (c * (rows + 1) + r)
+            else:
+                os |= 1 << (c * (rows + 1) + r)
+    return xs, os

@@ -323,7 +323,7 @@ class HeightTieredConnectFour(TieredGame):
         Examples
         --------
         >>> game = HeightTieredConnectFour(rows=4, cols=4)
-        >>> xs, os = np.array([1 << 15]), np.array([1 << 5])  # X in column 3, O in column 1
+        >>> xs, os = np.array([1 << 15]), np.array([1 << 5])  # X in the 4th column, O in the 2nd
         >>> tiers, ranks = game.locate_bitboards(xs, os)
         >>> game.tier_label(int(tiers[0])), game.position(int(tiers[0]), int(ranks[0]))
         ('0-1-0-1', ('', 'O', '', 'X'))

@@ -79,7 +79,7 @@ _X_BITS = str.maketrans("XO", "10")
 @functools.lru_cache(maxsize=1 << 12)
 def _column_x(column: str) -> int:
     """X's stones of one column as bits, the bottom stone lowest (cached: a board of 6 rows
-    has 127 columns, met again and again)."""
+    has 127 possible column contents, met again and again)."""
     return int(column[::-1].translate(_X_BITS), 2)
 
 

@@ -164,35 +164,6 @@ def height_ranks(game: HeightTieredConnectFour, codes: np.ndarray) -> tuple[np.n
     return tiers, ranks
 
 
-def bitboards_of(board: tuple[str, ...], rows: int) -> tuple[int, int]:
-    """The X and O bitboards of `board`, cell by cell (bit ``c * (rows + 1) + r``)."""
-    xs = os = 0
-    for c, column in enumerate(board):
-        for r, stone in enumerate(column):
-            if stone == "X":
-                xs |= 1 << (c * (rows + 1) + r)
-            else:
-                os |= 1 << (c * (rows + 1) + r)
-    return xs, os
-
-
-@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 3), (3, 2), (3, 4), (4, 3)])
-def test_bitboards_by_stone_count_are_the_positions(rows: int, cols: int) -> None:
-    game = TieredConnectFour(rows, cols)
-    rng = np.random.default_rng(rows * cols)
-    for tier in game.tiers():
-        size = game.tier_size(tier)
-        expected = [bitboards_of(game.position(tier, rank), rows) for rank in range(size)]
-        every, shuffled, sparse = np.arange(size), rng.permutation(size), np.arange(0, size, 7)
-        for ranks in (every, shuffled, sparse):  # a block at a time, scattered, blocks skipped
-            xs, os = game.bitboards(tier, ranks)
-            assert list(zip(xs.tolist(), os.tolist(), strict=True)) == [
-                expected[r] for r in ranks.tolist()
-            ]
-    with pytest.raises(InputFormatError, match="ranks must lie in"):
-        game.bitboards(1, [game.tier_size(1)])
-
-
 @pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 4)])
 def test_locate_bitboards_are_the_brute_force_ranks(rows: int, cols: int) -> None:
     game = HeightTieredConnectFour(rows, cols)
@@ -267,7 +238,7 @@ def test_the_slots_stand_for_the_positions_of_the_tiers_by_stone_count(
 def test_every_slot_by_stone_count_has_the_value_and_remoteness_by_heights(
     rows: int, cols: int, tmp_path: Path
 ) -> None:
-    """Issue 20: the tiers by heights against today's tiers by stone count, slot by slot.
+    """Issue 20: the tiers by heights against the tiers by stone count, slot by slot.
 
     Each slot by stone count (one board per mirror class) is located in the tiers by heights
     (the canonical form of its board there); both databases must give it the same value and

@@ -164,3 +164,33 @@ def test_the_kernels_four_matches_the_rules(rows: int, cols: int, data: st.DataO
     chosen = data.draw(st.lists(st.sampled_from(cells), unique=True))
     stones = sum(1 << cell for cell in chosen)
     assert bool(four(np.int64(stones), game.height)) == game._four(stones)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7), st.data())
+def test_a_digit_after_a_four_is_refused_as_the_game_being_over(
+    rows: int, data: st.DataObject
+) -> None:
+    """Random play until a four (if one comes before the board fills); one digit more is
+    refused naming that move, and every shorter prefix parses to the position played."""
+    cols = data.draw(st.integers(1, min(9, MAX_BITS // (rows + 1))))
+    game = ConnectFour(rows, cols)
+    position, digits = game.initial(), ""
+    while game.outcome(position) is None:
+        columns = [c for c in range(cols) if len(position[c]) < rows]
+        c = data.draw(st.sampled_from(columns))
+        digits += str(c + 1)
+        position = dict(game.moves(position))["abcdefghi"[c]]
+        assert game.parse(digits) == position
+    if game.outcome(position) is Value.TIE:
+        return  # the board filled with no four: no column is left to play
+    extra = data.draw(st.integers(1, cols))
+    message = f"move {len(digits) + 1} of '{digits}{extra}': column {extra} .*game is over"
+    with pytest.raises(InputFormatError, match=message):
+        game.parse(f"{digits}{extra}")
+
+
+def test_the_earliest_four_stops_the_digits() -> None:
+    assert ConnectFour(4, 4).parse("1212121") == ("XXXX", "OOO", "", "")
+    with pytest.raises(InputFormatError, match="move 8 of '12121212': column 2 cannot be played"):
+        ConnectFour(4, 4).parse("12121212")

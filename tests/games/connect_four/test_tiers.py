@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from connect_four_boards import four
+from connect_four_boards import bitboards_of, four
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tiered_random import explicit_graph
@@ -236,3 +236,20 @@ def test_big_boards_and_bad_input() -> None:
         game.children(1, np.array([7]))
     with pytest.raises(InputFormatError, match="rank range"):
         game.slots(1, 0, 8)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 3), (3, 2), (3, 4), (4, 3)])
+def test_bitboards_by_stone_count_are_the_positions(rows: int, cols: int) -> None:
+    game = TieredConnectFour(rows, cols)
+    rng = np.random.default_rng(rows * cols)
+    for tier in game.tiers():
+        size = game.tier_size(tier)
+        expected = [bitboards_of(game.position(tier, rank), rows) for rank in range(size)]
+        every, shuffled, sparse = np.arange(size), rng.permutation(size), np.arange(0, size, 7)
+        for ranks in (every, shuffled, sparse):  # a block at a time, scattered, blocks skipped
+            xs, os = game.bitboards(tier, ranks)
+            assert list(zip(xs.tolist(), os.tolist(), strict=True)) == [
+                expected[r] for r in ranks.tolist()
+            ]
+    with pytest.raises(InputFormatError, match="ranks must lie in"):
+        game.bitboards(1, [game.tier_size(1)])
