@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay._ranking import binomials, colex_rank, colex_unrank
+from perfectplay._ranking import binomials, colex_unrank
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _height_kernels as kernels
 from perfectplay.games.connect_four._bitboard import MAX_BITS
@@ -287,6 +287,7 @@ class HeightTieredConnectFour(TieredGame):
 
     def locate(self, position: Any) -> tuple[int, int]:
         """``(tier, rank)`` of the canonical form of `position` (any board with X moving first).
+        Cost: :meth:`locate_bitboards` of its one board.
 
         Raises
         ------
@@ -294,14 +295,10 @@ class HeightTieredConnectFour(TieredGame):
             If `position` is not a tuple of `cols` column strings of X and O, each at most
             `rows` long, with X holding as many stones as O or one more.
         """
-        columns = list(checked_board(position, self.rows, self.cols))
-        tier, flip = self._canonical([len(column) for column in columns])
-        if flip:
-            columns = columns[::-1]
-        rank = self._rank(columns)
-        if self._tier(tier).palindrome:
-            rank = min(rank, self._rank(columns[::-1]))
-        return tier, rank
+        mask, current = self.game._bits(checked_board(position, self.rows, self.cols))
+        x = current if mask.bit_count() % 2 == 0 else mask ^ current
+        tiers, ranks = self.locate_bitboards(np.array([x]), np.array([mask ^ x]))
+        return int(tiers[0]), int(ranks[0])
 
     def locate_bitboards(
         self, xs: NDArray[np.int64], os: NDArray[np.int64]
@@ -371,10 +368,5 @@ class HeightTieredConnectFour(TieredGame):
         return self.cols
 
     # ------------------------------------------------------------------ helpers
-    def _rank(self, columns: Sequence[str]) -> int:
-        """The colex rank of the X cells of `columns` in bitboard order."""
-        cells = [i for i, stone in enumerate("".join(columns)) if stone == "X"]
-        return int(colex_rank([cells], _global_tables()[0])[0])
-
     def _ranks(self, tier: int, ranks: Sequence[int] | NDArray[Any]) -> NDArray[np.int64]:
         return checked_ranks(ranks, self.tier_size(tier), self.tier_label(tier))
