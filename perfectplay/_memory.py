@@ -101,7 +101,9 @@ def check_memory(estimate: int | float, what: str) -> None:
     if estimate > available:
         need = format_bytes(estimate) if estimate < 2**50 else _power_of_two(estimate)
         raise TooLargeError(
-            f"{what} needs about {need} of memory but only {format_bytes(available)} is available"
+            f"{what} needs about {need} of memory but only {format_bytes(available)} is available",
+            limit="memory",
+            estimate=estimate,
         )
 
 

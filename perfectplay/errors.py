@@ -7,14 +7,19 @@ working for callers who do not know this package. The command-line front end tur
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ClusterError",
     "CyclicGraphError",
     "GameDefinitionError",
+    "GameOverError",
     "InputFormatError",
     "InvalidGraphError",
     "LosingPositionError",
+    "MissingDependencyError",
     "PerfectPlayError",
+    "PictureTooLargeError",
     "PositionNotFoundError",
     "ScoreOverflowError",
     "StoreError",
@@ -50,6 +55,14 @@ class InputFormatError(PerfectPlayError, ValueError):
         super().__init__(f"line {line}: {message}" if line is not None else message)
 
 
+class GameOverError(InputFormatError):
+    """A search was asked at a position where the game is already over (nothing to search).
+
+    An :class:`InputFormatError` (a ``ValueError``): the command line reports it on one line
+    with exit code 2.
+    """
+
+
 class CyclicGraphError(PerfectPlayError, ValueError):
     """An acyclic-only solver met a cycle; the message names one position on it.
 
@@ -79,10 +92,51 @@ class ScoreOverflowError(PerfectPlayError, OverflowError):
 
 
 class TooLargeError(PerfectPlayError, MemoryError):
-    """The requested work would need more memory than this machine has available.
+    """The requested work would need more than a limit allows (the memory available, or a
+    bound such as ``max_positions``).
 
-    Raised *before* anything large is allocated, with the estimate in the message.
+    Raised *before* anything large is allocated. The fields say what was found, so that a
+    caller can word its own advice without reading the message.
+
+    Parameters
+    ----------
+    what : str
+        What is too large and by how much, one clause (the message starts with it).
+    limit : str, optional
+        The limit exceeded: ``"memory"``, or the name of the parameter that bounds the work
+        (``"max_positions"``); None when the raiser does not say.
+    estimate : int or float, optional
+        The estimated need, in the limit's unit (bytes for ``"memory"``, positions for
+        ``"max_positions"``; a float may be ``inf``); None when unknown.
+    advice : str, optional
+        What would work instead, appended to the message after ``"; "``.
+
+    Examples
+    --------
+    >>> error = TooLargeError("nim may have 10 positions", limit="max_positions",
+    ...                       estimate=10, advice="raise max_positions")
+    >>> str(error), error.what, error.limit, error.estimate
+    ('nim may have 10 positions; raise max_positions', 'nim may have 10 positions', \
+'max_positions', 10)
     """
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        limit: str | None = None,
+        estimate: float | None = None,
+        advice: str | None = None,
+    ) -> None:
+        super().__init__(f"{what}; {advice}" if advice else what)
+        self.what = what
+        self.limit = limit
+        self.estimate = estimate
+        self.advice = advice
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = {"limit": self.limit, "estimate": self.estimate, "advice": self.advice}
+        return _rebuild_too_large, (type(self), self.what, fields)
 
 
 class UnknownNameError(PerfectPlayError, KeyError):
@@ -113,3 +167,18 @@ class StoreError(PerfectPlayError, OSError):
 class ClusterError(PerfectPlayError, ConnectionError):
     """A Dask cluster cannot be reached, has no workers, cannot see the tier directory, or
     lost a task to failing workers; the message names the scheduler or the task."""
+
+
+class MissingDependencyError(PerfectPlayError, ImportError):
+    """An optional package a feature needs is not installed (the message names it)."""
+
+
+class PictureTooLargeError(PerfectPlayError, ValueError):
+    """The thing to draw has too many parts to read as a picture (the message says how many)."""
+
+
+def _rebuild_too_large(
+    kind: type[TooLargeError], what: str, fields: dict[str, Any]
+) -> TooLargeError:
+    """A TooLargeError from its fields (pickling keeps them: keyword arguments need this)."""
+    return kind(what, **fields)

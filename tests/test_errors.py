@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
+import pickle
+from pathlib import Path
 
 import pytest
 
 from perfectplay import errors
-from perfectplay.errors import InputFormatError, PerfectPlayError, UnknownNameError
+from perfectplay.errors import (
+    InputFormatError,
+    PerfectPlayError,
+    TooLargeError,
+    UnknownNameError,
+)
 
 ALL_ERRORS = [
     obj
@@ -40,3 +48,35 @@ def test_input_format_error_prefixes_the_line() -> None:
 
 def test_unknown_name_error_is_not_quoted_like_a_key_error() -> None:
     assert str(UnknownNameError("unknown game 'x'")) == "unknown game 'x'"
+
+
+def test_every_exception_of_the_package_is_defined_in_errors() -> None:
+    """One hierarchy in one module: no other module defines an exception class."""
+    package = Path(errors.__file__).parent
+    elsewhere = []
+    for path in sorted(package.rglob("*.py")):
+        if path == Path(errors.__file__):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                bases = [ast.unparse(b) for b in node.bases]
+                if any(b.endswith(("Error", "Exception")) for b in bases):
+                    elsewhere.append(f"{path.relative_to(package)}: {node.name}")
+    assert elsewhere == []
+
+
+def test_too_large_error_carries_its_fields_through_pickling() -> None:
+    error = TooLargeError("7 positions", limit="max_positions", estimate=7, advice="raise it")
+    assert str(error) == "7 positions; raise it"
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is TooLargeError and str(again) == str(error)
+    assert (again.what, again.limit, again.estimate, again.advice) == (
+        "7 positions", "max_positions", 7, "raise it"
+    )  # fmt: skip
+    plain = TooLargeError("too big")
+    assert (str(plain), plain.what, plain.limit, plain.estimate) == (
+        "too big",
+        "too big",
+        None,
+        None,
+    )

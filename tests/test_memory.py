@@ -15,8 +15,9 @@ def test_available_memory_is_positive() -> None:
 def test_refusal_names_the_work_and_both_sizes() -> None:
     with pytest.raises(TooLargeError, match=r"a graph of 1e15 moves needs about .* but only .*"):
         check_memory(2.0**62, "a graph of 1e15 moves")
-    with pytest.raises(MemoryError):
-        check_memory(2.0**62, "anything")
+    with pytest.raises(MemoryError) as error:
+        check_memory(2**62, "anything")
+    assert (error.value.limit, error.value.estimate) == ("memory", 2**62)  # type: ignore[attr-defined]
 
 
 def test_small_work_passes() -> None:

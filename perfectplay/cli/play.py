@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         except TooLargeError as error:
             if not offers_search(game):
                 raise
-            why = str(error).split(";")[0]  # the engine's finding, without its advice
+            why = error.what  # the engine's finding, without its advice
             print(
                 f"{why}, too many to solve in memory: playing by search, position by position",
                 file=sys.stderr,

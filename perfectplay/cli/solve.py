@@ -261,13 +261,18 @@ def _solve_game(game: Game[Any], args: argparse.Namespace, out: str | None) -> i
     try:
         solved = solve(game, max_positions=args.max_positions)
     except TooLargeError as error:
-        what = str(error).split(";")[0]  # the engine's finding; the options are the CLI's
+        # the engine's finding, with the command line's options as the advice
         works = ["a smaller board (--param, see perfectplay games)"]
         if _tier_form(game, args.game or args.target) is not None:
             works.insert(0, "the tier engine (--engine tiers)")
-        if "max_positions" in what:
+        if error.limit == "max_positions":
             works.append("--max-positions N if memory allows")
-        raise TooLargeError(f"{what}; what would work: {' or '.join(works)}") from None
+        raise TooLargeError(
+            error.what,
+            limit=error.limit,
+            estimate=error.estimate,
+            advice=f"what would work: {' or '.join(works)}",
+        ) from None
     seconds = time.perf_counter() - start
     initial = solved.initial
     value, remoteness = solved.value(initial), solved.remoteness(initial)

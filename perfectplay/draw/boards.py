@@ -24,8 +24,8 @@ from numpy.typing import NDArray
 
 from perfectplay.draw.geography import LEGEND, NOTE, geography_drawing
 from perfectplay.svg.elements import Drawing, arrow, el, page
-from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
+from perfectplay.svg.size import check_picture_size
 
 __all__ = ["grid_svg", "knights_svg", "two_tokens_svg"]
 

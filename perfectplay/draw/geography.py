@@ -28,8 +28,8 @@ from numpy.typing import NDArray
 
 from perfectplay.draw.layout import place
 from perfectplay.svg.elements import Drawing, arrow, el, group, page
-from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, PALETTE
+from perfectplay.svg.size import check_picture_size
 from perfectplay.values import Value
 
 __all__ = ["LEGEND", "bipartite_svg", "edges_of", "geography_drawing", "geography_svg"]
@@ -225,7 +225,7 @@ def geography_svg(
     Raises
     ------
     PictureTooLargeError
-        More than :data:`~perfectplay.svg.errors.MAX_ITEMS` vertices.
+        More than :data:`~perfectplay.svg.size.MAX_ITEMS` vertices.
 
     Notes
     -----

@@ -18,8 +18,7 @@ from __future__ import annotations
 import os
 
 from perfectplay._atomic import atomic_file
-from perfectplay.errors import InputFormatError
-from perfectplay.svg.errors import MissingDependencyError
+from perfectplay.errors import InputFormatError, MissingDependencyError
 
 __all__ = ["FORMATS", "check_picture_path", "picture_bytes", "write_picture"]
 

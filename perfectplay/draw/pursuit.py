@@ -18,8 +18,8 @@ import numpy as np
 
 from perfectplay.draw.layout import place
 from perfectplay.svg.elements import Drawing, arrow, el, group, page
-from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, PALETTE, STONE_DARK, STONE_LIGHT
+from perfectplay.svg.size import check_picture_size
 from perfectplay.values import Value
 
 __all__ = ["MAX_VERTICES", "pursuit_svg"]

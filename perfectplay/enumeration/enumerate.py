@@ -362,7 +362,10 @@ def _check_bound(game: Game[Any], limit: int, path: str) -> None:
     if bound is not None and bound > limit:
         raise TooLargeError(
             f"{game.info.name} may have up to {bound:,} reachable positions, more than "
-            f"max_positions={limit:,}; raise max_positions if memory allows"
+            f"max_positions={limit:,}",
+            limit="max_positions",
+            estimate=bound,
+            advice="raise max_positions if memory allows",
         )
     # ints: a bound may exceed any float; check_memory takes arbitrarily large ints
     estimate = _BYTES_PER_POSITION[path] * (bound or 0) + _BYTES_PER_MOVE[path] * (move_bound or 0)
@@ -408,8 +411,9 @@ class _Budget:
 
 def _too_large(game: Game[Any], limit: int) -> TooLargeError:
     return TooLargeError(
-        f"{game.info.name} has more than max_positions={limit:,} reachable positions; "
-        "raise max_positions if memory allows"
+        f"{game.info.name} has more than max_positions={limit:,} reachable positions",
+        limit="max_positions",
+        advice="raise max_positions if memory allows",
     )
 
 

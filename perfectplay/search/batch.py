@@ -70,7 +70,7 @@ def search_positions(
         An acyclic game (sent to the workers pickled).
     positions : sequence
         Positions of `game` where play goes on; one where it is over gives its
-        :class:`~perfectplay.search.engine.GameOverError` in its place.
+        :class:`~perfectplay.errors.GameOverError` in its place.
     jobs : int
         Worker processes; 1 searches in this process.
     memory, weak, all_moves, best

@@ -43,7 +43,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory, format_bytes
-from perfectplay.errors import CyclicGraphError, GameDefinitionError, InputFormatError
+from perfectplay.errors import (
+    CyclicGraphError,
+    GameDefinitionError,
+    GameOverError,
+    InputFormatError,
+)
 from perfectplay.protocol.game import Game, provides
 from perfectplay.search._kernel_table import (
     ENTRY_BYTES,
@@ -57,15 +62,7 @@ from perfectplay.search.score import child_window, parent_score, to_value
 from perfectplay.search.table import BYTES_PER_ENTRY, DEFAULT_MEMORY, BoundTable
 from perfectplay.values import LOSE, Value
 
-__all__ = ["KERNEL_MEMORY", "GameOverError", "MoveResult", "SearchResult", "Searcher", "search"]
-
-
-class GameOverError(InputFormatError):
-    """A search was asked at a position where the game is already over (nothing to search).
-
-    An :class:`~perfectplay.errors.InputFormatError` (a ``ValueError``): the command line
-    reports it on one line with exit code 2.
-    """
+__all__ = ["KERNEL_MEMORY", "MoveResult", "SearchResult", "Searcher", "search"]
 
 
 @dataclass(frozen=True)
@@ -216,7 +213,7 @@ def search(
     >>> search(TakeAway(), 0)
     Traceback (most recent call last):
     ...
-    perfectplay.search.engine.GameOverError: the game is over at position 0 ...
+    perfectplay.errors.GameOverError: the game is over at position 0 ...
     """
     searcher = Searcher(game, memory=memory, use_kernel=use_kernel, lookup=lookup)
     return searcher.search(position, weak=weak, all_moves=all_moves, best=best)

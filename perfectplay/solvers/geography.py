@@ -137,7 +137,7 @@ class GeographyResult:
         1
         """
         from perfectplay.draw.geography import geography_svg
-        from perfectplay.svg.errors import PictureTooLargeError
+        from perfectplay.errors import PictureTooLargeError
 
         try:
             return geography_svg(self)

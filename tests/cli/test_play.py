@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cli_helpers import run_cli
+
+from perfectplay.errors import TooLargeError
 
 
 def test_play_starts_from_a_typed_position_and_moves() -> None:
@@ -62,3 +65,16 @@ def test_search_plays_a_small_board_as_the_solver_does() -> None:
     assert (solved.code, searched.code) == (0, 0), searched.err
     assert searched.out == solved.out
     assert "Solving" not in searched.err
+
+
+def test_the_refusal_to_solve_is_quoted_from_its_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's finding (its `what`, a ';' in it included), not its advice."""
+
+    def refuse(game: object) -> None:
+        raise TooLargeError("9 boards; at least", limit="memory", advice="buy memory")
+
+    monkeypatch.setattr("perfectplay.api.solve", refuse)
+    result = run_cli(["play", "c4", "--param", "rows=6", "--param", "cols=7", LATE], stdin="quit\n")
+    assert result.code == 0, result.err
+    assert "9 boards; at least, too many to solve in memory: playing by search" in result.err
+    assert "buy memory" not in result.err

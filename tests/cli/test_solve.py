@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
 
 from perfectplay.cli.solve import TIER_THRESHOLD, choose_engine
-from perfectplay.errors import InputFormatError
+from perfectplay.errors import InputFormatError, TooLargeError
 from perfectplay.games.registry import load_game, load_tiered_game
 
 
@@ -76,3 +77,29 @@ def test_a_game_too_large_for_memory_names_what_would_work() -> None:
     no_tiers = run_cli(["solve", "nim", "--param", "heaps=9,9,9,9,9,9,9", "--max-positions", "9"])
     assert no_tiers.code == 2 and "--engine tiers" not in no_tiers.err
     assert "what would work: a smaller board" in no_tiers.err
+
+
+def refusing(error: TooLargeError) -> Callable[..., None]:
+    """A stand-in for ``solve`` that refuses with `error`."""
+
+    def solve(game: object, max_positions: int) -> None:
+        raise error
+
+    return solve
+
+
+def test_a_refusal_is_worded_from_the_error_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's finding is kept whole (a ';' in it included) and the limit it names, not
+    its text, decides the advice."""
+    found = TooLargeError("up to 9 boards; say, 9", limit="max_positions", estimate=9)
+    monkeypatch.setattr("perfectplay.api.solve", refusing(found))
+    result = run_cli(["solve", "nim"])
+    assert result.code == 2
+    assert result.err.rstrip().endswith(
+        "up to 9 boards; say, 9; what would work: a smaller board (--param, see perfectplay "
+        "games) or --max-positions N if memory allows"
+    )
+    memory = TooLargeError("max_positions=9 would need 1 TiB", limit="memory", estimate=2**40)
+    monkeypatch.setattr("perfectplay.api.solve", refusing(memory))
+    result = run_cli(["solve", "nim"])
+    assert result.code == 2 and "--max-positions" not in result.err

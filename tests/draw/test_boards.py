@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.draw.boards import _cell_size, grid_svg, knights_svg, two_tokens_svg
-from perfectplay.svg.errors import PictureTooLargeError
+from perfectplay.errors import PictureTooLargeError
 
 
 @settings(deadline=None)

@@ -9,8 +9,7 @@ import pytest
 from png_helpers import needs_cairo
 
 from perfectplay.draw import write_picture
-from perfectplay.errors import InputFormatError
-from perfectplay.svg.errors import MissingDependencyError
+from perfectplay.errors import InputFormatError, MissingDependencyError
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'

@@ -10,7 +10,7 @@ from draw_helpers import Edges, graphs, parsed
 from hypothesis import given, settings
 
 from perfectplay.draw.pursuit import pursuit_svg
-from perfectplay.svg.errors import PictureTooLargeError
+from perfectplay.errors import PictureTooLargeError
 
 
 @settings(deadline=None, max_examples=30)

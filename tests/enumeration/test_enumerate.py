@@ -119,8 +119,10 @@ def test_vectorized_path_builds_the_plain_graph(game: Game[Any]) -> None:
 
 
 def test_position_limit() -> None:
-    with pytest.raises(TooLargeError, match="more than max_positions=100 reachable"):
+    with pytest.raises(TooLargeError, match="more than max_positions=100 reachable") as error:
         enumerate_game(TicTacToe(), max_positions=100, vectorized=False)
+    assert error.value.limit == "max_positions"
+    assert error.value.what == "tic-tac-toe has more than max_positions=100 reachable positions"
     with pytest.raises(TooLargeError, match="max_positions=100"):
         enumerate_game(TicTacToe(), max_positions=100, vectorized=True)
     assert enumerate_game(TicTacToe(), max_positions=765).n == 765
@@ -254,11 +256,13 @@ def test_position_bound_refuses_before_any_work(monkeypatch: pytest.MonkeyPatch)
 
     game = Bounded(10**6, (1,))
     for vectorized in (False, True):
-        with pytest.raises(TooLargeError, match="up to 1,000,001 reachable positions"):
+        with pytest.raises(TooLargeError, match="up to 1,000,001 reachable positions") as error:
             enumerate_game(game, vectorized=vectorized, max_positions=10**6)
+        assert (error.value.limit, error.value.estimate) == ("max_positions", 10**6 + 1)
     monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: 10**6)
-    with pytest.raises(TooLargeError, match=r"enumerating subtraction \(up to 1,000,001"):
+    with pytest.raises(TooLargeError, match=r"enumerating subtraction \(up to 1,000,001") as error:
         enumerate_game(game, vectorized=False)
+    assert error.value.limit == "memory" and error.value.estimate > 10**6
 
 
 def test_plain_path_refuses_once_the_moves_exceed_memory(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from perfectplay.svg.elements import Drawing, el, group, page
-from perfectplay.svg.errors import check_picture_size
 from perfectplay.svg.palette import INK, STONE_DARK, STONE_LIGHT
+from perfectplay.svg.size import check_picture_size
 
 __all__ = ["MAX_POSITIONS", "perfect_game", "staircase_svg"]
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from perfectplay.builders.staircase.picture import MAX_POSITIONS, perfect_game, staircase_svg
 from perfectplay.builders.staircase.rules import Staircase
-from perfectplay.svg.errors import PictureTooLargeError
+from perfectplay.errors import PictureTooLargeError
 
 
 def test_staircase_perfect_game_scores_the_brute_force_value() -> None:
