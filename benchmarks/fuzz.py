@@ -35,7 +35,6 @@ import contextlib
 import json
 import multiprocessing as mp
 import os
-import struct
 import sys
 import tempfile
 import time
@@ -219,8 +218,6 @@ def position_surface(name: str) -> Surface:
 
 
 # ---------------------------------------------------------------------------- stores
-_HEADER = struct.Struct("<8sIIQ")
-_ARRAY_FIELDS = ("value", "remoteness", "score", "gain", "indptr", "indices", "codes", "code_ids")
 
 
 def _base_stores(directory: str) -> list[tuple[str, bytes]]:
@@ -254,29 +251,21 @@ def _base_stores(directory: str) -> list[tuple[str, bytes]]:
     return stores
 
 
-def _split(data: bytes) -> tuple[dict[str, Any], int]:
-    """The manifest and the data section's start of a valid store file."""
-    _, _, _, length = _HEADER.unpack_from(data)
-    manifest = json.loads(data[_HEADER.size : _HEADER.size + length])
-    return manifest, -(-(_HEADER.size + length) // 64) * 64
-
-
 def _join(manifest: dict[str, Any], body: bytes) -> bytes:
-    """A store file with `manifest` (checksummed) in front of the data section `body`."""
-    text = json.dumps(manifest).encode()
-    start = -(-(_HEADER.size + len(text)) // 64) * 64
-    manifest["file_size"] = f"{start + len(body):020d}"
-    text = json.dumps(manifest).encode()
-    header = _HEADER.pack(b"PPSTORE\x00", 1, zlib.crc32(text), len(text))
-    return header + text + b"\0" * (start - _HEADER.size - len(text)) + body
+    """A store file with `manifest` (checksummed, its size set) in front of the data `body`."""
+    from perfectplay.store import file_head
+
+    return file_head(manifest, len(body)) + body
 
 
 @st.composite
 def store_edits(draw: st.DrawFn, stores: list[tuple[str, bytes]]) -> tuple[int, bytes]:
     """(index of the base store, the corrupted bytes)."""
+    from perfectplay.store import read_head
+
     k = draw(st.integers(0, len(stores) - 1))
     data = bytearray(stores[k][1])
-    manifest, start = _split(bytes(data))
+    manifest, start = read_head(bytes(data))
     kind = draw(st.integers(0, 4))
     if kind == 0:  # bit flips
         for _ in range(draw(st.integers(1, 8))):
@@ -285,7 +274,7 @@ def store_edits(draw: st.DrawFn, stores: list[tuple[str, bytes]]) -> tuple[int, 
     elif kind == 1:  # truncation
         del data[draw(st.integers(0, len(data) - 1)) :]
     elif kind == 2:  # another store's manifest over this data section
-        other_manifest, _ = _split(stores[draw(st.integers(0, len(stores) - 1))][1])
+        other_manifest, _ = read_head(stores[draw(st.integers(0, len(stores) - 1))][1])
         data = bytearray(_join(other_manifest, bytes(data[start:])))
     elif kind == 3:  # an edited manifest, checksummed again
         key = draw(st.sampled_from([*manifest, "arrays"]))

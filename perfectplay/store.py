@@ -59,14 +59,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import json
 import mmap
 import os
 import struct
 import zlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -85,7 +87,9 @@ __all__ = [
     "MAGIC",
     "PositionValue",
     "SolutionStore",
+    "file_head",
     "open_store",
+    "read_head",
     "save",
     "valued_moves",
 ]
@@ -195,35 +199,64 @@ def save(
     The file's mode follows the user's umask (0644 under the usual umask 022), as for any
     other file the user creates.
     """
+    record = _record(solved, game, params, codes, start, canonical, primitive)
+    arrays = _arrays(record)
+    table = _array_table(arrays)
+    manifest = _manifest(record, table)
+    _write(os.fspath(path), file_head(manifest, _data_size(table)), arrays, table)
+
+
+@dataclass(frozen=True)
+class _Record:
+    """What a store file records of a solved game, whichever way :func:`save` was called."""
+
+    solution: Solution
+    game: str | None
+    params: Mapping[str, Any]
+    game_class: str | None
+    codes: ArrayLike | None
+    start: int | None
+    canonical: bool
+    primitive: ArrayLike | None
+
+
+def _record(
+    solved: Solution | GameSolution[Any],
+    game: str | None,
+    params: Mapping[str, Any] | None,
+    codes: ArrayLike | None,
+    start: int | None,
+    canonical: bool,
+    primitive: ArrayLike | None,
+) -> _Record:
+    """The record of :func:`save`'s two call modes: a graph Solution described by the
+    options, or a GameSolution that describes itself (then no option may be given)."""
     if isinstance(solved, Solution):
-        solution = solved
-        game_class = None
-    else:
-        given = [
-            name
-            for name, v in (
-                ("game", game),
-                ("params", params),
-                ("codes", codes),
-                ("start", start),
-                ("primitive", primitive),
-            )
-            if v is not None
-        ]
-        if given or canonical:
-            raise StoreError(
-                f"save: {', '.join(given) or 'canonical'} come from the GameSolution; "
-                "give them only with a graph Solution"
-            )
-        solution = solved.solution
-        game, params = solved.game.info.name, solved.game.info.params
-        maker = type(solved.game)
-        game_class = f"{maker.__module__}:{maker.__qualname__}"
-        codes = solved.codes
-        start = solved.id_of(solved.initial)
-        canonical = solved.enumeration.canonical
+        return _Record(solved, game, params or {}, None, codes, start, canonical, primitive)
+    options = {"game": game, "params": params, "codes": codes, "start": start}
+    given = [name for name, v in {**options, "primitive": primitive}.items() if v is not None]
+    if given or canonical:
+        raise StoreError(
+            f"save: {', '.join(given) or 'canonical'} come from the GameSolution; "
+            "give them only with a graph Solution"
+        )
+    maker = type(solved.game)
+    return _Record(
+        solution=solved.solution,
+        game=solved.game.info.name,
+        params=solved.game.info.params,
+        game_class=f"{maker.__module__}:{maker.__qualname__}",
+        codes=solved.codes,
+        start=solved.id_of(solved.initial),
+        canonical=solved.enumeration.canonical,
+        primitive=None,
+    )
+
+
+def _arrays(record: _Record) -> dict[str, NDArray[Any]]:
+    """Every array the store holds, little-endian, each checked to have its length."""
+    solution = record.solution
     graph = solution.graph
-    n = graph.n
     arrays: dict[str, NDArray[Any]] = {
         "value": np.asarray(solution.value, dtype=VALUE_DTYPE),
         "remoteness": np.asarray(solution.remoteness, dtype="<i4"),
@@ -234,32 +267,45 @@ def save(
         arrays["score"] = np.asarray(solution.score, dtype="<i8")
         gain = np.zeros(graph.m, np.int64) if graph.gain is None else graph.gain
         arrays["gain"] = np.asarray(gain, dtype="<i8")
-    if game is None:
-        arrays.update(_graph_rules(solution, primitive))
-    if (codes is None) != (game is None):
+    if record.game is None:
+        arrays.update(_graph_rules(solution, record.primitive))
+    if (record.codes is None) != (record.game is None):
         raise StoreError("save: a game store needs both the game's name and the codes")
-    if codes is not None:
-        code_array = np.asarray(codes, dtype=np.int64)
-        if code_array.shape != (n,):
-            raise StoreError(
-                f"codes must have one entry per position ({n}), got {code_array.shape}"
-            )
-        order = np.argsort(code_array)  # codes are distinct (checked below): no need for stable
-        sorted_codes = code_array[order]
-        repeated = np.flatnonzero(sorted_codes[1:] == sorted_codes[:-1])
-        if repeated.size:
-            code = int(sorted_codes[repeated[0]])
-            raise StoreError(f"code {code} is given to two positions; codes must be distinct")
-        arrays["codes"] = sorted_codes
-        arrays["code_ids"] = order.astype(np.int32 if n < 2**31 else np.int64)
+    if record.codes is not None:
+        arrays.update(_code_index(record.codes, graph.n))
     for name, array in arrays.items():
-        expected = n + 1 if name == "indptr" else graph.m if name in ("indices", "gain") else n
+        expected = _length(name, graph.n, graph.m)
         if array.shape != (expected,):
             raise StoreError(f"{name} must have {expected} entries, got shape {array.shape}")
         arrays[name] = array.astype(array.dtype.newbyteorder("<"), copy=False)
+    return arrays
 
-    from perfectplay import __version__
 
+def _length(name: str, n: int, m: int) -> int:
+    """How many entries the array `name` has in a store of `n` positions and `m` moves."""
+    return n + 1 if name == "indptr" else m if name in ("indices", "gain") else n
+
+
+def _code_index(codes: ArrayLike, n: int) -> dict[str, NDArray[Any]]:
+    """``codes`` (sorted) and ``code_ids`` (the position of each): a binary search's index.
+
+    Raises StoreError unless `codes` holds `n` distinct codes.
+    """
+    code_array = np.asarray(codes, dtype=np.int64)
+    if code_array.shape != (n,):
+        raise StoreError(f"codes must have one entry per position ({n}), got {code_array.shape}")
+    order = np.argsort(code_array)  # codes are distinct (checked below): no need for stable
+    sorted_codes = code_array[order]
+    repeated = np.flatnonzero(sorted_codes[1:] == sorted_codes[:-1])
+    if repeated.size:
+        code = int(sorted_codes[repeated[0]])
+        raise StoreError(f"code {code} is given to two positions; codes must be distinct")
+    return {"codes": sorted_codes, "code_ids": order.astype(np.int32 if n < 2**31 else np.int64)}
+
+
+def _array_table(arrays: Mapping[str, NDArray[Any]]) -> dict[str, dict[str, Any]]:
+    """The manifest's entry of each array: dtype, shape, offset in the data section, size
+    and CRC-32; the arrays follow each other, each 64-byte aligned."""
     table: dict[str, dict[str, Any]] = {}
     offset = 0
     for name, array in arrays.items():
@@ -271,41 +317,81 @@ def save(
             "crc32": _crc(array),
         }
         offset = _aligned(offset + int(array.nbytes))
-    manifest: dict[str, Any] = {
+    return table
+
+
+def _data_size(table: Mapping[str, Mapping[str, Any]]) -> int:
+    """Bytes of the data section: up to the aligned end of its last array."""
+    return max((_aligned(e["offset"] + e["nbytes"]) for e in table.values()), default=0)
+
+
+def _manifest(record: _Record, table: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The manifest of a store holding `record`'s arrays laid out as `table` (without its
+    ``file_size``, which :func:`file_head` settles)."""
+    from perfectplay import __version__
+
+    solution = record.solution
+    return {
         "format": "perfectplay-store",
         "format_version": FORMAT_VERSION,
         "perfectplay_version": __version__,
-        "game": game,
-        "params": _json_params(params or {}),
-        "class": game_class,
+        "game": record.game,
+        "params": _json_params(record.params),
+        "class": record.game_class,
         "solver": solution.solver,
-        "n": n,
-        "m": graph.m,
+        "n": solution.graph.n,
+        "m": solution.graph.m,
         "scored": solution.score is not None,
-        "start": start,
-        "canonical": canonical,
+        "start": record.start,
+        "canonical": record.canonical,
         "arrays": table,
     }
-    # The file size depends on the manifest's length, which contains the file size: settle
-    # it by writing the size with a fixed width (20 digits hold any uint64).
+
+
+def file_head(manifest: dict[str, Any], data_size: int) -> bytes:
+    """The bytes of a store file before its data section of `data_size` bytes: the header,
+    the manifest (its ``file_size`` set, in place) and the padding to 64 bytes.
+
+    The file size depends on the manifest's length, which contains the file size: the size
+    is written with a fixed width (20 digits hold any uint64), so one pass settles it.
+
+    >>> head = file_head({"format": "perfectplay-store"}, 64)
+    >>> len(head) % 64, read_head(head + bytes(64))[0]["file_size"]
+    (0, '00000000000000000192')
+    """
     manifest["file_size"] = "0" * 20
     data_start = _aligned(_HEADER.size + len(json.dumps(manifest).encode()))
-    manifest["file_size"] = f"{data_start + offset:020d}"
+    manifest["file_size"] = f"{data_start + data_size:020d}"
     text = json.dumps(manifest).encode()
     header = _HEADER.pack(MAGIC, FORMAT_VERSION, zlib.crc32(text), len(text))
+    return header + text + b"\0" * (data_start - _HEADER.size - len(text))
 
-    target = os.fspath(path)
+
+def read_head(data: bytes) -> tuple[dict[str, Any], int]:
+    """The manifest of a store file's bytes `data` and where its data section starts.
+
+    Checks the magic bytes, the version and the manifest's CRC-32 (not the rest: see
+    :func:`open_store`). Raises StoreError on a file that fails them.
+    """
+    return _read_manifest(io.BytesIO(data), "the store", len(data))
+
+
+def _write(
+    target: str,
+    head: bytes,
+    arrays: Mapping[str, NDArray[Any]],
+    table: Mapping[str, Mapping[str, Any]],
+) -> None:
+    """Write `head` then each array at its offset in `table` to `target`, atomically."""
     if os.path.isdir(target):
         raise StoreError(f"cannot write {target}: {os.strerror(errno.EISDIR)}")
     try:
         with atomic_file(target) as out:
-            out.write(header)
-            out.write(text)
-            out.write(b"\0" * (data_start - _HEADER.size - len(text)))
+            out.write(head)
             for name, array in arrays.items():
                 out.write(np.ascontiguousarray(array).data.cast("B"))
                 out.write(b"\0" * (_aligned(array.nbytes) - array.nbytes))
-                if out.tell() != data_start + table[name]["offset"] + _aligned(array.nbytes):
+                if out.tell() != len(head) + table[name]["offset"] + _aligned(array.nbytes):
                     raise StoreError(f"{target}: wrote {name} at the wrong offset")
     except OSError as error:
         if isinstance(error, StoreError):
@@ -664,6 +750,32 @@ def _check_manifest(path: str, manifest: Any, size: int) -> None:
             raise StoreError(f"{path} is corrupted: {name} should hold {expected} entries")
 
 
+def _read_manifest(source: BinaryIO, name: str, size: int) -> tuple[Any, int]:
+    """The manifest of the store file `source` (`size` bytes, named `name` in errors) and
+    where its data section starts; checks the magic bytes, the version and the manifest's
+    CRC-32."""
+    head = source.read(_HEADER.size)
+    if len(head) < _HEADER.size:
+        raise StoreError(f"{name} is not a perfectplay store (too short: {size} bytes)")
+    magic, version, manifest_crc, length = _HEADER.unpack(head)
+    if magic != MAGIC:
+        raise StoreError(f"{name} is not a perfectplay store (bad magic bytes)")
+    if version != FORMAT_VERSION:
+        raise StoreError(
+            f"{name} has store format version {version}; this perfectplay reads "
+            f"version {FORMAT_VERSION}"
+        )
+    if length > size - _HEADER.size:
+        raise StoreError(f"{name} is truncated: the manifest runs past the end")
+    text = source.read(length)
+    if zlib.crc32(text) != manifest_crc:
+        raise StoreError(f"{name} is corrupted: manifest checksum mismatch")
+    try:
+        return json.loads(text), _aligned(_HEADER.size + length)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise StoreError(f"{name} is corrupted: the manifest is not JSON") from None
+
+
 def open_store(
     path: str | os.PathLike[str],
     *,
@@ -704,31 +816,13 @@ def open_store(
     try:
         with open(name, "rb") as source:
             size = os.fstat(source.fileno()).st_size
-            head = source.read(_HEADER.size)
-            if len(head) < _HEADER.size:
-                raise StoreError(f"{name} is not a perfectplay store (too short: {size} bytes)")
-            magic, version, manifest_crc, length = _HEADER.unpack(head)
-            if magic != MAGIC:
-                raise StoreError(f"{name} is not a perfectplay store (bad magic bytes)")
-            if version != FORMAT_VERSION:
-                raise StoreError(
-                    f"{name} has store format version {version}; this perfectplay reads "
-                    f"version {FORMAT_VERSION}"
-                )
-            if length > size - _HEADER.size:
-                raise StoreError(f"{name} is truncated: the manifest runs past the end")
-            text = source.read(length)
-            if zlib.crc32(text) != manifest_crc:
-                raise StoreError(f"{name} is corrupted: manifest checksum mismatch")
-            manifest = json.loads(text)
+            manifest, data_start = _read_manifest(source, name, size)
             _check_manifest(name, manifest, size)
             mapping = mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as error:
         if isinstance(error, StoreError):
             raise
         raise StoreError(f"cannot open {name}: {error.strerror or error}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise StoreError(f"{name} is corrupted: the manifest is not JSON") from None
     expected = game.info.name if isinstance(game, Game) else game
     if expected is not None and manifest["game"] != expected:
         mapping.close()
@@ -741,7 +835,6 @@ def open_store(
             raise StoreError(
                 f"{name} holds {expected} with parameters {manifest['params']}, not {params}"
             )
-    data_start = _aligned(_HEADER.size + length)
     for array_name, entry in manifest["arrays"].items():
         offset = data_start + int(entry["offset"])
         if offset % _ALIGN or offset + int(entry["nbytes"]) > size:

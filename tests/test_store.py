@@ -21,7 +21,15 @@ from perfectplay.errors import (
 from perfectplay.graph import GameGraph
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.solution import Solution
-from perfectplay.store import FORMAT_VERSION, MAGIC, PositionValue, open_store, save
+from perfectplay.store import (
+    FORMAT_VERSION,
+    MAGIC,
+    PositionValue,
+    file_head,
+    open_store,
+    read_head,
+    save,
+)
 from perfectplay.values import Value
 
 
@@ -375,21 +383,23 @@ def test_new_store_files_follow_the_umask(tmp_path: Path, umask: int, mode: int)
 
 def _with_manifest(path: Path, **changes: object) -> None:
     """Rewrite the store at `path` with manifest fields changed, checksummed again."""
-    import json
-    import struct
-    import zlib
-
     data = path.read_bytes()
-    header = struct.Struct("<8sIIQ")
-    _, _, _, length = header.unpack_from(data)
-    manifest = json.loads(data[header.size : header.size + length])
+    manifest, start = read_head(data)
     manifest.update(changes)
-    text = json.dumps(manifest, separators=(",", ":")).encode().ljust(length)  # data stays put
-    assert len(text) == length
-    path.write_bytes(
-        header.pack(MAGIC, FORMAT_VERSION, zlib.crc32(text), length) + text
-        + data[header.size + length :]
-    )  # fmt: skip
+    path.write_bytes(file_head(manifest, len(data) - start) + data[start:])
+
+
+def test_the_head_of_a_saved_file_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
+    """read_head and file_head are the format's two directions: what save writes before the
+    data section is file_head of the manifest read back."""
+    path = tmp_path / "s.ppstore"
+    save(path, _random_solution(5, 9, True))
+    data = path.read_bytes()
+    manifest, start = read_head(data)
+    assert start % 64 == 0 and int(manifest["file_size"]) == len(data)
+    assert file_head(manifest, len(data) - start) == data[:start]
+    with pytest.raises(StoreError, match="bad magic bytes"):
+        read_head(b"x" * len(data))
 
 
 @pytest.mark.parametrize(
