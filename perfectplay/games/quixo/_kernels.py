@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._ranking import binomials
+from perfectplay.games._square_board import square_symmetries
 from perfectplay.values import LOSE, UNDECIDED, WIN
 
 __all__ = [
@@ -103,18 +104,6 @@ class Tables(NamedTuple):
     """Where the patterns of ``k`` cells start in `patterns`."""
     order: NDArray[np.int32]
     """Boards of at most 16 cells: the colex rank of every pattern; else empty."""
-
-
-def symmetries(n: int) -> list[list[int]]:
-    """The 8 symmetries of the n x n board as cell permutations ``cell -> image cell``."""
-    m = n - 1
-    images = []
-    for d in range(n * n):
-        r, c = divmod(d, n)
-        cells = [(r, c), (c, m - r), (m - r, m - c), (m - c, r)]  # the four rotations
-        cells += [(r, m - c), (m - r, c), (c, r), (m - c, m - r)]  # and the four reflections
-        images.append([row * n + col for row, col in cells])
-    return [[images[d][s] for d in range(n * n)] for s in range(8)]
 
 
 def move_list(n: int) -> list[tuple[str, int, int]]:
@@ -181,7 +170,7 @@ def tables(n: int) -> Tables:
                         k += 1
                         total += int(binom[8 * b + bit, k]) if k <= cells else 0
                 colex[b, c, v] = total
-    perms = symmetries(n)
+    perms = square_symmetries(n)
     sym = np.zeros((7, nbytes, 256), dtype=np.int32)  # images of at most 25 bits
     for s in range(7):
         for b in range(nbytes):

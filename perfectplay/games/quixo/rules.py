@@ -65,12 +65,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.errors import GameDefinitionError
+from perfectplay.games._square_board import BoardText, bitboards, board_of, square_symmetries
 from perfectplay.games.quixo import _kernels as kernels
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 
-__all__ = ["SIZES", "SYMBOLS", "Quixo", "QuixoPosition", "bitboards", "board_text", "check_size"]
+__all__ = ["SIZES", "SYMBOLS", "Quixo", "QuixoPosition", "check_size"]
 
 SIZES = (3, 4, 5)
 """The board sides GamesmanOne plays (its three variants)."""
@@ -89,18 +90,6 @@ def check_size(size: Any) -> int:
             f"quixo needs a board side of 3, 4 or 5 (GamesmanOne's variants), got {size!r}"
         )
     return size
-
-
-def bitboards(board: str) -> tuple[int, int]:
-    """The X and the O cubes of `board` as bitboards (bit ``d`` for cell ``d``)."""
-    x = sum(1 << d for d, cell in enumerate(board) if cell == "X")
-    o = sum(1 << d for d, cell in enumerate(board) if cell == "O")
-    return x, o
-
-
-def board_text(x: int, o: int, cells: int) -> str:
-    """The board string of bitboards `x` and `o` (the inverse of :func:`bitboards`)."""
-    return "".join("X" if x >> d & 1 else "O" if o >> d & 1 else "-" for d in range(cells))
 
 
 class Quixo(Game[QuixoPosition]):
@@ -131,7 +120,8 @@ class Quixo(Game[QuixoPosition]):
         self._lines = [[r * n + c for c in range(n)] for r in range(n)]
         self._lines += [[r * n + c for r in range(n)] for c in range(n)]
         self._lines += [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
-        self._perms = kernels.symmetries(n)
+        self._perms = square_symmetries(n)
+        self._text = BoardText(n, n)
 
     def initial(self) -> QuixoPosition:
         return "-" * (self.size * self.size), "X"
@@ -176,16 +166,13 @@ class Quixo(Game[QuixoPosition]):
             image = [""] * len(board)
             for d, cell in enumerate(board):
                 image[perm[d]] = cell
-            return bitboards("".join(image))
+            x, o = bitboards("".join(image))
+            return x, o
 
-        x, o = min(key(perm) for perm in self._perms)
-        return board_text(x, o, len(board)), turn
+        return board_of(min(key(perm) for perm in self._perms), len(board)), turn
 
     def render(self, position: QuixoPosition) -> str:
-        board, turn = position
-        n = self.size
-        grid = [" ".join(board[r * n : (r + 1) * n]) for r in range(n)]
-        return "\n".join([*grid, f"{turn} to move"])
+        return self._text.render(position)
 
     def labelled(self, position: QuixoPosition) -> str:
         """The board with the cell numbers of the move labels (``1R``) beside it, then the side
@@ -208,39 +195,15 @@ class Quixo(Game[QuixoPosition]):
     def notation(self, position: QuixoPosition) -> str:
         """The rows from the top joined by ``/``, a blank and the side to move (``X--/-O-/--- X``
         on 3x3)."""
-        board, turn = position
-        n = self.size
-        return "/".join(board[r * n : (r + 1) * n] for r in range(n)) + f" {turn}"
+        return self._text.notation(position)
 
     def parse(self, text: str) -> QuixoPosition:
         """The position :meth:`render` draws (rows, then ``X to move``/``O to move``) or
         :meth:`notation` writes (rows joined by ``/``, a blank, ``X`` or ``O``)."""
-        lines = text.strip().splitlines()
-        if len(lines) == 1 and "/" in lines[0]:
-            rows, _, side = lines[0].rpartition(" ")
-            lines = [*rows.split("/"), f"{side} to move"]
-        n = self.size
-        words = lines[-1].split() if lines else []
-        turn = words[0].upper() if len(words) == 3 and words[1:] == ["to", "move"] else ""
-        board = "".join("".join(line.split()) for line in lines[:-1]).upper()
-        if turn not in ("X", "O") or len(board) != n * n or set(board) - set("XO-"):
-            raise InputFormatError(
-                f"expected {n} lines of {n} cells (X, O or -) and 'X to move' or 'O to move', "
-                f"got {text!r}"
-            )
-        return board, turn
+        return self._text.parse(text)
 
     def encode(self, position: QuixoPosition) -> int:
-        board, turn = position
-        code = 0
-        for cell in board:
-            code = code * 3 + "-XO".index(cell)
-        return code * 2 + (turn == "O")
+        return self._text.encode(position)
 
     def decode(self, code: int) -> QuixoPosition:
-        code, o_turn = divmod(code, 2)
-        cells = []
-        for _ in range(self.size * self.size):
-            code, digit = divmod(code, 3)
-            cells.append("-XO"[digit])
-        return "".join(reversed(cells)), "O" if o_turn else "X"
+        return self._text.decode(code)

@@ -17,13 +17,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games._square_board import bitboards, board_of
 from perfectplay.games.quixo import _kernels as kernels
 from perfectplay.games.quixo.rules import (
     SYMBOLS,
     Quixo,
     QuixoPosition,
-    bitboards,
-    board_text,
     check_size,
 )
 from perfectplay.protocol.game import GameInfo
@@ -165,7 +164,7 @@ class TieredQuixo(TieredGame):
                 f"(0..{self.tier_size(tier) - 1})"
             )
         xs, os, turns = kernels.boards(np.array([rank], dtype=np.int64), nx, no, self._tables)
-        return board_text(int(xs[0]), int(os[0]), self.cells), SYMBOLS[int(turns[0])]
+        return board_of((int(xs[0]), int(os[0])), self.cells), SYMBOLS[int(turns[0])]
 
     def locate(self, position: Any) -> tuple[Tier, int]:
         board, turn = self._checked(position)

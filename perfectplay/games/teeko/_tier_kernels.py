@@ -31,8 +31,8 @@ from numpy.typing import NDArray
 from perfectplay._bits import popcount
 from perfectplay._ranking import binomials, colex_rank
 from perfectplay._ranking_kernels import colex_unrank_bits
+from perfectplay.games._square_board import square_symmetries as board_symmetries
 from perfectplay.games.teeko.rules import patterns
-from perfectplay.games.teeko.rules import symmetries as board_symmetries
 from perfectplay.values import LOSE, UNDECIDED
 
 __all__ = [

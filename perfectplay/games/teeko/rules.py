@@ -54,38 +54,17 @@ from math import comb
 from typing import Any
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games._square_board import BoardText, bitboards, board_of, square_symmetries
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 
-__all__ = ["Teeko", "TeekoPosition", "check_params", "patterns", "swap", "symmetries"]
+__all__ = ["Teeko", "TeekoPosition", "check_params", "patterns", "swap"]
 
 TeekoPosition = tuple[str, str]
 """``(board, turn)``: n * n cells ``X``/``O``/``-`` row by row from the top; ``"X"``/``"O"``."""
 
 _DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 """GamesmanOne's order of a piece's slides: rows above first, then columns left to right."""
-
-
-def symmetries(n: int) -> list[list[int]]:
-    """The 8 symmetries of the n x n board as cell permutations ``cell -> image cell``.
-
-    The identity first, then the rotations by a quarter, a half and three quarters, then the
-    four reflections (left-right, top-bottom and the two diagonals).
-
-    >>> symmetries(3)[1][:3]  # a quarter turn takes the top row to the right column
-    [2, 5, 8]
-    """
-    m = n - 1
-    out = []
-    for s in range(8):
-        images = []
-        for d in range(n * n):
-            r, c = divmod(d, n)
-            r2, c2 = [(r, c), (c, m - r), (m - r, m - c), (m - c, r),
-                      (r, m - c), (m - r, c), (c, r), (m - c, m - r)][s]  # fmt: skip
-            images.append(r2 * n + c2)
-        out.append(images)
-    return out
 
 
 def patterns(n: int, k: int) -> list[tuple[int, ...]]:
@@ -149,7 +128,8 @@ class Teeko(Game[TeekoPosition]):
             description=f"Teeko on {size}x{size} with {pieces} pieces each (GamesmanOne's rules)",
         )
         self._patterns = set(patterns(size, pieces))
-        self._perms = symmetries(size)
+        self._perms = square_symmetries(size)
+        self._text = BoardText(size, size)
 
     def initial(self) -> TeekoPosition:
         return "-" * self.cells, "X"
@@ -202,45 +182,26 @@ class Teeko(Game[TeekoPosition]):
             board, turn = swap(board), "X"
 
         def key(perm: list[int]) -> tuple[int, int]:
-            x = sum(1 << perm[d] for d, cell in enumerate(board) if cell == "X")
-            o = sum(1 << perm[d] for d, cell in enumerate(board) if cell == "O")
+            image = [""] * len(board)
+            for d, cell in enumerate(board):
+                image[perm[d]] = cell
+            x, o = bitboards("".join(image))
             return x, o
 
-        x, o = min(key(perm) for perm in self._perms)
-        cells = "".join(
-            "X" if x >> d & 1 else "O" if o >> d & 1 else "-" for d in range(self.cells)
-        )
-        return cells, turn
+        return board_of(min(key(perm) for perm in self._perms), self.cells), turn
 
     def render(self, position: TeekoPosition) -> str:
-        board, turn = position
-        n = self.size
-        grid = [" ".join(board[r * n : (r + 1) * n]) for r in range(n)]
-        return "\n".join([*grid, f"{turn} to move"])
+        return self._text.render(position)
 
     def notation(self, position: TeekoPosition) -> str:
         """The rows from the top joined by ``/``, a blank and the side to move."""
-        board, turn = position
-        n = self.size
-        return "/".join(board[r * n : (r + 1) * n] for r in range(n)) + f" {turn}"
+        return self._text.notation(position)
 
     def parse(self, text: str) -> TeekoPosition:
         """The position :meth:`render` draws (rows, then ``X to move``) or :meth:`notation`
         writes (rows joined by ``/``, a blank, ``X`` or ``O``); raises InputFormatError for a
         board no game of Teeko reaches by its counts of pieces."""
-        lines = text.strip().splitlines()
-        if len(lines) == 1 and "/" in lines[0]:
-            rows, _, side = lines[0].rpartition(" ")
-            lines = [*rows.split("/"), f"{side} to move"]
-        n = self.size
-        words = lines[-1].split() if lines else []
-        turn = words[0].upper() if len(words) == 3 and words[1:] == ["to", "move"] else ""
-        board = "".join("".join(line.split()) for line in lines[:-1]).upper()
-        if turn not in ("X", "O") or len(board) != n * n or set(board) - set("XO-"):
-            raise InputFormatError(
-                f"expected {n} lines of {n} cells (X, O or -) and 'X to move' or 'O to move', "
-                f"got {text!r}"
-            )
+        board, turn = self._text.parse(text)
         self.check(board, turn)
         return board, turn
 
@@ -256,16 +217,7 @@ class Teeko(Game[TeekoPosition]):
             )
 
     def encode(self, position: TeekoPosition) -> int:
-        board, turn = position
-        code = 0
-        for cell in board:
-            code = code * 3 + "-XO".index(cell)
-        return code * 2 + (turn == "O")
+        return self._text.encode(position)
 
     def decode(self, code: int) -> TeekoPosition:
-        code, o_turn = divmod(code, 2)
-        cells = []
-        for _ in range(self.cells):
-            code, digit = divmod(code, 3)
-            cells.append("-XO"[digit])
-        return "".join(reversed(cells)), "O" if o_turn else "X"
+        return self._text.decode(code)

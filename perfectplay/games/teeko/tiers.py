@@ -36,18 +36,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games._square_board import bitboards
 from perfectplay.games.teeko import _tier_kernels as kernels
 from perfectplay.games.teeko.rules import Teeko, TeekoPosition, check_params, swap
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame, TierMoves
 
 __all__ = ["TieredTeeko"]
-
-
-def _bitboards(board: str) -> tuple[int, int]:
-    x = sum(1 << d for d, cell in enumerate(board) if cell == "X")
-    o = sum(1 << d for d, cell in enumerate(board) if cell == "O")
-    return x, o
 
 
 class TieredTeeko(TieredGame):
@@ -168,7 +163,7 @@ class TieredTeeko(TieredGame):
         tier = board.count("X") + board.count("O")
         if tier == self.moving and turn == "O":
             board = swap(board)
-        x, o = _bitboards(board)
+        x, o = bitboards(board)
         nx, no = self.counts(tier)
         rank = kernels.ranks(
             np.array([x], dtype=np.int64), np.array([o], dtype=np.int64), nx, no, self._tables, True

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.games._square_board import square_symmetries
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.games.teeko import _tier_kernels as kernels
-from perfectplay.games.teeko.rules import Teeko, TeekoPosition, symmetries
+from perfectplay.games.teeko.rules import Teeko, TeekoPosition
 from perfectplay.games.teeko.tiers import TieredTeeko
 from perfectplay.tiers import solve_tiers
 from perfectplay.values import DRAW, UNDECIDED
@@ -76,7 +77,7 @@ def test_rank_round_trips(data: st.DataObject) -> None:
 def test_slots_and_orbits_cover_every_board_once() -> None:
     game = TieredTeeko(4, 3)
     rules = game.as_game()
-    perms = symmetries(4)
+    perms = square_symmetries(4)
     t = kernels.tables(4, 3)
     for tier in game.tiers():
         nx, no = game.counts(tier)
