@@ -65,8 +65,8 @@ del _i
 # How many queue entries ahead the propagations prefetch (measured on random graphs of 10^6
 # and 10^7 positions): a position's range in the reverse CSR AHEAD entries ahead, its
 # predecessors AHEAD / 2 ahead, their `state` entries AHEAD / 4 ahead, each stage reading
-# what the previous one brought into cache. (The prefetches are written out in each loop: a
-# shared helper function measured no faster than no prefetching at all.)
+# what the previous one brought into cache. (The prefetches are written out in the dequeuing
+# loop of _propagate: a helper function for them measured no faster than no prefetching.)
 AHEAD = 16
 # Below this many moves the reverse CSR and `state` stay in cache and prefetching only costs
 # instructions (10% slower at 10^5 positions, 4 * 10^5 moves): it is skipped.
@@ -153,41 +153,7 @@ def propagate_win_lose(rindptr, rindices, state, remoteness, queue, marks, head,
     :func:`sort_level` before it is dequeued and its remoteness is written then.
     Returns the new tail.
     """
-    level = 0
-    prefetch = rindices.shape[0] >= PREFETCH_MIN_MOVES
-    while head < tail:
-        level_end = tail
-        sort_level(queue, head, level_end, marks)
-        # Prefetch, stage by stage, what dequeuing the entries before `ahead_end` will read.
-        ahead_end = level_end if prefetch else 0
-        for i in range(head, level_end):
-            if i + AHEAD < ahead_end:
-                _prefetch(rindptr, queue[i + AHEAD])
-            if i + AHEAD // 2 < ahead_end:
-                _prefetch(rindices, rindptr[queue[i + AHEAD // 2]])
-            if i + AHEAD // 4 < ahead_end:
-                w = queue[i + AHEAD // 4]
-                for e in range(rindptr[w], rindptr[w + 1]):
-                    _prefetch(state, rindices[e])
-            c = queue[i]
-            remoteness[c] = level
-            child_lost = state[c] == -LOSE
-            for e in range(rindptr[c], rindptr[c + 1]):
-                p = rindices[e]
-                s = state[p]
-                if s <= 0:
-                    continue
-                if child_lost:
-                    state[p] = -WIN
-                else:
-                    state[p] = s - 1
-                    if s != 1:
-                        continue
-                queue[tail] = p
-                tail += 1
-        head = level_end
-        level += 1
-    return tail
+    return _propagate(rindptr, rindices, state, remoteness, queue, marks, head, tail, False)
 
 
 @nb.njit(cache=True)
@@ -209,8 +175,20 @@ def propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tai
     than its nearest TIE child (its first one dequeued). Levels as in
     :func:`propagate_win_lose`. Returns the new tail.
     """
+    return _propagate(rindptr, rindices, state, remoteness, queue, marks, head, tail, True)
+
+
+@nb.njit(cache=True)
+def _propagate(rindptr, rindices, state, remoteness, queue, marks, head, tail, ties):  # type: ignore[no-untyped-def]
+    """The level-by-level pipeline both propagations run: sort a level, dequeue it with
+    prefetches ahead, write each position's remoteness and update its undecided predecessors.
+
+    A predecessor is decided at once by a dequeued TIE (`ties`: it ties) or LOSE (it wins);
+    a dequeued WIN takes one off its counter instead, deciding it (a LOSE) at 0.
+    """
     level = 0
     prefetch = rindices.shape[0] >= PREFETCH_MIN_MOVES
+    decided = -TIE if ties else -WIN
     while head < tail:
         level_end = tail
         sort_level(queue, head, level_end, marks)
@@ -227,12 +205,20 @@ def propagate_ties(rindptr, rindices, state, remoteness, queue, marks, head, tai
                     _prefetch(state, rindices[e])
             c = queue[i]
             remoteness[c] = level
+            at_once = ties or state[c] == -LOSE
             for e in range(rindptr[c], rindptr[c + 1]):
                 p = rindices[e]
-                if state[p] > 0:
-                    state[p] = -TIE
-                    queue[tail] = p
-                    tail += 1
+                s = state[p]
+                if s <= 0:
+                    continue
+                if at_once:
+                    state[p] = decided
+                else:
+                    state[p] = s - 1
+                    if s != 1:
+                        continue
+                queue[tail] = p
+                tail += 1
         head = level_end
         level += 1
     return tail

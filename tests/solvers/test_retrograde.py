@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
+from pathlib import Path
 
 import brute
 import numpy as np
@@ -495,3 +497,18 @@ def test_prefetching_path_on_wide_levels_ties() -> None:
     s = solve_retrograde(g, primitive)
     assert (s.value == TIE).all()
     assert np.array_equal(s.remoteness, (d + 1) // 2)
+
+
+def test_the_prefetching_level_pipeline_is_written_once() -> None:
+    """Both propagations run one pipeline: a single kernel issues the prefetches."""
+    tree = ast.parse(Path(k.__file__).read_text())
+    prefetching = [
+        f.name
+        for f in tree.body
+        if isinstance(f, ast.FunctionDef)
+        and any(
+            isinstance(n, ast.Call) and getattr(n.func, "id", None) == "_prefetch"
+            for n in ast.walk(f)
+        )
+    ]
+    assert prefetching == ["_propagate"]
