@@ -103,8 +103,9 @@ class TooLargeError(PerfectPlayError, MemoryError):
     what : str
         What is too large and by how much, one clause (the message starts with it).
     limit : str, optional
-        The limit exceeded: ``"memory"``, or the name of the parameter that bounds the work
-        (``"max_positions"``); None when the raiser does not say.
+        The limit exceeded: ``"memory"``, the name of the parameter that bounds the work
+        (``"max_positions"``) or another bound the raiser names (``"code bits"``); None when
+        the raiser does not say.
     estimate : int or float, optional
         The estimated need, in the limit's unit (bytes for ``"memory"``, positions for
         ``"max_positions"``; a float may be ``inf``); None when unknown.

@@ -32,16 +32,15 @@ import sys
 from collections.abc import Callable
 from typing import NamedTuple
 
-import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay import _graphfile_kernels as kernels
 from perfectplay._memory import check_memory
-from perfectplay._tokens import INT_BAD, INT_TOO_BIG, read_int
 from perfectplay.errors import InputFormatError, InvalidGraphError
 from perfectplay.graph import GameGraph
 from perfectplay.solution import Solution
-from perfectplay.values import DRAW, NO_REMOTENESS, UNDECIDED, VALUE_DTYPE, WIN, Value
+from perfectplay.values import UNDECIDED, VALUE_DTYPE, WIN
 
 __all__ = [
     "ParsedGraph",
@@ -51,242 +50,6 @@ __all__ = [
     "read_graph_file",
     "solve_bytes",
 ]
-
-# ---------------------------------------------------------------------------- kernel statuses
-_OK = 0
-_EMPTY = 1  # no header at all
-_BAD_INT = 2  # a token that should be an integer is not one
-_TOO_BIG = 3  # more than 18 digits
-_EXTRA = 4  # something after the last expected token of a line
-_EOL = 5  # the line ends before its second token
-_NEGATIVE = 6  # n or m below zero
-_EOF_MOVES = 7  # fewer than m move lines
-_RANGE = 8  # a position id outside 0..n-1
-_BAD_WORD = 9  # a value word that is not WIN, LOSE or TIE
-_DRAW_WORD = 10  # DRAW given as a primitive value
-_DUPLICATE = 11  # a second primitive value for the same position
-
-# Slots of the kernels' `info` output array.
-_STATUS, _LINE, _OFFSET, _INDEX, _VALUE = 0, 1, 2, 3, 4
-
-
-def _word_table() -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """The value names as a byte table indexed by value (row v spells Value(v).name)."""
-    values = (Value.LOSE, Value.DRAW, Value.TIE, Value.WIN)
-    words = np.zeros((len(values), 4), dtype=np.uint8)
-    lengths = np.zeros(len(values), dtype=np.int64)
-    for v in values:
-        words[v, : len(v.name)] = np.frombuffer(v.name.encode(), dtype=np.uint8)
-        lengths[v] = len(v.name)
-    return words, lengths
-
-
-_WORDS, _WORD_LENGTHS = _word_table()
-
-
-@nb.njit(cache=True)
-def _is_blank(c):  # type: ignore[no-untyped-def]
-    # space, \t, \v, \f, \r: whitespace that does not end a line
-    return c == 32 or c == 9 or c == 11 or c == 12 or c == 13
-
-
-@nb.njit(cache=True)
-def _ends_token(c):  # type: ignore[no-untyped-def]
-    return c == 10 or c == 35 or _is_blank(c)
-
-
-@nb.njit(cache=True)
-def _skip_to_token(buf, pos, line):  # type: ignore[no-untyped-def]
-    """Skip whitespace, comments and blank lines: (pos, line) of the next token, or EOF."""
-    n = buf.shape[0]
-    while pos < n:
-        c = buf[pos]
-        if c == 10:
-            line += 1
-            pos += 1
-        elif c == 35:  # '#': skip to the end of the line (the newline is counted above)
-            while pos < n and buf[pos] != 10:
-                pos += 1
-        elif _is_blank(c):
-            pos += 1
-        else:
-            break
-    return pos, line
-
-
-@nb.njit(cache=True)
-def _skip_inline(buf, pos):  # type: ignore[no-untyped-def]
-    """Skip blanks and a comment on the current line: the next token of this line, or its end."""
-    n = buf.shape[0]
-    while pos < n and _is_blank(buf[pos]):
-        pos += 1
-    if pos < n and buf[pos] == 35:
-        while pos < n and buf[pos] != 10:
-            pos += 1
-    return pos
-
-
-@nb.njit(cache=True)
-def _at_line_end(buf, pos):  # type: ignore[no-untyped-def]
-    return pos >= buf.shape[0] or buf[pos] == 10
-
-
-@nb.njit(cache=True)
-def _read_int(buf, pos):  # type: ignore[no-untyped-def]
-    """(status, value, end) of the integer token at `pos` (ended by a blank, newline or '#')."""
-    status, value, end = read_int(buf, pos)
-    if status == INT_TOO_BIG:
-        return _TOO_BIG, 0, end
-    if status == INT_BAD or (end < buf.shape[0] and not _ends_token(buf[end])):
-        return _BAD_INT, 0, end
-    return _OK, value, end
-
-
-@nb.njit(cache=True)
-def _read_value_word(buf, pos, words, lengths):  # type: ignore[no-untyped-def]
-    """(value, end) of the word at `pos`: the row of `words` it spells in any letter case,
-    or UNDECIDED if none."""
-    n = buf.shape[0]
-    end = pos
-    while end < n and not _ends_token(buf[end]):
-        end += 1
-    for v in range(words.shape[0]):
-        if lengths[v] != end - pos:
-            continue
-        same = True
-        for i in range(lengths[v]):
-            c = buf[pos + i]
-            if 97 <= c <= 122:  # lower case -> upper case
-                c -= 32
-            if c != words[v, i]:
-                same = False
-                break
-        if same:
-            return v, end
-    return UNDECIDED, end
-
-
-@nb.njit(cache=True)
-def _parse_header(buf, info):  # type: ignore[no-untyped-def]
-    """Read ``n m``; fill `info`; return (n, m, position after the header line, its line)."""
-    pos, line = _skip_to_token(buf, 0, 1)
-    info[_LINE] = line
-    info[_OFFSET] = pos
-    if pos >= buf.shape[0]:
-        info[_STATUS] = _EMPTY
-        return 0, 0, pos, line
-    status, n, end = _read_int(buf, pos)
-    if status != _OK:
-        info[_STATUS] = status
-        return 0, 0, pos, line
-    info[_INDEX] = 0
-    if n < 0:
-        info[_STATUS] = _NEGATIVE
-        info[_VALUE] = n
-        return 0, 0, pos, line
-    pos = _skip_inline(buf, end)
-    info[_OFFSET] = pos
-    info[_INDEX] = 1
-    if _at_line_end(buf, pos):
-        info[_STATUS] = _EOL
-        return 0, 0, pos, line
-    status, m, end = _read_int(buf, pos)
-    if status != _OK:
-        info[_STATUS] = status
-        return 0, 0, pos, line
-    if m < 0:
-        info[_STATUS] = _NEGATIVE
-        info[_VALUE] = m
-        return 0, 0, pos, line
-    pos = _skip_inline(buf, end)
-    if not _at_line_end(buf, pos):
-        info[_STATUS] = _EXTRA
-        info[_OFFSET] = pos
-        return 0, 0, pos, line
-    info[_STATUS] = _OK
-    return n, m, pos, line
-
-
-@nb.njit(cache=True)
-def _parse_body(buf, pos, line, n, src, dst, primitive, words, lengths, info):  # type: ignore[no-untyped-def]
-    """Fill `src`, `dst` (one slot per move, m = len(src)) and `primitive` (one per position).
-
-    On an error, `info` holds the status, line, byte offset, move index or position, and the
-    offending number; filling stops there.
-    """
-    size = buf.shape[0]
-    m = src.shape[0]
-    for k in range(m):
-        pos, line = _skip_to_token(buf, pos, line)
-        info[_LINE] = line
-        info[_INDEX] = k
-        info[_OFFSET] = pos
-        if pos >= size:
-            info[_STATUS] = _EOF_MOVES
-            return
-        for j in range(2):
-            if j == 1:
-                pos = _skip_inline(buf, pos)
-                info[_OFFSET] = pos
-                if _at_line_end(buf, pos):
-                    info[_STATUS] = _EOL
-                    return
-            status, x, end = _read_int(buf, pos)
-            if status != _OK:
-                info[_STATUS] = status
-                return
-            if x < 0 or x >= n:
-                info[_STATUS] = _RANGE
-                info[_VALUE] = x
-                return
-            if j == 0:
-                src[k] = x
-            else:
-                dst[k] = x
-            pos = end
-        pos = _skip_inline(buf, pos)
-        if not _at_line_end(buf, pos):
-            info[_STATUS] = _EXTRA
-            info[_OFFSET] = pos
-            return
-    info[_INDEX] = -1  # from here on, errors are about primitive value lines
-    while True:
-        pos, line = _skip_to_token(buf, pos, line)
-        info[_LINE] = line
-        info[_OFFSET] = pos
-        if pos >= size:
-            break
-        status, u, end = _read_int(buf, pos)
-        if status != _OK:
-            info[_STATUS] = status
-            return
-        if u < 0 or u >= n:
-            info[_STATUS] = _RANGE
-            info[_VALUE] = u
-            return
-        pos = _skip_inline(buf, end)
-        info[_OFFSET] = pos
-        info[_VALUE] = u
-        if _at_line_end(buf, pos):
-            info[_STATUS] = _EOL
-            return
-        value, end = _read_value_word(buf, pos, words, lengths)
-        if value == UNDECIDED:
-            info[_STATUS] = _BAD_WORD
-            return
-        if value == DRAW:
-            info[_STATUS] = _DRAW_WORD
-            return
-        if primitive[u] != UNDECIDED:
-            info[_STATUS] = _DUPLICATE
-            return
-        primitive[u] = value
-        pos = _skip_inline(buf, end)
-        if not _at_line_end(buf, pos):
-            info[_STATUS] = _EXTRA
-            info[_OFFSET] = pos
-            return
-    info[_STATUS] = _OK
 
 
 class ParsedGraph(NamedTuple):
@@ -313,50 +76,58 @@ def _last_line(data: bytes) -> int:
 
 
 def _header_error(data: bytes, info: NDArray[np.int64]) -> InputFormatError:
-    status, line, offset = int(info[_STATUS]), int(info[_LINE]), int(info[_OFFSET])
-    what = ("n (the number of positions)", "m (the number of moves)")[int(info[_INDEX])]
-    if status == _EMPTY:
+    status, line, offset = (
+        int(info[kernels.STATUS]),
+        int(info[kernels.LINE]),
+        int(info[kernels.OFFSET]),
+    )
+    what = ("n (the number of positions)", "m (the number of moves)")[int(info[kernels.INDEX])]
+    if status == kernels.EMPTY:
         return InputFormatError(
             "no header: expected `n m` (numbers of positions and moves)", _last_line(data)
         )
-    if status == _EOL:
+    if status == kernels.EOL:
         return InputFormatError(f"the header ends early: expected {what} after n", line)
-    if status == _NEGATIVE:
-        return InputFormatError(f"{what} must be >= 0, got {int(info[_VALUE])}", line)
-    if status == _TOO_BIG:
+    if status == kernels.NEGATIVE:
+        return InputFormatError(f"{what} must be >= 0, got {int(info[kernels.VALUE])}", line)
+    if status == kernels.TOO_BIG:
         return InputFormatError(f"number too large for {what}: {_token(data, offset)}", line)
-    if status == _EXTRA:
+    if status == kernels.EXTRA:
         return InputFormatError(f"unexpected {_token(data, offset)} after the header `n m`", line)
     return InputFormatError(f"expected an integer for {what}, got {_token(data, offset)}", line)
 
 
 def _body_error(data: bytes, info: NDArray[np.int64], n: int, m: int) -> InputFormatError:
-    status, line, offset = int(info[_STATUS]), int(info[_LINE]), int(info[_OFFSET])
-    k = int(info[_INDEX])
+    status, line, offset = (
+        int(info[kernels.STATUS]),
+        int(info[kernels.LINE]),
+        int(info[kernels.OFFSET]),
+    )
+    k = int(info[kernels.INDEX])
     where = f"move {k + 1} of {m}" if k >= 0 else "a primitive value line `u WIN|LOSE|TIE`"
     token = _token(data, offset)
-    if status == _EOF_MOVES:
+    if status == kernels.EOF_MOVES:
         return InputFormatError(f"the file ends after {k} of {m} moves", _last_line(data))
-    if status == _RANGE:
+    if status == kernels.RANGE:
         return InputFormatError(
-            f"position {int(info[_VALUE])} is out of range 0..{n - 1} ({where})", line
+            f"position {int(info[kernels.VALUE])} is out of range 0..{n - 1} ({where})", line
         )
-    if status == _TOO_BIG:
+    if status == kernels.TOO_BIG:
         return InputFormatError(f"number too large: {token} ({where})", line)
-    if status == _BAD_INT:
+    if status == kernels.BAD_INT:
         return InputFormatError(f"expected an integer, got {token} ({where})", line)
-    if status == _EOL:
+    if status == kernels.EOL:
         second = "the target position v" if k >= 0 else "a value WIN, LOSE or TIE"
         return InputFormatError(f"the line ends early: expected {second} ({where})", line)
-    if status == _EXTRA:
+    if status == kernels.EXTRA:
         return InputFormatError(f"unexpected {token} at the end of {where}", line)
-    u = int(info[_VALUE])
-    if status == _BAD_WORD:
+    u = int(info[kernels.VALUE])
+    if status == kernels.BAD_WORD:
         hint = f"; more than m = {m} moves?" if token.strip("'").isdigit() else ""
         return InputFormatError(
             f"unknown value {token} for position {u} (expected WIN, LOSE or TIE{hint})", line
         )
-    if status == _DRAW_WORD:
+    if status == kernels.DRAW_WORD:
         return InputFormatError(
             f"position {u}: DRAW cannot be given as a primitive value "
             "(a draw is an endless game; expected WIN, LOSE or TIE)",
@@ -402,6 +173,7 @@ def parse_graph(data: bytes, *, then: Callable[[int, int], float] | None = None)
 
     Examples
     --------
+    >>> from perfectplay.values import Value
     >>> p = parse_graph(b"# two positions\\n2 1\\n\\n0 1   # the only move\\n1 lose\\n")
     >>> p.graph.moves(0).tolist(), Value(int(p.primitive[1])).name
     ([1], 'LOSE')
@@ -412,8 +184,8 @@ def parse_graph(data: bytes, *, then: Callable[[int, int], float] | None = None)
     """
     buf = np.frombuffer(data, dtype=np.uint8)
     info = np.zeros(5, dtype=np.int64)
-    n, m, pos, line = _parse_header(buf, info)
-    if info[_STATUS] != _OK:
+    n, m, pos, line = kernels.parse_header(buf, info)
+    if info[kernels.STATUS] != kernels.OK:
         raise _header_error(data, info)
     estimate = _estimate_bytes(n, m) + (0.0 if then is None else then(n, m))
     what = f"a graph file with {n} positions and {m} moves"
@@ -422,8 +194,10 @@ def parse_graph(data: bytes, *, then: Callable[[int, int], float] | None = None)
     src = np.empty(m, dtype=id_dtype)
     dst = np.empty(m, dtype=id_dtype)
     primitive = np.full(n, UNDECIDED, dtype=VALUE_DTYPE)
-    _parse_body(buf, pos, line, n, src, dst, primitive, _WORDS, _WORD_LENGTHS, info)
-    if info[_STATUS] != _OK:
+    kernels.parse_body(
+        buf, pos, line, n, src, dst, primitive, kernels.WORDS, kernels.WORD_LENGTHS, info
+    )
+    if info[kernels.STATUS] != kernels.OK:
         raise _body_error(data, info, n, m)
     return ParsedGraph(GameGraph.from_edges(src, dst, n=n), primitive)
 
@@ -467,51 +241,6 @@ def solve_bytes(n: int, m: int, *, json: bool = False) -> float:
 _MAX_LINE = 19 + 1 + 4 + 1 + 11 + 1
 
 
-@nb.njit(cache=True)
-def _write_int(out, pos, x):  # type: ignore[no-untyped-def]
-    if x < 0:
-        out[pos] = 45
-        pos += 1
-        x = -x
-    start = pos
-    while True:
-        out[pos] = 48 + x % 10
-        pos += 1
-        x //= 10
-        if x == 0:
-            break
-    i, j = start, pos - 1
-    while i < j:
-        out[i], out[j] = out[j], out[i]
-        i += 1
-        j -= 1
-    return pos
-
-
-@nb.njit(cache=True)
-def _format_lines(value, remoteness, words, lengths, out):  # type: ignore[no-untyped-def]
-    """Write ``id VALUE remoteness`` lines into `out` (sized n * _MAX_LINE); return bytes used."""
-    pos = 0
-    for p in range(value.shape[0]):
-        pos = _write_int(out, pos, p)
-        out[pos] = 32
-        pos += 1
-        v = value[p]
-        for i in range(lengths[v]):
-            out[pos] = words[v, i]
-            pos += 1
-        out[pos] = 32
-        pos += 1
-        if remoteness[p] == NO_REMOTENESS:
-            out[pos] = 45
-            pos += 1
-        else:
-            pos = _write_int(out, pos, remoteness[p])
-        out[pos] = 10
-        pos += 1
-    return pos
-
-
 def _check_decided(solution: Solution) -> None:
     undecided = np.flatnonzero(solution.value > WIN)
     if undecided.size:
@@ -548,52 +277,15 @@ def format_solution(solution: Solution) -> str:
     n = solution.graph.n
     check_memory(_MAX_LINE * n * 2.0, f"the text output for {n} positions")
     out = np.empty(_MAX_LINE * n, dtype=np.uint8)  # each line needs at most _MAX_LINE bytes
-    used = _format_lines(solution.value, solution.remoteness, _WORDS, _WORD_LENGTHS, out)
+    used = kernels.format_lines(
+        solution.value, solution.remoteness, kernels.WORDS, kernels.WORD_LENGTHS, out
+    )
     return out[:used].tobytes().decode("ascii")
 
 
 # Longest JSON entry: `{"id": ` (7) + a 19-digit id + `, "value": "` (12) + a 4-letter word +
 # `", "remoteness": ` (17) + an 11-character remoteness + `}, ` (3).
 _MAX_ENTRY = 7 + 19 + 12 + 4 + 17 + 11 + 3
-_JSON_ID = np.frombuffer(b'{"id": ', dtype=np.uint8)
-_JSON_VALUE = np.frombuffer(b', "value": "', dtype=np.uint8)
-_JSON_REMOTENESS = np.frombuffer(b'", "remoteness": ', dtype=np.uint8)
-_JSON_NULL = np.frombuffer(b"null", dtype=np.uint8)
-
-
-@nb.njit(cache=True)
-def _put(out, pos, text):  # type: ignore[no-untyped-def]
-    for i in range(text.shape[0]):
-        out[pos + i] = text[i]
-    return pos + text.shape[0]
-
-
-@nb.njit(cache=True)
-def _format_entries(value, remoteness, words, lengths, parts, out):  # type: ignore[no-untyped-def]
-    """Write the ``{"id": p, "value": "WIN", "remoteness": r}`` entries, joined by ``, ``, into
-    `out` (sized n * _MAX_ENTRY); return the bytes used. `parts`: the constant pieces (_JSON_ID,
-    _JSON_VALUE, _JSON_REMOTENESS, _JSON_NULL)."""
-    pos = 0
-    for p in range(value.shape[0]):
-        if p:
-            out[pos] = 44  # ", "
-            out[pos + 1] = 32
-            pos += 2
-        pos = _put(out, pos, parts[0])
-        pos = _write_int(out, pos, p)
-        pos = _put(out, pos, parts[1])
-        v = value[p]
-        for i in range(lengths[v]):
-            out[pos] = words[v, i]
-            pos += 1
-        pos = _put(out, pos, parts[2])
-        if remoteness[p] == NO_REMOTENESS:
-            pos = _put(out, pos, parts[3])
-        else:
-            pos = _write_int(out, pos, remoteness[p])
-        out[pos] = 125  # "}"
-        pos += 1
-    return pos
 
 
 def format_solution_json(solution: Solution) -> str:
@@ -629,9 +321,14 @@ def format_solution_json(solution: Solution) -> str:
     check_memory(2.0 * size, f"the JSON output for {n} positions")
     out = np.empty(size, dtype=np.uint8)
     out[: head.size] = head
-    parts = (_JSON_ID, _JSON_VALUE, _JSON_REMOTENESS, _JSON_NULL)
-    used = head.size + _format_entries(
-        solution.value, solution.remoteness, _WORDS, _WORD_LENGTHS, parts, out[head.size :]
+    parts = (kernels.JSON_ID, kernels.JSON_VALUE, kernels.JSON_REMOTENESS, kernels.JSON_NULL)
+    used = head.size + kernels.format_entries(
+        solution.value,
+        solution.remoteness,
+        kernels.WORDS,
+        kernels.WORD_LENGTHS,
+        parts,
+        out[head.size :],
     )
     out[used : used + tail.size] = tail
     return str(out[: used + tail.size].data, "ascii")  # one copy, no bytes object between

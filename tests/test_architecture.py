@@ -232,6 +232,21 @@ def game_folder_violations(root: Path = ROOT) -> list[str]:
     return wrong
 
 
+def public_kernels(root: Path = ROOT) -> list[str]:
+    """Every numba kernel (a function under an ``njit``/``jit`` decorator) defined in a public
+    module: kernels live in private ``_*.py`` modules behind validating public functions."""
+    wrong = []
+    for path in sorted((root / "perfectplay").rglob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and any(
+                re.search(r"\b(njit|jit)\b", ast.unparse(d)) for d in node.decorator_list
+            ):
+                wrong.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
+    return wrong
+
+
 # ---------------------------------------------------------------------------- the package
 def test_the_table_names_a_layer_for_every_module() -> None:
     table = layer_table()
@@ -251,6 +266,10 @@ def test_an_engine_imports_no_other_engine_and_no_game(engine: str) -> None:
 
 def test_each_game_is_one_folder() -> None:
     assert game_folder_violations() == []
+
+
+def test_numba_kernels_live_in_private_modules() -> None:
+    assert public_kernels() == []
 
 
 def test_no_modules_import_each_other_in_a_cycle() -> None:
@@ -380,3 +399,9 @@ def test_a_planted_game_in_its_folder_with_a_shared_helper_passes(tmp_path: Path
         "class Go(Game[str]):\n    pass\n",
     }
     assert game_folder_violations(plant(tmp_path, files)) == []
+
+
+def test_a_planted_kernel_in_a_public_module_is_reported(tmp_path: Path) -> None:
+    kernel = "import numba as nb\n\n@nb.njit(cache=True)\ndef count(a):\n    return a.size\n"
+    root = plant(tmp_path, {"graphfile.py": kernel, "_graphfile_kernels.py": kernel})
+    assert public_kernels(root) == ["perfectplay/graphfile.py:4 count"]

@@ -290,10 +290,12 @@ class ConnectFour(Game[Board]):
             boards = sum(superset_sizes(self.rows, self.cols))
             raise TooLargeError(
                 f"connect-four {self.rows}x{self.cols} has up to {boards:.2e} positions and "
-                f"needs {2 * self.shift}-bit codes; the in-memory solver takes boards with "
-                f"(rows + 1) * cols <= {VECTOR_BITS}: solve it with the tier engine "
-                f"(perfectplay solve connect-four --param rows={self.rows} "
-                f"--param cols={self.cols} --tiers DIR)"
+                f"needs {2 * self.shift}-bit codes",
+                limit="code bits",
+                estimate=2 * self.shift,
+                advice=f"the in-memory solver takes boards with (rows + 1) * cols <= "
+                f"{VECTOR_BITS}: solve it with the tier engine (perfectplay solve connect-four "
+                f"--param rows={self.rows} --param cols={self.cols} --tiers DIR)",
             )
 
     def batch_outcome(self, codes: NDArray[np.int64]) -> NDArray[np.uint8]:
