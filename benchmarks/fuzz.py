@@ -175,18 +175,19 @@ def problem_surface(name: str) -> Surface:
 
 
 def params_surface() -> Surface:
-    from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
+    from perfectplay.cli._params import parse_params
+    from perfectplay.games.registry import game_entry, game_names, load_game
 
     names = game_names()
     seeds = [b"x=1"]
     for name in names:
-        seeds += [str(p).encode() for p in game_entry(name).params]
+        seeds += [str(p).encode() for p in game_entry(name).parameters()]
     item = mutated(seeds, [*TOKENS, b"rows", b"cols", b"heaps", b"take", b"size", b"heap"])
     strategy = st.tuples(st.sampled_from(names), st.lists(item, max_size=3))
 
     def check(case: tuple[str, list[bytes]]) -> str:
         name, items = case
-        params = parse_params(name, [b.decode("utf-8", "replace") for b in items])
+        params = parse_params(game_entry(name), [b.decode("utf-8", "replace") for b in items])
         game = load_game(name, **params)
         position = game.initial()
         list(game.moves(position))

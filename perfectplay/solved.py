@@ -79,7 +79,7 @@ def open_tiers(
 
 def _load_recorded(name: str, params: Any, *, target: str | None, where: str) -> TieredGame:
     """The tiered game a tier directory records (its name, parameters and class)."""
-    from perfectplay.games.registry import load_recorded_game
+    from perfectplay.recorded import load_recorded_game
 
     game: TieredGame = load_recorded_game(name, params, target, where=where, tiered=True)
     return game

@@ -74,6 +74,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from perfectplay._atomic import atomic_file
+from perfectplay._targets import class_target
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
 from perfectplay.graph import GameGraph
@@ -240,12 +241,11 @@ def _record(
             f"save: {', '.join(given) or 'canonical'} come from the GameSolution; "
             "give them only with a graph Solution"
         )
-    maker = type(solved.game)
     return _Record(
         solution=solved.solution,
         game=solved.game.info.name,
         params=solved.game.info.params,
-        game_class=f"{maker.__module__}:{maker.__qualname__}",
+        game_class=class_target(type(solved.game)),
         codes=solved.codes,
         start=solved.id_of(solved.initial),
         canonical=solved.enumeration.canonical,
@@ -502,7 +502,7 @@ class SolutionStore:
         if self._game is None:
             if self.game_name is None:
                 raise StoreError(f"{self.path} holds a game graph, not a game")
-            from perfectplay.games.registry import load_recorded_game
+            from perfectplay.recorded import load_recorded_game
 
             recorded = self.manifest.get("class")  # optional: files of older versions lack it
             target = recorded if isinstance(recorded, str) else None

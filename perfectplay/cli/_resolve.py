@@ -88,16 +88,11 @@ def build_game(
     Raises
     ------
     UnknownNameError, InputFormatError, GameDefinitionError
-        Unknown names, bad parameters (see :mod:`perfectplay.games.registry`).
+        Unknown names, bad parameters (see :mod:`perfectplay.cli._params`).
     """
+    from perfectplay.cli._params import load_target, parse_params
     from perfectplay.errors import InputFormatError
-    from perfectplay.games.registry import (
-        game_entry,
-        load_game,
-        load_target,
-        load_tiered_game,
-        parse_params,
-    )
+    from perfectplay.games.registry import game_entry, load_game, load_tiered_game
 
     if target is not None:
         if text is not None:
@@ -106,9 +101,9 @@ def build_game(
         return game
     if text is None:
         raise InputFormatError("give a game name or --game package.module:Class")
-    name = game_entry(text).name
-    values = parse_params(name, params)
-    return load_tiered_game(name, **values) if tiered else load_game(name, **values)
+    entry = game_entry(text)
+    values = parse_params(entry, params)
+    return load_tiered_game(entry.name, **values) if tiered else load_game(entry.name, **values)
 
 
 def saved_path(text: str, command: str) -> str:
@@ -149,7 +144,7 @@ def saved_game(path: str, target: str | None, params: Sequence[str]) -> Any:
         `params` without `target` (a saved file's parameters are its own).
     UnknownNameError
         `target` is not an importable game class (see
-        :func:`~perfectplay.games.registry.load_target`).
+        :func:`~perfectplay.cli._params.load_target`).
     """
     if target is None:
         if params:
@@ -157,7 +152,7 @@ def saved_game(path: str, target: str | None, params: Sequence[str]) -> Any:
 
             raise InputFormatError(f"--param applies to a game name, not to the saved {path}")
         return None
-    from perfectplay.games.registry import load_target
+    from perfectplay.cli._params import load_target
     from perfectplay.solved import is_tier_directory
 
     return load_target(target, params, tiered=is_tier_directory(path))

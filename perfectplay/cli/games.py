@@ -27,15 +27,14 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _has_symmetries(target: str) -> bool:
-    """Whether the game class at ``module:Class`` merges symmetric positions (``canonical``)."""
-    import importlib
+_KINDS = {"int": "integer", "ints": "integers, comma-separated", "text": "text"}
 
+
+def _has_symmetries(entry: Any) -> bool:
+    """Whether the entry's game class merges symmetric positions (``canonical``)."""
     from perfectplay.protocol.game import Game
 
-    module, _, name = target.partition(":")
-    game_class = getattr(importlib.import_module(module), name)
-    return getattr(game_class, "canonical", None) is not Game.canonical
+    return getattr(entry.game_class(), "canonical", None) is not Game.canonical
 
 
 def _record(entry: Any) -> dict[str, Any]:
@@ -46,11 +45,11 @@ def _record(entry: Any) -> dict[str, Any]:
         "summary": entry.summary,
         "params": [
             {"name": p.name, "kind": p.kind, "default": p.default, "help": p.help}
-            for p in entry.params
+            for p in entry.parameters()
         ],
         "notation": entry.notation or None,
-        "tier_form": entry.tiered is not None,
-        "symmetries": _has_symmetries(entry.target),
+        "tier_form": entry.tiers is not None,
+        "symmetries": _has_symmetries(entry),
     }
 
 
@@ -72,12 +71,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{'':<4}also: {', '.join(entry.aliases)}")
         if entry.notation:
             print(f"{'':<4}a position (POSITION): {entry.notation}")
-        if _has_symmetries(entry.target):
+        if _has_symmetries(entry):
             print(
                 f"{'':<4}symmetric positions (e.g. mirror images) are solved once, as one "
                 "symmetry class"
             )
-        for param in entry.params:
-            kind = "integer" if param.kind == "int" else "integers, comma-separated"
-            print(f"    --param {param!s:<16} {param.help} ({kind})")
+        for param in entry.parameters():
+            kind = _KINDS[param.kind or "text"]
+            print(f"    --param {param!s:<16} {param.help + ' ' if param.help else ''}({kind})")
     return 0

@@ -4,7 +4,6 @@ size) or a game graph file (one line per position, or ``--json``); ``-o`` saves 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -164,14 +163,15 @@ def choose_engine(game: Game[Any], engine: str, target: str | None) -> tuple[str
 
 def _tier_form(game: Game[Any], target: str | None) -> Any:
     """The tier form of a registered game (same parameters), or None."""
-    from perfectplay.games.registry import entry_for_target, game_entry, load_tiered_game
+    from perfectplay._targets import class_target
+    from perfectplay.games.registry import entry_for_target, game_entry
 
-    entry = entry_for_target(f"{type(game).__module__}:{type(game).__qualname__}")
+    entry = entry_for_target(class_target(type(game)))
     if entry is None and target is not None and ":" not in target:
         entry = game_entry(target)
-    if entry is None or entry.tiered is None:
+    if entry is None or entry.tiers is None:
         return None
-    return load_tiered_game(entry.name, **game.info.params)
+    return entry.build(game.info.params, tiered=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -225,13 +225,15 @@ def _names_tier_form(target: str) -> bool:
     False where `target` cannot be imported; building the game then says why. Cost: importing
     `target`'s module (which building the game does anyway).
     """
+    from perfectplay._targets import import_target, importable_here
+    from perfectplay.errors import UnknownNameError
     from perfectplay.protocol.game import Game
     from perfectplay.protocol.tiered import TieredGame
 
-    module_name, _, class_name = target.partition(":")
+    importable_here()
     try:
-        found = getattr(importlib.import_module(module_name), class_name, None)
-    except (ImportError, ValueError):
+        found = import_target(target)
+    except UnknownNameError:
         return False
     return isinstance(found, type) and issubclass(found, TieredGame) and not issubclass(found, Game)
 

@@ -17,7 +17,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,15 +42,11 @@ def _board(game: Game[Any], position: Any, by_label: dict[str, Any]) -> Drawing 
         entry = game_entry(game.info.name)
     except UnknownNameError:
         return None
-    if entry.picture is None or not isinstance(game, _attribute(entry.target)):
+    drawing = entry.drawing()
+    if drawing is None or not isinstance(game, entry.game_class()):
         return None
-    result: Drawing | None = _attribute(entry.picture)(game, position, by_label)
+    result: Drawing | None = drawing(game, position, by_label)
     return result
-
-
-def _attribute(target: str) -> Any:
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def position_svg(

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay._targets import class_target
 from perfectplay.errors import StoreError
 from perfectplay.protocol.game import GameInfo
 from perfectplay.protocol.tiered import TieredGame
@@ -116,7 +117,7 @@ def game_manifest(game: TieredGame, order: list[int], chunk: int, block: int) ->
         "version": _VERSION,
         "game": game.info.name,
         "params": json_params(game.info.params),
-        "class": f"{type(game).__module__}:{type(game).__qualname__}",
+        "class": class_target(type(game)),
         "scored": game.info.scored,
         "tiers": order,
         "labels": [game.tier_label(t) for t in order],

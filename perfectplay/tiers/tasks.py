@@ -37,7 +37,6 @@ False
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import socket
 import threading
@@ -47,6 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from perfectplay._targets import class_target, import_target
 from perfectplay.errors import ClusterError, InputFormatError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
@@ -116,7 +116,7 @@ def game_class(game: TieredGame) -> tuple[str, dict[str, Any]]:
         does not take its parameters as keywords).
     """
     cls = type(game)
-    target, params = f"{cls.__module__}:{cls.__qualname__}", dict(game.info.params)
+    target, params = class_target(cls), dict(game.info.params)
     try:
         same = _game(target, params).info == game.info
     except Exception:  # any constructor failure means the class cannot rebuild it
@@ -134,8 +134,7 @@ def _game(target: str, params: Mapping[str, Any]) -> TieredGame:
     with _lock:
         game = _games.get(key)
         if game is None:
-            module, _, name = target.partition(":")
-            game = _games[key] = getattr(importlib.import_module(module), name)(**params)
+            game = _games[key] = import_target(target)(**params)
     return game
 
 

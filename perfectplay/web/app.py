@@ -51,6 +51,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from perfectplay.cli._params import parse_params
 from perfectplay.errors import (
     InputFormatError,
     PerfectPlayError,
@@ -58,7 +59,7 @@ from perfectplay.errors import (
     TooLargeError,
     UnknownNameError,
 )
-from perfectplay.games.registry import game_entry, game_names, load_game, parse_params
+from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.play import SearchedGame, Thinking
 from perfectplay.protocol.game import Game
 from perfectplay.solved import open_solved
@@ -163,7 +164,7 @@ def parse_param_text(name: str, text: str) -> dict[str, Any]:
     {'rows': 4, 'cols': 4}
     """
     items = [item for item in text.split(";") if item.strip()]
-    return parse_params(name, items)
+    return parse_params(game_entry(name), items)
 
 
 def game_page(game: Game[Any]) -> str:
@@ -223,7 +224,7 @@ def _game_listing() -> list[dict[str, Any]]:
                 "default": list(p.default) if isinstance(p.default, tuple) else p.default,
                 "help": p.help,
             }
-            for p in entry.params
+            for p in entry.parameters()
         ]
         listing.append({"name": entry.name, "description": entry.summary, "params": params})
     return listing

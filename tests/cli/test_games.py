@@ -28,8 +28,8 @@ def test_json_lists_every_registered_game_with_its_parameters() -> None:
     for record in records:
         entry = game_entry(record["name"])
         assert record["aliases"] == list(entry.aliases)
-        assert [p["name"] for p in record["params"]] == [p.name for p in entry.params]
-        assert record["tier_form"] == (entry.tiered is not None)
+        assert [p["name"] for p in record["params"]] == [p.name for p in entry.parameters()]
+        assert record["tier_form"] == (entry.tiers is not None)
         defaults = {p["name"]: p["default"] for p in record["params"]}
         game = load_game(record["name"])  # the defaults build the game
         assert {k: game.info.params[k] for k in defaults} == {

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import perfectplay.games
+from perfectplay._targets import import_target
 from perfectplay.enumeration.check import check_game
 from perfectplay.errors import GameDefinitionError, InputFormatError, UnknownNameError
 from perfectplay.games.registry import (
+    FOLDERS,
+    GameEntry,
+    Param,
     entry_for_target,
     game_entry,
     game_names,
     load_game,
-    load_recorded_game,
-    load_target,
-    parse_params,
 )
 
 
@@ -27,14 +33,14 @@ def test_names_and_entries() -> None:
         "tic-tac-toe", "connect-four", "nim", "subtraction", "dodgem", "quixo", "teeko"
     ]  # fmt: skip
     assert game_entry("Connect_Four").name == "connect-four"
-    assert [str(p) for p in game_entry("subtraction").params] == ["heap=20", "take=1,2,3"]
+    assert [str(p) for p in game_entry("subtraction").parameters()] == ["heap=20", "take=1,2,3"]
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_each_registered_game_loads_with_its_defaults_and_passes_check_game(name: str) -> None:
     game = load_game(name)
     assert game.info.name == name
-    defaults = {p.name: p.default for p in game_entry(name).params}
+    defaults = {p.name: p.default for p in game_entry(name).parameters()}
     assert dict(game.info.params) == defaults
     assert check_game(game, seed=1, strict=True) == []
 
@@ -64,17 +70,6 @@ def test_wrong_parameter_types_and_ranges() -> None:
         load_game("nim", heaps=3)
     with pytest.raises(GameDefinitionError, match="rows=9, cols=9"):
         load_game("connect-four", rows=9, cols=9)
-
-
-def test_parse_params_from_the_command_line() -> None:
-    assert parse_params("connect-four", ["rows=5", "cols = 4"]) == {"rows": 5, "cols": 4}
-    assert parse_params("subtraction", ["take=1,3,4"]) == {"take": (1, 3, 4)}
-    with pytest.raises(InputFormatError, match="KEY=VALUE"):
-        parse_params("nim", ["heaps"])
-    with pytest.raises(InputFormatError, match="parameter rows: expected an integer, got 'x'"):
-        parse_params("connect-four", ["rows=x"])
-    with pytest.raises(InputFormatError, match="integers separated by commas"):
-        parse_params("nim", ["heaps=1,a"])
 
 
 def test_cli_lists_every_game_with_its_parameters() -> None:
@@ -130,43 +125,10 @@ def test_a_name_far_from_every_game_gets_no_suggestion() -> None:
     assert "did you mean" not in str(caught.value)
 
 
-def test_load_target_builds_a_class_by_module_and_name() -> None:
-    game = load_target("perfectplay.games.connect_four.rules:ConnectFour", ["rows=4", "cols=4"])
-    assert dict(game.info.params) == {"rows": 4, "cols": 4}  # typed by the registered params
-    tiered = load_target("perfectplay.games.quixo.tiers:TieredQuixo", ["size=3"], tiered=True)
-    assert tiered.info.name == "quixo"
-
-
-@pytest.mark.parametrize(
-    ("target", "message"),
-    [
-        ("nocolon", "expects package.module:Class"),
-        ("no_such_module_xyz:Game", "cannot import no_such_module_xyz"),
-        ("perfectplay.games.nim.rules:Heaps", "is not a Game subclass"),
-        ("perfectplay.games.nim.rules:Nim", "game nim has no parameter 'rows'"),
-        ("perfectplay.builders.staircase.rules:Staircase", "unexpected keyword argument 'rows'"),
-    ],
-)
-def test_load_target_refuses_with_one_line(target: str, message: str) -> None:
-    with pytest.raises((UnknownNameError, InputFormatError), match=message):
-        load_target(target, ["rows=3"] if target.startswith("perfectplay.") else [])
-
-
 def test_entry_for_target_compares_names_and_imports_nothing() -> None:
     assert entry_for_target("perfectplay.games.tictactoe.rules:TicTacToe") == game_entry("ttt")
     assert entry_for_target("no_such_module_xyz:Game") is None
     assert "no_such_module_xyz" not in sys.modules
-
-
-def test_a_recorded_game_is_rebuilt_by_name_and_class_or_refused() -> None:
-    target = "perfectplay.games.nim.rules:Nim"
-    assert load_recorded_game("nim", {"heaps": [1, 2]}, target).info.params["heaps"] == (1, 2)
-    assert load_recorded_game("nim", {"heaps": [1, 2]}, None).info.name == "nim"  # older files
-    with pytest.raises(UnknownNameError, match=r"pass --game mine\.rules:Nim$"):
-        load_recorded_game("nim", {}, "mine.rules:Nim", where="f")  # a built-in name, not class
-    with pytest.raises(UnknownNameError, match=r"but perfectplay\.games\.nim\.rules:Nim makes nim"):
-        load_recorded_game("other", {}, target, where="f")
-    assert "mine" not in sys.modules and "mine.rules" not in sys.modules
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -274,3 +236,45 @@ def test_connect_four_and_quixo_label_their_columns_and_cells() -> None:
         r, c = next((r, row.index(cell)) for r, row in enumerate(keys) if cell in row)
         new = after.index("X")  # the cube taken, pushed back in its row or column
         assert (new // 3 == r) if end in "RL" else (new % 3 == c)
+
+
+def test_every_game_folder_is_listed_once_and_exports_its_entry() -> None:
+    root = Path(perfectplay.games.__file__).parent
+    folders = sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file())
+    assert sorted(FOLDERS) == folders and len(set(FOLDERS)) == len(FOLDERS)
+    for folder in FOLDERS:
+        entry = importlib.import_module(f"perfectplay.games.{folder}.entry").ENTRY
+        assert isinstance(entry, GameEntry) and not entry.package  # bound by the registry
+        listed = game_entry(entry.name)
+        assert listed.package == f"perfectplay.games.{folder}"
+        assert all(t.startswith(listed.package + ".") for t in listed.targets())
+
+
+def test_reading_the_entries_imports_no_rules_and_no_numba() -> None:
+    code = (
+        "import sys; from perfectplay.games.registry import game_entry, game_names; "
+        "[game_entry(n) for n in game_names()]; "
+        "print(sorted(m for m in sys.modules if m == 'numba' or m.endswith('.rules')))"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_each_entry_names_its_constructors_keywords_and_importable_forms(name: str) -> None:
+    entry = game_entry(name)
+    game_class = entry.game_class()
+    keywords = [k for k in inspect.signature(game_class).parameters]
+    assert [p.name for p in entry.parameters()] == keywords
+    for target in entry.targets():
+        assert import_target(target) is not None
+    assert entry.drawing() is not None
+
+
+def test_an_entry_whose_parameters_are_not_the_constructors_is_refused() -> None:
+    wrong = GameEntry(
+        "nim", ".rules:Nim", "", (Param("piles", ""),), package="perfectplay.games.nim"
+    )
+    with pytest.raises(GameDefinitionError, match=r"parameters piles, but \S+ takes heaps"):
+        wrong.parameters()

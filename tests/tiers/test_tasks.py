@@ -53,9 +53,9 @@ def _no_shared_copy_left() -> Iterator[None]:
 
 def _target(name: str) -> str:
     """The game class a task rebuilds the registered game `name` from."""
-    target = game_entry(name).tiered
-    assert target is not None
-    return target
+    entry = game_entry(name)
+    assert entry.tiers is not None
+    return entry.target(entry.tiers)
 
 
 def _store(directory: Path, name: str, params: dict[str, int], chunk: int) -> DirectoryStore:

@@ -65,8 +65,8 @@ def test_games_lists_every_registered_game_with_its_parameters(client: TestClien
     for listed in body["games"]:
         entry = game_entry(listed["name"])
         assert listed["description"] == entry.summary
-        assert [p["name"] for p in listed["params"]] == [p.name for p in entry.params]
-        for p, param in zip(listed["params"], entry.params, strict=True):
+        assert [p["name"] for p in listed["params"]] == [p.name for p in entry.parameters()]
+        for p, param in zip(listed["params"], entry.parameters(), strict=True):
             default = param.default
             assert p["default"] == (list(default) if isinstance(default, tuple) else default)
     assert body["databases"] == []

@@ -1,1 +1,1 @@
-"""The subtraction game: rules (:mod:`.rules`); drawn as heaps by the Nim picture."""
+"""The subtraction game: rules (:mod:`.rules`), picture (:mod:`.picture`), entry (:mod:`.entry`)."""

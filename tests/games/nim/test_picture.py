@@ -1,23 +1,21 @@
-"""Heaps of tokens (perfectplay.games.nim.picture): Nim and subtraction games."""
+"""Nim's picture (perfectplay.games.nim.picture): one row of tokens per heap."""
 
 from __future__ import annotations
 
 from functools import reduce
 from operator import xor
 
-from brute import brute_subtraction
 from hypothesis import given
 from hypothesis import strategies as st
 from picture_helpers import check_drawing, marked, parsed, played
 
 from perfectplay.api import solve
-from perfectplay.games.nim.picture import MAX_TOKENS, nim_drawing, subtraction_drawing
+from perfectplay.games.nim.picture import nim_drawing
 from perfectplay.games.registry import load_game
+from perfectplay.svg.heaps import MAX_TOKENS
 
 NIM = load_game("nim", heaps=(2, 3, 5))
 NIM_SOLVED = solve(NIM)
-SUBTRACTION = load_game("subtraction", heap=12, take=(1, 3, 4))
-SUBTRACTION_SOLVED = solve(SUBTRACTION)
 STEP, LEFT = 44.0, 92.0
 
 
@@ -41,28 +39,10 @@ def test_each_take_is_marked_on_the_token_where_the_removal_starts(choices: list
     )
 
 
-@given(st.lists(st.integers(0, 20), max_size=10))
-def test_a_subtraction_heap_marks_each_take_and_greys_the_rest(choices: list[int]) -> None:
-    heap = played(SUBTRACTION, choices)
-    picture = check_drawing(subtraction_drawing, SUBTRACTION, SUBTRACTION_SOLVED, heap)
-    marks = marked(picture)
-    assert {int(label) for label in marks} == {k for k in (1, 3, 4) if k <= heap}
-    wins = brute_subtraction(12, (1, 3, 4))
-    for label, mark in marks.items():
-        child_loses = not wins[heap - int(label)]
-        assert (mark.get("data-value") == "WIN") == child_loses
-    grey = [c for c in parsed(picture) if c.tag == "circle"]
-    assert len(grey) == heap - len(marks)
-    assert picture.caption == f"{heap} tokens; a move takes one of {{1, 3, 4}}"
-
-
 def test_heaps_beyond_max_tokens_fall_back_to_the_text_picture() -> None:
     big = load_game("nim", heaps=(1, MAX_TOKENS + 1))
     assert nim_drawing(big, (1, MAX_TOKENS + 1), {}) is None
     assert nim_drawing(big, (1, MAX_TOKENS), {}) is not None
-    heap = load_game("subtraction", heap=MAX_TOKENS + 1, take=(1, 2))
-    assert subtraction_drawing(heap, MAX_TOKENS + 1, {}) is None
-    assert subtraction_drawing(heap, MAX_TOKENS, {}) is not None
 
 
 def test_empty_heaps_still_have_a_size() -> None:
