@@ -312,13 +312,7 @@ class _TakeAway(Game[int]):
         return [(f"t{k}", heap - k) for k in (1, 2) if k <= heap]
 
     def outcome(self, heap: int) -> Value | None:
-        return None
-
-    def encode(self, heap: int) -> int:
-        return heap
-
-    def decode(self, code: int) -> int:
-        return code
+        return None  # no encode/decode: a heap, a non-negative int, is its own code
 
 
 def test_a_users_own_game_is_queried_with_the_game_object(tmp_path: Path) -> None:
@@ -339,11 +333,19 @@ def test_a_users_own_game_is_queried_with_the_game_object(tmp_path: Path) -> Non
 def test_a_game_without_codes_cannot_be_saved(tmp_path: Path) -> None:
     from perfectplay.api import solve
 
-    class NoCodes(_TakeAway):
-        encode = Game.encode
-        decode = Game.decode
+    class NoCodes(Game[str]):
+        info = GameInfo("strip")
 
-    with pytest.raises(GameDefinitionError, match="integer codes"):
+        def initial(self) -> str:
+            return "ab"
+
+        def moves(self, strip: str) -> list[tuple[str, str]]:
+            return [("x", strip[1:])] if strip else []
+
+        def outcome(self, strip: str) -> Value | None:
+            return None
+
+    with pytest.raises(GameDefinitionError, match=r"integer codes .* 'ab' is not a non-negative"):
         save(tmp_path / "x.ppstore", solve(NoCodes()))
     assert os.listdir(tmp_path) == []
 

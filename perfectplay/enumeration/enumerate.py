@@ -176,8 +176,6 @@ class Enumeration(Generic[P]):
             If the game has no ``encode``.
         """
         if self._codes is None:
-            if not provides(self.game, "encode"):
-                raise GameDefinitionError(f"{self.game.info.name} has no integer codes (encode)")
             game = self.game
             self._codes = np.fromiter(
                 (_code(game, p) for p in self.positions), dtype=np.int64, count=self.n

@@ -98,7 +98,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -284,11 +284,24 @@ class Game(Generic[P]):
         raise GameDefinitionError(f"{self.info.name} cannot parse positions (no parse method)")
 
     def encode(self, position: P) -> int:
-        """A non-negative integer code for `position` (inverse of :meth:`decode`)."""
-        raise GameDefinitionError(f"{self.info.name} has no integer codes (no encode method)")
+        """A non-negative integer code for `position` (inverse of :meth:`decode`).
+
+        By default a position that is a non-negative ``int`` is its own code.
+        """
+        if isinstance(position, int) and not isinstance(position, bool) and position >= 0:
+            return position
+        raise GameDefinitionError(
+            f"{self.info.name} has no integer codes (no encode method, and its position "
+            f"{position!r} is not a non-negative integer)"
+        )
 
     def decode(self, code: int) -> P:
-        """The position with integer code `code` (inverse of :meth:`encode`)."""
+        """The position with integer code `code` (inverse of :meth:`encode`).
+
+        By default, for a game without its own ``encode``, the code itself.
+        """
+        if type(self).encode is Game.encode:
+            return cast(P, code)
         raise GameDefinitionError(f"{self.info.name} has no integer codes (no decode method)")
 
     def batch_outcome(self, codes: NDArray[np.int64]) -> NDArray[np.uint8]:

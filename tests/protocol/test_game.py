@@ -54,9 +54,21 @@ def test_defaults_of_the_optional_extras() -> None:
     assert game.render(2) == "2"
     assert game.terminal_score(0) == 0
     assert game.position_bound() is None and game.move_bound() is None
-    for method, args in (("parse", ("2",)), ("encode", (2,)), ("decode", (2,))):
-        with pytest.raises(GameDefinitionError, match="countdown"):
-            getattr(game, method)(*args)
+    with pytest.raises(GameDefinitionError, match="countdown"):
+        game.parse("2")
+    assert (game.encode(2), game.decode(2)) == (2, 2)  # a non-negative int is its own code
+    for position in (-1, True, "2"):
+        with pytest.raises(GameDefinitionError, match="countdown has no integer codes"):
+            game.encode(position)  # type: ignore[arg-type]
+
+
+def test_a_game_with_its_own_encode_has_no_default_decode() -> None:
+    class Shifted(Countdown):
+        def encode(self, position: int) -> int:
+            return position + 1
+
+    with pytest.raises(GameDefinitionError, match="no decode method"):
+        Shifted().decode(3)
 
 
 def test_required_methods_must_be_defined() -> None:
