@@ -3,7 +3,8 @@
 The rule (``perfectplay solve --help`` and docs/cli.md state it):
 
 1. ``--game package.module:Class`` names a game class of one's own; the argument, if any, is
-   then a saved file of that game (or omitted: the game itself).
+   then a saved file of that game where such a file exists (or omitted: the game itself), and
+   otherwise the first word of the position (commands that take one: :func:`with_game`).
 2. An argument containing a path separator (``/``), or ``-`` (standard input), is a file.
 3. Otherwise a registered game's name or alias (``tic-tac-toe``, ``ttt``) is that game, even
    when a file of that name exists (write ``./NAME`` for the file).
@@ -29,7 +30,16 @@ if TYPE_CHECKING:
     from perfectplay.store import SolutionStore
     from perfectplay.tiers.database import TierDatabase
 
-__all__ = ["RULE", "Resolved", "build_game", "open_saved", "resolve", "saved_game", "saved_path"]
+__all__ = [
+    "RULE",
+    "Resolved",
+    "build_game",
+    "open_saved",
+    "resolve",
+    "saved_game",
+    "saved_path",
+    "with_game",
+]
 
 RULE = (
     "a name without '/' is a registered game or alias when there is one (write ./NAME for a "
@@ -78,6 +88,24 @@ def resolve(text: str) -> Resolved:
             return Resolved(path=text)
         rest = str(error).removeprefix(f"unknown game {text!r}")  # the hint and the list
         raise UnknownNameError(f"{text!r} is neither a registered game nor a file{rest}") from None
+
+
+def with_game(
+    text: str | None, position: Sequence[str], target: str | None, *, files: bool = True
+) -> tuple[str | None, list[str]]:
+    """``(GAME|FILE, POSITION words)`` of a command that takes both, by the rule's first point.
+
+    With ``--game`` (`target`), a game name is not expected: the argument `text` is a saved file
+    if `files` and it exists, else the position's first word (``draw --game m:C 5``).
+
+    >>> with_game("5", ["6"], "m:C")
+    (None, ['5', '6'])
+    >>> with_game("5", [], None)
+    ('5', [])
+    """
+    if target is None or text is None or (files and os.path.exists(text)):
+        return text, list(position)
+    return None, [text, *position]
 
 
 def build_game(

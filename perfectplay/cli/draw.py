@@ -45,8 +45,9 @@ def add_parser(subparsers: Any) -> None:
 
 def _solved(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     """``(game or None, solved, store or None)`` for GAME|FILE."""
-    from perfectplay.cli._resolve import build_game, open_saved, resolve
+    from perfectplay.cli._resolve import build_game, open_saved, resolve, with_game
 
+    args.target, args.position = with_game(args.target, args.position, args.game)
     where = resolve(args.target) if args.target is not None else None
     if where is not None and where.path is not None:
         store: Any = open_saved(where.path, args.game, args.param)

@@ -58,10 +58,11 @@ def run(args: argparse.Namespace) -> int:
     """Solve (or open) the game, then run the session on stdin and stdout from the position
     asked for."""
     from perfectplay.cli._options import read_position
-    from perfectplay.cli._resolve import build_game, open_saved, resolve
+    from perfectplay.cli._resolve import build_game, open_saved, resolve, with_game
     from perfectplay.errors import InputFormatError, TooLargeError
     from perfectplay.play import PlaySession, SearchedGame, ThinkingLine, offers_search
 
+    args.target, args.position = with_game(args.target, args.position, args.game)
     where = resolve(args.target) if args.target is not None else None
     db = args.db if where is None or where.path is None else where.path
     if db is not None:

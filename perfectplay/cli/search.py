@@ -161,10 +161,11 @@ def _line(result: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     """Search the position (or every line of ``--positions``) and print the answers."""
     from perfectplay._memory import parse_bytes
-    from perfectplay.cli._resolve import build_game
+    from perfectplay.cli._resolve import build_game, with_game
     from perfectplay.errors import InputFormatError, PerfectPlayError
     from perfectplay.search import Searcher
 
+    args.target, args.position = with_game(args.target, args.position, args.game, files=False)
     game: Any = build_game(args.target, args.param, args.game)
     memory = None if args.memory is None else parse_bytes(args.memory, "--memory")
     searcher = Searcher(game, memory=memory, lookup=_lookups(args, game))

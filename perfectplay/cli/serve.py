@@ -120,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
         if value < 1:
             raise InputFormatError(f"{option} must be at least 1, got {value}")
     games: list[Any] = [build_game(name, args.param, None) for name in names]
-    if args.game is not None and not files:
-        games.append(build_game(None, args.param, args.game))
+    own = [build_game(None, args.param, args.game)] if args.game is not None and not files else []
+    games += own
     with contextlib.ExitStack() as stack:
         databases = []
         for key, path in zip(database_ids(files), files, strict=True):
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             for db in databases:
                 print(f"  {db.path}: {base}databases/{db.id}", flush=True)
 
-        serve(create_app(databases, cache=cache), sock, announce=announce)
+        serve(create_app(databases, cache=cache, games=own), sock, announce=announce)
     return 0
 
 

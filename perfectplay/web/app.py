@@ -51,6 +51,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from perfectplay._names import normalise_name
+from perfectplay._targets import class_target
 from perfectplay.cli._params import parse_params
 from perfectplay.errors import (
     InputFormatError,
@@ -61,7 +63,7 @@ from perfectplay.errors import (
 )
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.play import SearchedGame, Thinking
-from perfectplay.protocol.game import Game
+from perfectplay.protocol.game import Game, param_value_text
 from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
 from perfectplay.web.report import position_report, searched_report
@@ -230,6 +232,29 @@ def _game_listing() -> list[dict[str, Any]]:
     return listing
 
 
+def _own_listing(game: Game[Any]) -> dict[str, Any]:
+    """A game of one's own (``serve --game``) as ``/api/games`` lists it: its parameters are
+    fixed, so none is offered."""
+    params = _param_text(game).replace(";", ", ")
+    fixed = f"; parameters {params}" if params else ""
+    about = game.info.description or (type(game).__doc__ or "").strip().split("\n")[0]
+    summary = f"{about} ({class_target(type(game))}{fixed})".lstrip()
+    return {"name": game.info.name, "description": summary, "params": []}
+
+
+def _check_own_params(game: Game[Any], request: Request) -> None:
+    """Refuse ``params`` other than those a game of one's own is served with."""
+    text = _query_text(request, "params")
+    if text is None:
+        return
+    asked = {k.strip(): v.strip() for k, _, v in (i.partition("=") for i in text.split(";") if i)}
+    if asked != {k: param_value_text(v) for k, v in game.info.params.items()}:
+        raise InputFormatError(
+            f"params={text!r}: {game.info.name} is served with params={_param_text(game)!r}, "
+            "which are fixed; leave params out"
+        )
+
+
 def _check_database_params(db: Database, request: Request) -> None:
     """Refuse ``params`` that are not `db`'s own: a database's parameters are fixed."""
     text = _query_text(request, "params")
@@ -271,6 +296,7 @@ def create_app(
     *,
     cache: SolutionCache | None = None,
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    games: Sequence[Game[Any]] = (),
 ) -> Starlette:
     """The ASGI application.
 
@@ -282,6 +308,9 @@ def create_app(
         Where registered games are solved and kept; default: a new one, closed with the app.
     max_positions : int
         Largest game solved on request (for a new cache).
+    games : sequence of Game
+        Games of one's own to list and serve by name (``serve --game``), each with its own
+        parameters only; a registered game of the same name is then not served.
 
     Returns
     -------
@@ -292,7 +321,10 @@ def create_app(
     solutions = cache if cache is not None else SolutionCache(max_positions=max_positions)
     by_id = {db.id: db for db in databases}
 
-    listing = _game_listing()
+    own = {normalise_name(game.info.name): game for game in games}
+    listing = [_own_listing(game) for game in games] + [
+        entry for entry in _game_listing() if normalise_name(entry["name"]) not in own
+    ]
 
     async def games(request: Request) -> Response:
         from perfectplay.draw import PALETTE
@@ -310,10 +342,14 @@ def create_app(
         return JSONResponse({"games": listing, "databases": stores, "palette": PALETTE})
 
     async def game_position(request: Request) -> Response:
-        name = game_entry(request.path_params["name"]).name
-        params = parse_param_text(name, _query_text(request, "params") or "")
+        game = own.get(normalise_name(request.path_params["name"]))
+        if game is None:
+            name = game_entry(request.path_params["name"]).name
+            game = load_game(name, **parse_param_text(name, _query_text(request, "params") or ""))
+        else:
+            _check_own_params(game, request)
         # in a worker thread: the wait for a quick solve must not hold up other requests
-        found = await run_in_threadpool(solutions.lookup, load_game(name, **params), FIRST_WAIT)
+        found = await run_in_threadpool(solutions.lookup, game, FIRST_WAIT)
         if isinstance(found, Busy):
             busy = {
                 "error": found.message(),

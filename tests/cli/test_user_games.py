@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,13 +44,7 @@ RULES = textwrap.dedent(
             return [(f"t{k}", heap - k) for k in (1, 2, 3) if k <= heap]
 
         def outcome(self, heap):
-            return None
-
-        def encode(self, heap):
-            return heap
-
-        def decode(self, code):
-            return code
+            return None  # no encode/decode: a heap, a non-negative int, is its own code
 
         def parse(self, text):
             if not text.strip().isdigit():
@@ -89,35 +84,43 @@ def _package(root: Path, *, installed: bool) -> Path:
 
 
 _MAIN = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+"""The console script's work, run with ``python -P -c``: as for the script, the current
+directory is not on the module path."""
 
 
-def _env(root: Path) -> dict[str, str]:
-    """The environment with the package under `root` and this perfectplay on the path."""
+def _env(root: Path | None) -> dict[str, str]:
+    """The environment with the package under `root` (None: only as the current directory)
+    and this perfectplay on the path."""
     source = Path(perfectplay.__file__).parents[1]  # this perfectplay, installed or not
-    return {**os.environ, "PYTHONPATH": os.pathsep.join((str(root), str(source)))}
+    path = [str(source)] if root is None else [str(root), str(source)]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
-def _cli(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _cli(
+    root: Path, *args: str, stdin: str = "", on_path: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """The command run in `root` (on ``PYTHONPATH`` too unless not `on_path`), as a user runs
+    it: the script's directory, not the current one, is on the module path."""
     return subprocess.run(
-        [sys.executable, "-c", _MAIN, *args],
+        [sys.executable, "-P", "-c", _MAIN, *args],
         input=stdin,
         capture_output=True,
         text=True,
-        env=_env(root),
+        env=_env(root if on_path else None),
         cwd=root,
         timeout=300,
     )
 
 
 @contextmanager
-def _serving(root: Path, *args: str) -> Iterator[str]:
+def _serving(root: Path, *args: str, on_path: bool = True) -> Iterator[str]:
     """``perfectplay serve --port 0 ARGS`` run in `root`; its root URL, stopped by Ctrl-C."""
     process = subprocess.Popen(
-        [sys.executable, "-c", _MAIN, "serve", "--port", "0", *args],
+        [sys.executable, "-P", "-c", _MAIN, "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(root),
+        env=_env(root if on_path else None),
         cwd=root,
     )
     try:
@@ -140,6 +143,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_installed_game_works_with_every_command(installed: Path) -> None:
     listing = _cli(installed, "games")
     assert "take-three" in listing.stdout and "a user's game" in listing.stdout
+    assert "--param heap=9" in listing.stdout  # read from the constructor
     solved = _cli(installed, "solve", "take-three", "--param", "heap=10", "-o", "t.ppstore")
     assert solved.returncode == 0, solved.stderr
     assert "start: WIN in 5" in solved.stdout  # take 2, then answer each move to a multiple of 4
@@ -237,3 +241,38 @@ def test_game_and_param_apply_to_saved_solutions_only(tmp_path: Path) -> None:
     assert result.code == 2 and result.out == ""
     assert "--game and --param apply to a store file or tier directory" in result.err
     assert len(result.err.splitlines()) == 1
+
+
+def test_a_class_beside_the_user_is_solved_searched_drawn_played_and_served(
+    tmp_path: Path,
+) -> None:
+    """``--game`` finds a module in the current directory without PYTHONPATH, and the word
+    after it is the position, on every command that takes one."""
+    pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
+    import httpx
+
+    root = _package(tmp_path, installed=False)
+    game = ["--game", TARGET, "--param", "heap=6"]
+    solved = _cli(root, "solve", *game, on_path=False)
+    assert solved.returncode == 0 and "start: WIN in 3" in solved.stdout, solved.stderr
+    searched = _cli(root, "search", *game, "5", on_path=False)
+    assert searched.returncode == 0 and "WIN" in searched.stdout, searched.stderr
+    drawn = _cli(root, "draw", *game, "5", on_path=False)
+    assert drawn.returncode == 0 and drawn.stdout.startswith("<svg"), drawn.stderr
+    assert 'data-move="t1" data-value="WIN"' in drawn.stdout  # 5 - 1 = 4: the other loses
+    played = _cli(root, "play", *game, "5", stdin="quit\n", on_path=False)
+    assert played.returncode == 0 and "5" in played.stdout, played.stderr
+    with _serving(root, *game, on_path=False) as url:
+        listed = httpx.get(f"{url}api/games").json()["games"]
+        page = httpx.get(f"{url}games/take-three", params={"params": "heap=6"})
+        answer = httpx.get(f"{url}api/games/take-three/position", params={"position": "4"})
+        for _ in range(100):  # solved on first use: 202 until then
+            if answer.status_code == 200:
+                break
+            time.sleep(0.1)
+            answer = httpx.get(f"{url}api/games/take-three/position", params={"position": "4"})
+        other = httpx.get(f"{url}api/games/take-three/position", params={"params": "heap=7"})
+    assert listed[0]["name"] == "take-three" and TARGET in listed[0]["description"]
+    assert page.status_code == 200
+    assert (answer.json()["value"], answer.json()["remoteness"]) == ("LOSE", 2)
+    assert other.status_code == 400 and "fixed" in other.json()["error"]

@@ -526,3 +526,47 @@ def test_a_game_beyond_the_solver_limit_answers_503_and_starts_nothing(
         }
     assert any(answer.status_code == 503 for answer in refused), "the solve ended too soon"
     assert served.status_code == 200 and served.json()["value"] == "WIN"
+
+
+class _Kayles(perfectplay.Game[str]):
+    """Kayles: knock down one pin or two adjacent ones (a game of one's own, not registered)."""
+
+    def __init__(self, pins: int = 5) -> None:
+        self.info = perfectplay.GameInfo("kayles", {"pins": pins}, impartial=True)
+        self.pins = pins
+
+    def initial(self) -> str:
+        return "I" * self.pins
+
+    def moves(self, row: str) -> list[tuple[str, str]]:
+        ones = [(f"{i}", row[:i] + "." + row[i + 1 :]) for i, c in enumerate(row) if c == "I"]
+        twos = [
+            (f"{i}{i + 1}", row[:i] + ".." + row[i + 2 :])
+            for i in range(len(row) - 1)
+            if row[i : i + 2] == "II"
+        ]
+        return ones + twos
+
+    def outcome(self, row: str) -> perfectplay.Value | None:
+        return None
+
+    def parse(self, text: str) -> str:
+        return text.strip()
+
+
+def test_a_game_of_ones_own_is_listed_and_served_with_its_parameters_only() -> None:
+    """``serve --game kayles:Kayles --param pins=8``: the page the command prints answers."""
+    game = _Kayles(8)
+    with TestClient(create_app(games=[game])) as client:
+        listed = client.get("/api/games").json()["games"]
+        url = "/api/games/kayles/position"
+        answer = _poll(client, url, {"params": "pins=8", "position": "II.IIIII"})
+        start = _poll(client, url, {})
+        other = client.get(url, params={"params": "pins=7"})
+    assert listed[0]["name"] == "kayles" and listed[0]["params"] == []
+    assert "test_app:_Kayles; parameters pins=8" in listed[0]["description"]
+    assert "tic-tac-toe" in [g["name"] for g in listed]
+    solved = perfectplay.solve(game)
+    assert answer.status_code == 200 and answer.json()["value"] == solved.value("II.IIIII").name
+    assert start.json()["value"] == "WIN"  # Kayles: the first player wins every row (symmetry)
+    assert other.status_code == 400 and "pins=8" in other.json()["error"]
