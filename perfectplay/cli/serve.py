@@ -120,7 +120,9 @@ def run(args: argparse.Namespace) -> int:
         if value < 1:
             raise InputFormatError(f"{option} must be at least 1, got {value}")
     games: list[Any] = [build_game(name, args.param, None) for name in names]
-    own = [build_game(None, args.param, args.game)] if args.game is not None and not files else []
+    own: list[Any] = []
+    if args.game is not None and not files:
+        own.append(build_game(None, args.param, args.game))
     games += own
     with contextlib.ExitStack() as stack:
         databases = []

@@ -326,7 +326,7 @@ def create_app(
         entry for entry in _game_listing() if normalise_name(entry["name"]) not in own
     ]
 
-    async def games(request: Request) -> Response:
+    async def games_listing(request: Request) -> Response:
         from perfectplay.draw import PALETTE
 
         stores = [
@@ -417,7 +417,7 @@ def create_app(
         Route("/", page("index.html")),
         Route("/games/{name}", page("game.html")),
         Route("/databases/{id}", page("game.html")),
-        Route("/api/games", games),
+        Route("/api/games", games_listing),
         Route("/api/games/{name}/position", game_position),
         Route("/api/databases/{id}/position", database_position),
         Mount("/static", StaticFiles(directory=_STATIC), name="static"),
