@@ -27,3 +27,16 @@ def test_a_tier_directory_is_rebuilt_in_the_class_it_records() -> None:
     assert type(game).__name__ == "HeightTieredConnectFour"
     with pytest.raises(UnknownNameError, match="which the registry does not choose"):
         load_recorded_game("connect-four", {"rows": 4, "cols": 4}, heights, tiered=True)
+
+
+def test_a_class_that_moved_opens_by_its_former_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from perfectplay.games import registry
+
+    builtin = registry._builtin()
+    moved = dataclasses.replace(builtin["nim"], old_targets=("perfectplay.games.old.nim:Nim",))
+    monkeypatch.setattr(registry, "_builtin", lambda: {**builtin, "nim": moved})
+    game = load_recorded_game("nim", {"heaps": [3]}, "perfectplay.games.old.nim:Nim")
+    assert game.info.params["heaps"] == (3,)
+    assert "perfectplay.games.old" not in sys.modules
