@@ -28,7 +28,7 @@ from perfectplay.errors import UnknownNameError
 __all__ = ["absolute_target", "class_target", "import_target", "importable_here", "split_target"]
 
 
-def class_target(cls: type | Any) -> str:
+def class_target(cls: Any) -> str:
     """The ``module:Class`` naming `cls` (a class, or a function), as saved files record it."""
     return f"{cls.__module__}:{cls.__qualname__}"
 
