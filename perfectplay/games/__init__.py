@@ -2,9 +2,8 @@
 
 Each folder holds ``rules.py`` (the game in plain Python, the reference its kernels are tested
 against), ``tiers.py`` where it has a tier form, private numba kernels, ``picture.py`` and
-``entry.py`` (its :class:`~perfectplay.games.entry.GameEntry`). The registry
-(:mod:`~perfectplay.games.registry`) lists the folders: :mod:`.tictactoe`, :mod:`.connect_four`,
-:mod:`.nim`, :mod:`.subtraction`, :mod:`.dodgem`, :mod:`.quixo`, :mod:`.teeko`. The contest
-problems' games (graph builders, the staircase game) live in :mod:`perfectplay.builders`. A
-game never knows which front end shows it.
+``entry.py`` (its :class:`~perfectplay.games.entry.GameEntry`); the registry
+(:mod:`~perfectplay.games.registry`) lists the folders. The contest problems' games (graph
+builders, the staircase game) live in :mod:`perfectplay.builders`. A game never knows which
+front end shows it.
 """

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from perfectplay._targets import absolute_target, import_target
@@ -145,6 +145,9 @@ class GameEntry:
     notation: str = ""
     """A position of the game (default parameters) in its one-line notation, for listings
     (``perfectplay games``); the test suite parses it back."""
+    small: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """Parameters of a small instance (solved in memory in about a second), for tests and
+    examples; empty: the defaults."""
     tier_classes: tuple[str, ...] = ()
     """Further classes the tier form may build (a layout chosen by the parameters), accepted
     where a tier directory records its class."""

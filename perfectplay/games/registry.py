@@ -13,8 +13,8 @@ Names are matched ignoring case and ``_`` vs ``-``, and each game may have alias
 
 Examples
 --------
->>> game_names()
-['tic-tac-toe', 'connect-four', 'nim', 'subtraction', 'dodgem', 'quixo', 'teeko']
+>>> game_names()[:4]
+['tic-tac-toe', 'connect-four', 'nim', 'subtraction']
 >>> game = load_game("nim", heaps=(1, 2))
 >>> game.info.name, dict(game.info.params)
 ('nim', {'heaps': (1, 2)})

@@ -22,15 +22,7 @@ from perfectplay.values import NO_REMOTENESS, Value
 SVG = "{http://www.w3.org/2000/svg}"
 
 # Small instances of every registered game (all solve in about a second).
-PARAMS: dict[str, dict[str, Any]] = {
-    "tic-tac-toe": {},
-    "connect-four": {"rows": 4, "cols": 4},
-    "nim": {"heaps": (2, 3, 4)},
-    "subtraction": {"heap": 15, "take": (1, 3, 4)},
-    "dodgem": {"size": 3},
-    "quixo": {"size": 3},
-    "teeko": {"size": 3, "pieces": 3},
-}
+PARAMS: dict[str, dict[str, Any]] = {name: dict(game_entry(name).small) for name in game_names()}
 _SOLVED: dict[str, Any] = {}
 
 
@@ -55,8 +47,7 @@ def marks(svg: str) -> dict[str, ET.Element]:
     return found
 
 
-def test_every_registered_game_has_a_board_renderer_and_test_parameters() -> None:
-    assert set(game_names()) == set(PARAMS)
+def test_every_registered_game_has_a_board_renderer() -> None:
     assert all(game_entry(name).picture is not None for name in game_names())
 
 

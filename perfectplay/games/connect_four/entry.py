@@ -16,6 +16,7 @@ ENTRY = GameEntry(
     params=(Param("rows", "board height"), Param("cols", "board width")),
     tiers=".tiers:tiered_form",
     tier_classes=(".tiers:TieredConnectFour", ".heights:HeightTieredConnectFour"),
+    small={"rows": 3, "cols": 4},
     picture=".picture:drawing",
     aliases=("connect4", "connectfour", "c4"),
     notation="...../...../O..../XX... or the columns played, 1-based: 112",

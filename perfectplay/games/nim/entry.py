@@ -9,6 +9,7 @@ ENTRY = GameEntry(
     rules=".rules:Nim",
     summary="take any number of tokens from one heap; who takes the last token wins",
     params=(Param("heaps", "starting heap sizes"),),
+    small={"heaps": (2, 3, 4)},
     picture=".picture:nim_drawing",
     notation="1 4 5",
 )

@@ -10,6 +10,7 @@ ENTRY = GameEntry(
     summary="push edge cubes back into rows, n in a row wins (GamesmanOne's rules); loopy",
     params=(Param("size", "board side: 3, 4 or 5"),),
     tiers=".tiers:TieredQuixo",
+    small={"size": 3},
     picture=".picture:drawing",
     notation="--XO/----/----/---- X (the side to move after a blank)",
 )

@@ -12,6 +12,7 @@ ENTRY = GameEntry(
         Param("heap", "starting heap size"),
         Param("take", "the numbers of tokens a move may take"),
     ),
+    small={"heap": 15, "take": (1, 3, 4)},
     picture=".picture:drawing",
     aliases=("subtraction-game", "take-away"),
     notation="17",

@@ -14,5 +14,6 @@ ENTRY = GameEntry(
         Param("pieces", "pieces per player and line length: 3 to size"),
     ),
     tiers=".tiers:TieredTeeko",
+    small={"size": 3, "pieces": 3},
     picture=".picture:drawing",
 )

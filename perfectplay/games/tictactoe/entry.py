@@ -7,7 +7,9 @@ picture; the registry lists the folder (``perfectplay/games/registry.py``) and r
 
 A game with parameters also lists each constructor keyword with a help line,
 ``params=(Param("rows", "board height"), ...)`` (types and defaults come from the
-constructor), and a game with a tier form names it: ``tiers=".tiers:TieredNim"``.
+constructor) and a small instance for tests and examples, ``small={"rows": 3}``; a game with
+a tier form names it: ``tiers=".tiers:TieredNim"``. Nothing else outside the folder names the
+game but its line in the registry's ``FOLDERS``.
 
 >>> ENTRY.name, ENTRY.rules
 ('tic-tac-toe', '.rules:TicTacToe')
