@@ -31,8 +31,9 @@ HOOK_MAY_IMPORT = "perfectplay.draw"
 """What a notebook hook ``_repr_*_`` may import whatever its own layer (a picture)."""
 GAME_BASES = {"Game", "TieredGame"}
 """The protocol classes a game's class derives from."""
-GAMES_SHARED = {"__init__", "registry"}
-"""Modules directly in ``perfectplay/games/`` besides the private shared helpers ``_*.py``."""
+GAMES_SHARED = {"__init__", "registry", "entry"}
+"""Modules directly in ``perfectplay/games/`` besides the private shared helpers ``_*.py``: the
+registry and the entry every folder's ``entry.py`` fills in."""
 
 Table = list[tuple[int, str, list[str]]]
 
@@ -205,8 +206,8 @@ def _defines_game(path: Path) -> bool:
 
 def game_folder_violations(root: Path = ROOT) -> list[str]:
     """Each ``perfectplay/games/<x>/`` is one game (its ``rules.py`` defines it) importing no
-    other game's folder; beside the folders only the registry and private shared helpers
-    (``_*.py``), none of them a game."""
+    other game's folder; beside the folders only the registry, its ``GameEntry`` and private
+    shared helpers (``_*.py``), none of them a game."""
     games = root / "perfectplay" / "games"
     folders = {p.name for p in games.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     wrong = []
