@@ -40,6 +40,7 @@ BookStats(positions=7, searched=7, kept=0, seconds=...)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import struct
@@ -55,7 +56,7 @@ from numpy.typing import NDArray
 
 from perfectplay._atomic import atomic_file
 from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError
-from perfectplay.protocol.game import Game, provides
+from perfectplay.protocol.game import Game, param_value_text, provides
 from perfectplay.values import NO_REMOTENESS, Value
 
 __all__ = ["BookStats", "OpeningBook", "book_positions", "build_book"]
@@ -306,19 +307,23 @@ def build_book(
         else _run_local(game, todo, memory, weak, workers)
     )
     with (
-        open(journal_path, "a", encoding="ascii") as journal,
+        contextlib.ExitStack() as opened,
         tqdm(
             total=len(codes), initial=kept, desc="book", unit="pos",
             disable=None if progress is None else not progress, leave=False,
         ) as bar,
     ):  # fmt: skip
+        journal = None  # opened at the first answer: a build refused before it writes nothing
         for code, value, remoteness in answers:
+            if journal is None:
+                journal = opened.enter_context(open(journal_path, "a", encoding="ascii"))
             journal.write(f"{code} {value} {remoteness}\n")
             journal.flush()
             done[code] = (value, remoteness)
             bar.update(1)
     _write(target, game, depth, weak, codes, done)
-    os.unlink(journal_path)
+    with contextlib.suppress(FileNotFoundError):  # nothing was searched: no journal
+        os.unlink(journal_path)
     return BookStats(len(codes), len(todo), kept, time.perf_counter() - began)
 
 
@@ -354,6 +359,19 @@ def _write(
 
 def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
+
+
+def _titled(name: str, params: dict[str, Any], order: Iterable[str]) -> str:
+    """``name (key=value, ...)``, the keys in `order` first (the game's own order), as the
+    command line writes parameters.
+
+    >>> _titled("connect-four", {"cols": 5, "rows": 4}, ["rows", "cols"])
+    'connect-four (rows=4, cols=5)'
+    """
+    first = [k for k in order if k in params]
+    keys = first + [k for k in params if k not in first]
+    words = ", ".join(f"{k}={param_value_text(params[k])}" for k in keys)
+    return f"{name} ({words})" if words else name
 
 
 class OpeningBook:
@@ -410,7 +428,8 @@ class OpeningBook:
         expected = {k: _plain(v) for k, v in game.info.params.items()}
         if name != game.info.name or params != expected:
             raise StoreError(
-                f"{target} is a book of {name} {params}, not of {game.info.name} {expected}"
+                f"{target} is a book of {_titled(name, params, expected)}, not of "
+                f"{_titled(game.info.name, expected, expected)}"
             )
         arrays, offset = {}, 0
         for key, dtype in _DTYPES.items():

@@ -15,7 +15,7 @@ import pytest
 from dask_helpers import Cluster
 
 from perfectplay.api import solve
-from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError
+from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
 from perfectplay.games.registry import load_game
 from perfectplay.protocol.game import Game
 from perfectplay.search import OpeningBook, build_book, search
@@ -124,6 +124,20 @@ def test_damaged_or_foreign_books_are_refused_in_one_line(tmp_path: Path) -> Non
         assert "\n" not in str(info.value)
     with pytest.raises(StoreError, match="is a book of tic-tac-toe"):
         OpeningBook.open(path, load_game("connect-four", rows=4, cols=4))
+    four = tmp_path / "four.book"
+    build_book(load_game("connect-four", rows=4, cols=5), 0, four, jobs=1, progress=False)
+    with pytest.raises(StoreError) as info:
+        OpeningBook.open(four, load_game("connect-four", rows=4, cols=4))
+    assert str(info.value).endswith(
+        "is a book of connect-four (rows=4, cols=5), not of connect-four (rows=4, cols=4)"
+    )
+
+
+def test_a_refused_build_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "x.book"
+    with pytest.raises(TooLargeError, match="needs about"):
+        build_book(load_game("tic-tac-toe"), 1, path, jobs=1, memory=2**50, progress=False)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_bad_requests_are_refused(tmp_path: Path) -> None:
