@@ -114,8 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PerfectPlayError as error:
         return fail(str(error))
     except OSError as error:  # unreadable or unwritable files named on the command line
-        where = f": {error.filename}" if error.filename else ""
-        return fail(f"{error.strerror or error}{where}")
+        if error.filename is None:
+            return fail(str(error.strerror or error))
+        return fail(f"cannot open {error.filename}: {error.strerror or error}")
     except KeyboardInterrupt:
         return 130
     return code

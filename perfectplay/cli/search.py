@@ -118,6 +118,17 @@ def _lookups(args: argparse.Namespace, game: Any) -> Any:
     return lookup
 
 
+def _titled(game: Any) -> dict[str, Any]:
+    """The game and its parameters (the board) as the JSON answer names them."""
+    return {"game": game.info.name, "params": dict(game.info.params)}
+
+
+def _title(game: Any) -> str:
+    """The line naming the game and its board above an answer: ``connect-four rows=4 cols=5``."""
+    params = game.info.param_text()
+    return f"{game.info.name}{' ' + params if params else ''}"
+
+
 def _answer(result: Any) -> dict[str, Any]:
     """The JSON object of one answer."""
     answer: dict[str, Any] = {
@@ -174,9 +185,21 @@ def run(args: argparse.Namespace) -> int:
         position = read_position(game, words, moves)[-1]
         return searcher.search(position, weak=args.weak, all_moves=args.all_moves)
 
+    def listed(line: str) -> list[str]:
+        """The words of a ``--positions`` line; a blank line is a bad line, not the start."""
+        words = line.split()
+        if not words:
+            raise InputFormatError(
+                "a blank line, not a position (write the start as the game draws it)"
+            )
+        return words
+
     if args.positions is None:
         result = one(args.position, args.moves)
-        print(json.dumps(_answer(result)) if args.json else _text(result))
+        if args.json:
+            print(json.dumps(_titled(game) | _answer(result)))
+        else:
+            print(f"{_title(game)}\n{_text(result)}")
         return 0
     if args.position or args.moves:
         raise InputFormatError("give a POSITION or --positions FILE, not both")
@@ -187,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
             bad = 0
             for number, line in enumerate(stream, 1):
                 try:
-                    result = one(line.split(), "")
+                    result = one(listed(line), "")
                 except PerfectPlayError as error:
                     bad += _report(args, number, error)
                     continue
@@ -200,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     parsed: list[Any] = []
     for line in lines:
         try:
-            parsed.append(read_position(game, line.split(), "")[-1])
+            parsed.append(read_position(game, listed(line), "")[-1])
         except PerfectPlayError as error:
             parsed.append(error)
     wanted = [p for p in parsed if not isinstance(p, PerfectPlayError)]

@@ -355,9 +355,17 @@ def _refuse_over(game: Game[Any], position: Any) -> None:
         over = Value(LOSE)  # stuck: lost for the player to move (normal play)
     if over is not None:
         raise GameOverError(
-            f"the game is over at position {position!r} ({Value(over).name} for the player "
-            "to move); search a position where play goes on"
+            f"the game is over at position {_written(game, position)} ({Value(over).name} for "
+            "the player to move); search a position where play goes on"
         )
+
+
+def _written(game: Game[Any], position: Any) -> str:
+    """`position` in the game's one-line notation (``notation``), else ``repr``."""
+    try:
+        return str(game.notation(position))
+    except Exception:  # a game of one's own without a notation or a render
+        return repr(position)
 
 
 def _kernel(game: Game[Any]) -> SearchKernel | None:

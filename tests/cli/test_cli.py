@@ -96,7 +96,7 @@ def test_solve_names_a_missing_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert "registered games: tic-tac-toe, connect-four" in result.err
     result = run_cli(["solve", "dir/game.txt"])
     assert result.code == 2
-    assert result.err == "perfectplay: error: No such file or directory: dir/game.txt\n"
+    assert result.err == "perfectplay: error: cannot open dir/game.txt: No such file or directory\n"
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_helpers import run_cli
 
 from perfectplay.api import solve
 from perfectplay.games.registry import load_game
+from perfectplay.search import Searcher
 
 
 def test_search_prints_the_value_remoteness_and_best_moves_of_the_strong_solver() -> None:
@@ -54,6 +56,52 @@ def test_positions_file_answers_a_line_per_line_and_reports_bad_lines(tmp_path: 
     errors = result.err.strip().splitlines()
     assert len(errors) == 2
     assert "line 2:" in errors[0] and "line 4:" in errors[1] and "game is over" in errors[1]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_blank_line_of_positions_is_a_bad_line_not_the_start(
+    tmp_path: Path, jobs: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[object] = []
+    source = tmp_path / "positions.txt"
+    source.write_text("X../.O./...\n\nXX./OO./...\n")
+    if jobs == "1":  # in process: see what is searched
+        original = Searcher.search
+        monkeypatch.setattr(
+            Searcher, "search", lambda self, p, **kw: searched.append(p) or original(self, p, **kw)
+        )
+    result = run_cli(["search", "ttt", "--positions", str(source), "--json", "--jobs", jobs])
+    assert result.code == 2
+    out = [json.loads(line) for line in result.out.splitlines()]
+    assert out[1] == {"line": 2, "error": out[1]["error"]} and "blank line" in out[1]["error"]
+    assert "value" in out[0] and "value" in out[2]
+    assert result.err == (
+        f"perfectplay: error: {source}: line 2: a blank line, not a position (write the start "
+        "as the game draws it)\n"
+    )
+    initial = load_game("tic-tac-toe").initial()
+    assert initial not in searched
+
+
+def test_one_answer_names_the_game_and_its_board() -> None:
+    text = run_cli(["search", "connect-four", "4453"])
+    assert text.code == 0, text.err
+    assert text.out.splitlines()[0] == "connect-four rows=4 cols=5"
+    answer = json.loads(run_cli(["search", "connect-four", "4453", "--json"]).out)
+    assert (answer["game"], answer["params"]) == ("connect-four", {"rows": 4, "cols": 5})
+
+
+def test_messages_name_positions_and_files_as_elsewhere(tmp_path: Path) -> None:
+    over = run_cli(["search", "connect-four", "--param", "rows=6", "--param", "cols=7", "4455667"])
+    assert over.code == 2
+    assert over.err.startswith(
+        "perfectplay: error: the game is over at position ......./......./......./......./"
+        "...OOO./...XXXX (LOSE"
+    )
+    missing = run_cli(["search", "ttt", "--positions", str(tmp_path / "nofile.txt")])
+    assert missing.err == (
+        f"perfectplay: error: cannot open {tmp_path / 'nofile.txt'}: No such file or directory\n"
+    )
 
 
 def test_bad_input_is_one_line_and_exit_2() -> None:
