@@ -87,7 +87,7 @@ def resolve(text: str) -> Resolved:
         if os.path.exists(text):
             return Resolved(path=text)
         rest = str(error).removeprefix(f"unknown game {text!r}")  # the hint and the list
-        raise UnknownNameError(f"{text!r} is neither a registered game nor a file{rest}") from None
+        raise UnknownNameError(f"unknown game {text!r} and no such file{rest}") from None
 
 
 def with_game(

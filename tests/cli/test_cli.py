@@ -90,9 +90,7 @@ def test_solve_names_a_missing_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.chdir(tmp_path)
     result = run_cli(["solve", "nosuch"])
     assert (result.code, result.out) == (2, "")
-    assert result.err.startswith(
-        "perfectplay: error: 'nosuch' is neither a registered game nor a file; "
-    )
+    assert result.err.startswith("perfectplay: error: unknown game 'nosuch' and no such file; ")
     assert "registered games: tic-tac-toe, connect-four" in result.err
     result = run_cli(["solve", "dir/game.txt"])
     assert result.code == 2

@@ -83,7 +83,7 @@ def test_draw_a_saved_game_graph(tmp_path: os.PathLike[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["draw", "chess"], "'chess' is neither a registered game nor a file; registered games"),
+        (["draw", "chess"], "unknown game 'chess' and no such file; registered games"),
         (["draw", "tic-tac-toe", "XXXX"], "expected 9 cells"),
         (["draw", "nim", "--param", "size=3"], "has no parameter 'size'"),
         (

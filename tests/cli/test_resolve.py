@@ -33,7 +33,7 @@ def test_anything_else_is_refused_with_suggestions_and_the_list() -> None:
     with pytest.raises(UnknownNameError) as caught:
         resolve("quix")
     message = str(caught.value)
-    assert message.startswith("'quix' is neither a registered game nor a file (did you mean quixo")
+    assert message.startswith("unknown game 'quix' and no such file (did you mean quixo")
     assert message.endswith("registered games: " + ", ".join(game_names()))
 
 
@@ -61,10 +61,20 @@ def test_every_command_refuses_an_unknown_game_alike(args: list[str]) -> None:
     result = run_cli(args)
     assert (result.code, result.out) == (2, "")
     assert result.err.startswith(
-        "perfectplay: error: 'tictacto' is neither a registered game nor a file "
+        "perfectplay: error: unknown game 'tictacto' and no such file "
         "(did you mean tic-tac-toe?); registered games: tic-tac-toe"
     )
     assert len(result.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args", [["solve", "chess"], ["book", "chess", "--depth", "1", "-o", "x"], ["search", "chess"]]
+)
+def test_a_game_only_command_words_an_unknown_game_as_the_others(args: list[str]) -> None:
+    result = run_cli(args)
+    assert (result.code, result.out) == (2, "")
+    assert result.err.startswith("perfectplay: error: unknown game 'chess'")
+    assert "; registered games: tic-tac-toe, " in result.err
 
 
 @pytest.mark.parametrize("command", ["query", "analyze"])

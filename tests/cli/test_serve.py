@@ -16,7 +16,7 @@ from perfectplay.web.server import bind
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["chess"], "'chess' is neither a registered game nor a file"),
+        (["chess"], "unknown game 'chess' and no such file"),
         (["--param", "rows=4"], "--param applies to exactly one game"),
         (["nim", "--param", "rows=4"], "no parameter 'rows'"),
         (["--port", "70000"], "port must be between 0 and 65535"),
