@@ -205,8 +205,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"perfectplay: solving with the {engine_name} engine: {why}", file=sys.stderr)
         if chosen == "tiers":
             return _solve_tiers(args, target, out)
+        _check_writable(out)
         return _solve_game(target, args, out)
     _check_tier_options(args, "a game graph file")
+    _check_writable(out)
     parsed = target
     solution = solve_retrograde(parsed.graph, parsed.primitive)
     text = format_solution_json(solution) + "\n" if args.json else format_solution(solution)
@@ -238,6 +240,28 @@ def _names_tier_form(target: str) -> bool:
     return isinstance(found, type) and issubclass(found, TieredGame) and not issubclass(found, Game)
 
 
+def _check_writable(out: str | None) -> None:
+    """Refuse a store file `out` that could not be written, before any solving: a directory,
+    a missing folder, a folder without write permission (the store's wording)."""
+    import errno
+    import os
+
+    from perfectplay.errors import StoreError
+
+    if out is None:
+        return
+    folder = os.path.dirname(out) or "."
+    if os.path.isdir(out):
+        reason = errno.EISDIR
+    elif not os.path.isdir(folder):
+        reason = errno.ENOENT
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        reason = errno.EACCES
+    else:
+        return
+    raise StoreError(f"cannot write {out}: {os.strerror(reason)}")
+
+
 def _check_tier_options(args: argparse.Namespace, what: str) -> None:
     """Refuse the tier engine's options where another engine runs."""
     from perfectplay.errors import InputFormatError
@@ -264,7 +288,7 @@ def _solve_game(game: Game[Any], args: argparse.Namespace, out: str | None) -> i
         solved = solve(game, max_positions=args.max_positions)
     except TooLargeError as error:
         # the engine's finding, with the command line's options as the advice
-        works = ["a smaller board (--param, see perfectplay games)"]
+        works = [_smaller(game)]
         if _tier_form(game, args.game or args.target) is not None:
             works.insert(0, "the tier engine (--engine tiers)")
         if error.limit == "max_positions":
@@ -317,6 +341,21 @@ def _solve_game(game: Game[Any], args: argparse.Namespace, out: str | None) -> i
     ]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _smaller(game: Game[Any]) -> str:
+    """What a smaller instance of `game` is, in its parameters' words.
+
+    >>> from perfectplay.games.registry import load_game
+    >>> _smaller(load_game("nim"))
+    'smaller heaps (--param heaps=..., see perfectplay games)'
+    >>> _smaller(load_game("connect-four"))
+    'smaller rows or cols (--param rows=..., see perfectplay games)'
+    """
+    names = list(game.info.params)
+    if not names:
+        return "a smaller game"
+    return f"smaller {' or '.join(names)} (--param {names[0]}=..., see perfectplay games)"
 
 
 def count_words(solved: int, canonical: bool, reachable: int | None) -> str:

@@ -72,11 +72,33 @@ def test_save_and_tiers_stay_aliases(tmp_path: Path) -> None:
 def test_a_game_too_large_for_memory_names_what_would_work() -> None:
     result = run_cli(["solve", "quixo", "--engine", "memory"])
     assert result.code == 2 and len(result.err.splitlines()) == 1
-    assert "what would work: the tier engine (--engine tiers) or a smaller board" in result.err
+    assert "what would work: the tier engine (--engine tiers) or smaller size (--param size=" in (
+        result.err
+    )
     assert result.err.rstrip().endswith("--max-positions N if memory allows")
     no_tiers = run_cli(["solve", "nim", "--param", "heaps=9,9,9,9,9,9,9", "--max-positions", "9"])
     assert no_tiers.code == 2 and "--engine tiers" not in no_tiers.err
-    assert "what would work: a smaller board" in no_tiers.err
+    assert "what would work: smaller heaps (--param heaps=..., see perfectplay games)" in (
+        no_tiers.err
+    )
+
+
+@pytest.mark.parametrize("where", ["directory", "missing folder"])
+def test_an_output_that_cannot_be_written_is_refused_before_solving(
+    tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unsolved(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the output was checked")
+
+    monkeypatch.setattr("perfectplay.api.solve", unsolved)
+    monkeypatch.setattr("perfectplay.solvers.retrograde.solve_retrograde", unsolved)
+    out = tmp_path if where == "directory" else tmp_path / "no" / "x.ppstore"
+    reason = "Is a directory" if where == "directory" else "No such file or directory"
+    for target in ("ttt", "-"):
+        result = run_cli(["solve", target, "-o", str(out)], "1 0\n")
+        assert (result.code, result.out) == (2, "")
+        assert result.err.endswith(f"perfectplay: error: cannot write {out}: {reason}\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def refusing(error: TooLargeError) -> Callable[..., None]:
@@ -96,8 +118,8 @@ def test_a_refusal_is_worded_from_the_error_fields(monkeypatch: pytest.MonkeyPat
     result = run_cli(["solve", "nim"])
     assert result.code == 2
     assert result.err.rstrip().endswith(
-        "up to 9 boards; say, 9; what would work: a smaller board (--param, see perfectplay "
-        "games) or --max-positions N if memory allows"
+        "up to 9 boards; say, 9; what would work: smaller heaps (--param heaps=..., see "
+        "perfectplay games) or --max-positions N if memory allows"
     )
     memory = TooLargeError("max_positions=9 would need 1 TiB", limit="memory", estimate=2**40)
     monkeypatch.setattr("perfectplay.api.solve", refusing(memory))
