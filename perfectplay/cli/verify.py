@@ -119,11 +119,11 @@ def run(args: argparse.Namespace) -> int:
         checked = verify_certificate_file(args.file)
         report = checked.report
         what = (
-            f"{args.file}: {checked.cases} maximum matching{'s' if checked.cases != 1 else ''} "
-            f"({checked.matched_edges} matched edges) and the {checked.losers} losing starts "
+            f"{args.file}: {checked.cases:,} maximum matching{'s' if checked.cases != 1 else ''} "
+            f"({checked.matched_edges:,} matched edges) and the {checked.losers:,} losing starts "
             "D(G) are proved"
         )
-        sizes = f"{report.positions} vertices, {report.moves // 2} edges"
+        sizes = f"{report.positions:,} vertices, {report.moves // 2:,} edges"
     else:
         return fail(
             f"verify: {args.file} is a graph file: give the solution to check too "
@@ -146,13 +146,13 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(record) + "\n")
         return 0 if report.ok else EXIT_REFUTED
     if not report.ok:
-        print(f"NOT VERIFIED: {report.bad} of {report.positions} positions break the rules")
+        print(f"NOT VERIFIED: {report.bad:,} of {report.positions:,} positions break the rules")
         for problem in report.problems:
             print(problem)
         if report.bad > len(report.problems):
-            print(f"... and {report.bad - len(report.problems)} more")
+            print(f"... and {report.bad - len(report.problems):,} more")
         return EXIT_REFUTED
-    sizes = sizes or f"{report.positions} positions, {report.moves} moves"
+    sizes = sizes or f"{report.positions:,} positions, {report.moves:,} moves"
     print(f"verified: {what} ({sizes}, {seconds:.2f} s)")
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)

@@ -36,6 +36,14 @@ def test_cli_verify_tier_directory(tmp_path) -> None:  # type: ignore[no-untyped
     assert result.code == 0 and result.out.startswith("verified: the tier directory")
 
 
+def test_cli_verify_counts_with_thousands_separators(tmp_path: Path) -> None:
+    store = tmp_path / "ttt.ppstore"
+    assert run_cli(["solve", "tic-tac-toe", "-o", str(store)]).code == 0
+    result = run_cli(["verify", str(store)])
+    assert result.code == 0
+    assert f"verified: {store} holds (765 positions, 2,270 moves, " in result.out
+
+
 GRAPH = "3 2\n0 1\n1 2\n"
 SOLVED = "0 WIN 1\n1 LOSE 2\n2 LOSE 0\n"  # wrong at 0 and 1 (0 -> 1 -> 2 stuck)
 
