@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-__all__ = ["add_parser", "problem_help", "sample"]
+__all__ = ["add_parser", "plain", "problem_help", "sample"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -123,13 +123,31 @@ def problem_help(name: str) -> str:
     prose = doc.split("\n>>>")[0].strip()
     first, _, rest = prose.partition("\n")
     aliases = ", ".join(problem.aliases) or "none"
-    lines = [f"{problem.name} (aliases: {aliases}): {first}", textwrap.dedent(rest).strip(), ""]
+    body = textwrap.dedent(rest).strip()
+    lines = [f"{problem.name} (aliases: {aliases}): {plain(first)}", plain(body), ""]
     found = sample(doc)
     if found is not None:
         given, expected = found
         lines += ["Sample input:", given.rstrip("\n"), "Sample output:", expected.rstrip("\n")]
     lines += ["", f"Usage: perfectplay problem {problem.name} < INPUT"]
     return "\n".join(lines) + "\n"
+
+
+def plain(text: str) -> str:
+    """`text` without its reST markup: a role names its target (``:class:`~a.b.C``` is ``C``,
+    ``:func:`a.f``` is ``a.f``), a literal loses its double backquotes.
+
+    >>> plain("graph of :class:`~perfectplay.builders.knights.Knights`; input ``n m k``")
+    'graph of Knights; input n m k'
+    """
+    import re
+
+    def target(found: re.Match[str]) -> str:
+        name = found.group(2)
+        return name.rsplit(".", 1)[-1] if found.group(1) else name
+
+    text = re.sub(r":[\w:]+:`(~?)([^`<]+?)(?:\s*<[^>]*>)?`", target, text)
+    return text.replace("``", "")
 
 
 def sample(doc: str) -> tuple[str, str] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -21,6 +22,12 @@ def test_every_problem_help_has_a_sample_its_solver_answers(name: str) -> None:
     assert found is not None
     given, expected = found
     assert problem.solve(given.encode()) == expected
+
+
+@pytest.mark.parametrize("name", problem_names())
+def test_every_problem_help_is_plain_text(name: str) -> None:
+    text = problem_help(name)
+    assert "``" not in text and not re.search(r":\w+:`", text), text
 
 
 def test_problem_name_help_prints_the_problem_not_the_usage() -> None:
