@@ -9,6 +9,9 @@ perfectplay code).
 from __future__ import annotations
 
 import functools
+import importlib
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -19,21 +22,24 @@ uniform_random = pytest.importorskip("open_spiel.python.bots.uniform_random")
 policy_lib = pytest.importorskip("open_spiel.python.policy")
 
 from perfectplay import load_game, solve  # noqa: E402
+from perfectplay.bridges import openspiel  # noqa: E402
 from perfectplay.bridges.openspiel import (  # noqa: E402
     PASS,
+    ConnectFourRoute,
     OpenSpielGame,
     OpenSpielSolution,
     PerfectBot,
     grade,
     solve_openspiel,
 )
-from perfectplay.errors import GameDefinitionError, InputFormatError  # noqa: E402
+from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError  # noqa: E402
+from perfectplay.svg.errors import MissingDependencyError  # noqa: E402
 from perfectplay.values import LOSE, TIE, WIN, Value  # noqa: E402
 
 
 @functools.cache
-def solved(spec: str, transpositions: str = "string") -> OpenSpielSolution:
-    return solve_openspiel(spec, transpositions=transpositions)  # type: ignore[arg-type]
+def solved(spec: str, transpositions: str = "string", native: bool = True) -> OpenSpielSolution:
+    return solve_openspiel(spec, transpositions=transpositions, native=native)  # type: ignore[arg-type]
 
 
 def states(solution: OpenSpielSolution) -> list[tuple[tuple[str, int], Any]]:
@@ -189,7 +195,7 @@ def connect_four_columns(state: Any, rows: int, cols: int) -> tuple[str, ...]:
 
 
 def test_connect_four_3x4_equals_perfectplay_on_every_position() -> None:
-    bridge = solved("connect_four(rows=3,columns=4)")
+    bridge = solved("connect_four(rows=3,columns=4)", native=False)
     own = solve(load_game("connect-four", rows=3, cols=4))
     seen = states(bridge)
     assert len(seen) > 10_000
@@ -197,6 +203,48 @@ def test_connect_four_3x4_equals_perfectplay_on_every_position() -> None:
         columns = connect_four_columns(state, 3, 4)
         assert bridge.solution.value(position) == own.value(columns), columns
         assert bridge.solution.remoteness(position) == own.remoteness(columns), columns
+
+
+@pytest.mark.parametrize(
+    "spec", ["connect_four(rows=3,columns=4)", "connect_four(rows=4,columns=3)"]
+)
+def test_connect_four_routed_to_perfectplay_answers_as_the_state_api_on_every_state(
+    spec: str,
+) -> None:
+    routed, generic = solved(spec), solved(spec, native=False)
+    assert isinstance(routed.spiel, ConnectFourRoute) and isinstance(generic.spiel, OpenSpielGame)
+    for _, state in states(generic):
+        assert routed.value(state) == generic.value(state), str(state)
+        assert routed.remoteness(state) == generic.remoteness(state), str(state)
+        assert routed.returns(state) == generic.returns(state), str(state)
+        assert routed.best_actions(state) == generic.best_actions(state), str(state)
+
+
+def test_a_connect_four_too_large_to_solve_whole_is_refused_before_any_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def unsolved(*args: object, **kwargs: object) -> None:
+        raise AssertionError("work began before the refusal")
+
+    monkeypatch.setattr(openspiel, "solve", unsolved)
+    monkeypatch.setattr(OpenSpielGame, "__init__", unsolved)
+    for native in (True, False):
+        with pytest.raises(TooLargeError) as error:
+            solve_openspiel(pyspiel.load_game("connect_four"), native=native)
+        message = str(error.value)
+        assert message.startswith("connect_four 6x7 has up to 70,728,639,995,483 positions: ")
+        assert "needs about" in message and "perfectplay search connect-four" in message
+        assert "\n" not in message
+
+
+def test_a_missing_openspiel_is_one_line_naming_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "perfectplay.bridges.openspiel")
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel fails
+    with pytest.raises(MissingDependencyError) as error:
+        importlib.import_module("perfectplay.bridges.openspiel")
+    assert str(error.value) == (
+        "the OpenSpiel bridge needs OpenSpiel: pip install 'perfectplay[openspiel]'"
+    )
 
 
 @pytest.mark.parametrize("misere", [False, True])
@@ -394,6 +442,43 @@ def test_grade_of_a_policy_equals_the_brute_force_walk(seat: int) -> None:
         state.apply_action(action)
     assert (result.decisions, result.losing_moves, result.value_lost) == (decisions, losing, lost)
     assert result.value_lost > 0  # playing the first cell throws the tie away
+
+
+def test_grade_of_seat_bound_pyspiel_bots_refuses_alternation_and_takes_a_factory() -> None:
+    # in another process: before the seats were checked, this crashed the interpreter
+    script = """
+import pyspiel
+from perfectplay.bridges.openspiel import grade, solve_openspiel
+solved = solve_openspiel("tic_tac_toe")
+try:
+    grade(solved, pyspiel.make_uniform_random_bot(0, 42), games=20)
+except ValueError as error:
+    print(error)
+print(grade(solved, lambda seat: pyspiel.make_uniform_random_bot(seat, 42), games=20).games)
+print(grade(solved, pyspiel.make_uniform_random_bot(1, 42), seat=1, games=4).games)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    refusal, factory, seated = done.stdout.splitlines()
+    assert refusal.startswith("the graded player is a bot bound to one seat and grade alternates")
+    assert "lambda seat: pyspiel.make_uniform_random_bot(seat, 42)" in refusal
+    assert (factory, seated) == ("20", "4")
+
+
+def test_grade_calls_a_factory_once_per_seat() -> None:
+    bridge = solved("tic_tac_toe")
+    made: list[int] = []
+
+    def factory(seat: int) -> Any:
+        made.append(seat)
+        return uniform_random.UniformRandomBot(seat, np.random.default_rng(seat))
+
+    result = grade(bridge, factory, games=6)
+    assert sorted(made) == [0, 1] and result.games == 6 and result.decisions > 0
+    with pytest.raises(InputFormatError, match="the opponent is a bot bound to one seat"):
+        grade(bridge, factory, opponent=uniform_random.UniformRandomBot(0, np.random.default_rng()))
 
 
 def test_grade_refuses_an_illegal_action() -> None:
