@@ -587,9 +587,41 @@ def solve_openspiel(
     return OpenSpielSolution(bridge, solve(bridge, max_positions=max_positions))
 
 
+_KINDS = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+"""OpenSpiel's parameter types in words."""
+
+
 def _loaded(name: str) -> Any:
-    """``pyspiel.load_game(name)``, or one line saying why not."""
+    """``pyspiel.load_game(name)``, or one line saying why not (an unknown game is refused
+    before OpenSpiel prints its list of games)."""
+    import difflib
+
+    short = name.partition("(")[0].strip()
+    known = list(pyspiel.registered_names())
+    if short not in known:
+        close = difflib.get_close_matches(short, known, n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise InputFormatError(
+            f"OpenSpiel cannot load {name!r}: no game {short!r}{hint}; "
+            "pyspiel.registered_names() lists them"
+        )
     try:
+        given = dict(pyspiel.game_parameters_from_string(name))
+        given.pop("name", None)
+        accepted = dict(pyspiel.load_game(short).get_parameters())
+        unknown = sorted(set(given) - set(accepted))
+        if unknown:
+            raise InputFormatError(
+                f"OpenSpiel cannot load {name!r}: {short} has no parameter {unknown[0]!r}; its "
+                f"parameters: {', '.join(sorted(accepted)) or 'none'}"
+            )
+        for key, value in given.items():
+            expected = type(accepted[key])
+            if not isinstance(value, expected) and not (expected is float and type(value) is int):
+                raise InputFormatError(
+                    f"OpenSpiel cannot load {name!r}: parameter {key} takes "
+                    f"{_KINDS.get(expected, expected.__name__)}, got {value!r}"
+                )
         return pyspiel.load_game(name)
     except pyspiel.SpielError as error:
         first = str(error).splitlines()[0] if str(error) else "unknown game"

@@ -31,7 +31,8 @@ def add_parser(subparsers: Any) -> None:
         "solve",
         help="solve a registered game or a game graph file: value and remoteness of positions",
         description=(
-            "Solve a registered game (or --game MODULE:CLASS) and print a summary, or a game "
+            "Solve a registered game (or --game MODULE:CLASS, or openspiel:NAME for an "
+            "OpenSpiel game, e.g. openspiel:tic_tac_toe) and print a summary, or a game "
             "graph in the plain text format (first line `n m`, then m moves `u v`, then "
             "optional `u WIN|LOSE|TIE` lines; `#` starts a comment) and print `id VALUE "
             "remoteness` per position, values for the player to move, remoteness `-` for a "
@@ -179,11 +180,14 @@ def run(args: argparse.Namespace) -> int:
 
     The whole output is built before anything is written, so an error leaves stdout empty.
     """
+    from perfectplay.cli._openspiel import PREFIX, solve_openspiel_target
     from perfectplay.errors import InputFormatError
     from perfectplay.graphfile import format_solution, format_solution_json
     from perfectplay.protocol.game import Game
     from perfectplay.solvers.retrograde import solve_retrograde
 
+    if args.target is not None and args.target.startswith(PREFIX):
+        return solve_openspiel_target(args)
     given = [o for o, v in (("-o", args.out), ("--save", args.save), ("--tiers", args.tiers)) if v]
     if len(given) > 1:
         raise InputFormatError(f"give one of -o, --save and --tiers, not {' and '.join(given)}")
