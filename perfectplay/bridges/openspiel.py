@@ -61,12 +61,12 @@ from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import (
     GameDefinitionError,
     InputFormatError,
+    MissingDependencyError,
     PositionNotFoundError,
     TooLargeError,
 )
 from perfectplay.protocol.answers import GameMove
 from perfectplay.protocol.game import Game, GameInfo, Move
-from perfectplay.svg.errors import MissingDependencyError
 from perfectplay.values import Value
 
 try:
@@ -437,12 +437,15 @@ def refuse_whole_connect_four(rows: int, cols: int) -> None:
     if (rows + 1) * cols <= _VECTOR_BITS:
         return
     bound = sum(superset_sizes(rows, cols))
+    estimate = bound * _BYTES_PER_BOARD
     raise TooLargeError(
         f"connect_four {rows}x{cols} has up to {bound:,} positions: solving it whole needs "
-        f"about {format_bytes(bound * _BYTES_PER_BOARD)} of memory (perfectplay solves boards "
-        f"with (rows + 1) * columns <= {_VECTOR_BITS} in memory); search single positions "
-        f"instead: perfectplay search connect-four --param rows={rows} --param cols={cols} "
-        "POSITION"
+        f"about {format_bytes(estimate)} of memory (perfectplay solves boards with "
+        f"(rows + 1) * columns <= {_VECTOR_BITS} in memory)",
+        limit="memory",
+        estimate=estimate,
+        advice="search single positions instead: perfectplay search connect-four --param "
+        f"rows={rows} --param cols={cols} POSITION",
     )
 
 

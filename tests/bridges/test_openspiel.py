@@ -32,8 +32,12 @@ from perfectplay.bridges.openspiel import (  # noqa: E402
     grade,
     solve_openspiel,
 )
-from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError  # noqa: E402
-from perfectplay.svg.errors import MissingDependencyError  # noqa: E402
+from perfectplay.errors import (  # noqa: E402
+    GameDefinitionError,
+    InputFormatError,
+    MissingDependencyError,
+    TooLargeError,
+)
 from perfectplay.values import LOSE, TIE, WIN, Value  # noqa: E402
 
 
