@@ -31,6 +31,14 @@ utilities are not within -1..1) the scored path carries the exact difference of 
 player's exact return under perfect play (intermediate rewards included: OpenSpiel's terminal
 returns sum them).
 
+**Connect Four.** OpenSpiel's ``connect_four`` is solved by perfectplay's own Connect Four on
+the same board (:class:`ConnectFourRoute`; ``native=False`` walks OpenSpiel's states instead),
+and a board too large to solve whole, OpenSpiel's default 6 x 7 among them, is refused at once
+with the estimate.
+
+**Bots and seats.** A ``pyspiel`` bot is made for one seat; :func:`grade` takes a function from
+a seat to a bot where seats alternate, and refuses a seat-bound bot there.
+
 Examples
 --------
 >>> import pyspiel
