@@ -93,24 +93,24 @@ def _speedup(directory: str, game: TieredGame) -> None:
 
 def _side_by_side(root: str) -> None:
     """Quixo 4x4 on 2 threads: ready tiers side by side, then one tier at a time."""
-    from perfectplay.tiers import engine, solve_tiers
+    from perfectplay.tiers import scheduler, solve_tiers
 
     game = load_tiered_game("quixo", size=4)
-    real = engine._Scheduler.__init__
+    real = scheduler.Scheduler.__init__
     for side in (True, False):
 
         def init(self: Any, *args: Any, side: bool = side, **kwargs: Any) -> None:
             real(self, *args, **kwargs)
             self.side_by_side = side  # False: the rule for tiers solved in memory
 
-        engine._Scheduler.__init__ = init  # type: ignore[method-assign]
+        scheduler.Scheduler.__init__ = init  # type: ignore[method-assign]
         directory = os.path.join(root, f"quixo-side-{side}")
         shutil.rmtree(directory, ignore_errors=True)
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             solve_tiers(game, directory, jobs=2, progress=False).close()
         finally:
-            engine._Scheduler.__init__ = real  # type: ignore[method-assign]
+            scheduler.Scheduler.__init__ = real  # type: ignore[method-assign]
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         how = "independent tiers side by side" if side else "one tier at a time"
         print(f"Quixo 4x4, 2 threads, {how}: {wall:.1f} s wall, {cpu:.1f} s CPU")

@@ -243,15 +243,21 @@ def analyze_tiers(
     -------
     Analysis
         Per tier and overall: classes and positions per value, and per value and remoteness.
-        A tier directory keeps the result in ``analysis.json`` and later calls read it back.
+        A tier directory keeps the result in ``analysis.json`` and later calls read it back
+        while every tier file passes its checksums.
+
+    Raises
+    ------
+    StoreError
+        If a tier file is damaged or missing (the cache is not read then either).
 
     Notes
     -----
     Cost: one ``children`` call per reachable class (the moves, not the values, are needed),
-    plus one decompression of each tier. Memory: one flag byte per rank of the tiers being
-    walked (a tier and its child tiers) and one tier's records; reached ranks are taken
-    2^22 ranks at a time (a tier with inner moves holds its breadth-first frontier, 8 bytes per
-    reached rank).
+    plus one decompression of each tier; from the cache, one read of the compressed files.
+    Memory: one flag byte per rank of the tiers being walked (a tier and its child tiers) and
+    one tier's records; reached ranks are taken 2^22 ranks at a time (a tier with inner moves
+    holds its breadth-first frontier, 8 bytes per reached rank).
 
     Examples
     --------
@@ -264,6 +270,7 @@ def analyze_tiers(
     """
     cache = None if db.directory is None else os.path.join(db.directory, _CACHE)
     if cache is not None and os.path.exists(cache):
+        db.check()  # the counts stand for the files only while they are intact
         try:
             with open(cache, encoding="utf-8") as handle:
                 return Analysis.from_json(json.load(handle))

@@ -3,27 +3,23 @@
 ``solve_tiers(game, DIR, dask="local:N")`` (``perfectplay solve GAME --tiers DIR --dask
 local:N``) starts a :class:`distributed.LocalCluster` of N worker processes on this machine
 and prints its dashboard's address; ``dask="tcp://HOST:PORT"`` connects to a running
-scheduler. This process, the *driver*, schedules the tiers as the in-process engine does
-(:mod:`perfectplay.tiers.engine`): a tier is *ready* once every tier it reads is complete, and
-every ready tier is started, in :func:`~perfectplay.tiers.plan.tier_order`, as long as the
-memory estimate below allows, so that independent tiers (Quixo's by cube counts) run side by
-side and a chain of tiers (Connect Four) one tier at a time. Starting a tier submits one task
-(:func:`~perfectplay.tiers.tasks.chunk_task`) per chunk whose file is missing, under a
-deterministic key (the directory, tier and chunk), earlier tiers first; a tier with inner
-moves is one task (:func:`~perfectplay.tiers.tasks.loopy_task`) on its share of the cluster's
-threads, but at least two (:data:`LOOPY_THREADS`). A progress bar per running tier is fed by
-the finished tasks; once a tier's tasks have all ended the driver merges its chunk files into
-the tier file itself. Workers read the child tiers from DIR and write their chunk files into
-it: DIR must be the same path on every machine. A tier's files do not depend on which tiers
-ran beside it: they are byte-identical to a run of one tier at a time.
+scheduler. This process, the *driver*, runs the one scheduler of the tier engine
+(:mod:`perfectplay.tiers.scheduler`) over the cluster's executor, which only submits, merges
+and drops: starting a tier submits one task (:func:`~perfectplay.tiers.tasks.chunk_task`) per
+chunk whose file is missing, under a deterministic key (the directory, tier and chunk),
+earlier tiers first; a tier with inner moves is one task
+(:func:`~perfectplay.tiers.tasks.loopy_task`) on its share of the cluster's threads, but at
+least two (:data:`LOOPY_THREADS`). A progress bar per running tier is fed by the finished
+tasks; once a tier's tasks have all ended the driver merges its chunk files into the tier file
+itself. Copies the scheduler drops are removed on every worker
+(:func:`~perfectplay.tiers.tasks.drop_tiers`). Workers read the child tiers from DIR and write
+their chunk files into it: DIR must be the same path on every machine. A tier's files do not
+depend on which tiers ran beside it: they are byte-identical to a run of one tier at a time.
 
-Memory, per machine (the one with most worker processes and threads): the refusal up front
-(:func:`check_cluster`, local clusters) takes the worst tier alone; a further tier starts
-beside running ones only if the copies of tiers the workers hold (the child tiers read, and the
-tiers being assembled from their chunks, kept while a tier left to solve reads them) and the
-work of every running tier stay within that same figure. Copies no running or remaining tier
-reads are dropped on every worker (:func:`~perfectplay.tiers.tasks.drop_tiers`), and so are
-copies held for tiers not yet running when a tier needs their room.
+Memory, per machine (the one with most worker processes and threads): the scheduler's formula
+(:class:`~perfectplay.tiers.scheduler.Machine`) with the copies a machine holds (once in shared
+memory, where a tier is also assembled from its chunks, else once per worker process); the
+refusal up front (:func:`check_cluster`, local clusters) takes the worst tier alone.
 
 Faults are Dask's and the files': a worker lost mid-task has its tasks run again elsewhere,
 and a task finding its chunk file done does nothing; a driver killed and run again keeps every
@@ -42,7 +38,6 @@ from collections import Counter
 from collections.abc import Collection, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -51,9 +46,9 @@ from perfectplay._dask import dask_client, parse_dask
 from perfectplay._memory import check_memory
 from perfectplay.errors import ClusterError
 from perfectplay.protocol.tiered import TieredGame
-from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK
-from perfectplay.tiers.plan import ACYCLIC_BYTES_PER_RANK, SolveStats, chunk_bounds, progress_bar
+from perfectplay.tiers.plan import SolveStats, chunk_bounds, progress_bar
 from perfectplay.tiers.records import record_dtype
+from perfectplay.tiers.scheduler import Machine, Scheduler
 from perfectplay.tiers.shared import has_room
 from perfectplay.tiers.storage import DirectoryStore
 from perfectplay.tiers.tasks import (
@@ -102,7 +97,10 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
         return  # the workers run on other machines: docs/distributed.md says what each needs
     processes, threads = target
     sizes = {t: game.tier_size(t) for t in order}
-    machine = _Machine(game, sizes, processes, threads, has_room(_room(game, sizes)), chunk)
+    shared = has_room(_room(game, sizes))
+    machine = Machine(
+        game, sizes, chunk, processes * threads, copies=1 if shared else processes, assembles=shared
+    )
     worst = max(order, key=machine.alone)
     check_memory(
         machine.alone(worst),
@@ -115,75 +113,6 @@ def _room(game: TieredGame, sizes: Mapping[int, int]) -> int:
     """Shared memory that the worst tier takes alone: its child tiers and itself, 1 byte per
     rank each."""
     return max(s + sum(sizes[c] for c in game.child_tiers(t)) for t, s in sizes.items())
-
-
-@dataclass(frozen=True)
-class _Machine:
-    """The memory of one machine of the cluster (as many worker processes and threads as the
-    largest) while tiers run: the copies of tiers it holds and the running tiers' work.
-
-    A tier's copy is 1 byte per rank (once in shared memory, or once per worker process where
-    the processes do not share); a running tier is assembled in its copy as its tasks end,
-    and stays held while a tier left to solve reads it. A tier with inner moves works in
-    ``LOOPY_BYTES_PER_RANK`` bytes per rank on one worker; chunks take
-    ``ACYCLIC_BYTES_PER_RANK`` bytes per rank on every worker thread.
-    """
-
-    game: TieredGame
-    sizes: Mapping[int, int]
-    processes: int
-    threads: int
-    shared: bool
-    """Whether the machine's worker processes share one copy of each tier (``/dev/shm``)."""
-    chunk: int
-
-    def need(self, held: Collection[int], running: Collection[int]) -> int:
-        """Bytes with the copies of the tiers `held` and the tiers `running` at work (both
-        held, solved and still read, and running tiers count once).
-
-        Examples
-        --------
-        >>> from perfectplay.games.registry import load_tiered_game
-        >>> game = load_tiered_game("quixo", size=3)
-        >>> sizes = {t: game.tier_size(t) for t in game.tiers()}
-        >>> machine = _Machine(game, sizes, processes=2, threads=1, shared=True, chunk=4096)
-        >>> a, b = [t for t in game.tiers() if game.counts(t) in ((2, 1), (1, 2))]
-        >>> alone = machine.alone(a)
-        >>> reads = sum(sizes[c] for c in game.child_tiers(a))
-        >>> alone == reads + sizes[a] + LOOPY_BYTES_PER_RANK * sizes[a]
-        True
-        >>> machine.need({a, b, *game.child_tiers(a), *game.child_tiers(b)}, [a, b]) > alone
-        True
-        """
-        sizes, shared = self.sizes, self.shared
-        total = sum(
-            sizes[t] if shared else 0 if t in running else self.processes * sizes[t]
-            for t in {*held, *running}
-        )
-        chunks = [min(sizes[t], self.chunk) for t in running if not self.game.inner_moves(t)]
-        loopy = sum(sizes[t] for t in running if self.game.inner_moves(t))
-        slots = self.processes * self.threads
-        return (
-            total
-            + LOOPY_BYTES_PER_RANK * loopy
-            + slots * ACYCLIC_BYTES_PER_RANK * max(chunks, default=0)
-        )
-
-    def alone(self, tier: int) -> int:
-        """Bytes of `tier` running alone with its child tiers: the figure checked up front."""
-        return self.need([*self.game.child_tiers(tier), tier], [tier])
-
-
-def _loopy_threads(slots: int, running: int) -> int:
-    """The threads of a tier with inner moves started as one of `running` tiers on a cluster
-    of `slots` worker threads: an equal share, at least :data:`LOOPY_THREADS`.
-
-    Examples
-    --------
-    >>> _loopy_threads(32, 1), _loopy_threads(32, 4), _loopy_threads(32, 40), _loopy_threads(2, 2)
-    (32, 8, 2, 2)
-    """
-    return max(LOOPY_THREADS, slots // max(1, running))
 
 
 class ClusterRun(NamedTuple):
@@ -204,8 +133,12 @@ class _Running:
         self.left = 0
 
 
-class _Driver:
-    """The driver's side of one solve: the tiers started, their tasks, the copies held."""
+class _Dask:
+    """The executor of a Dask cluster (:class:`~perfectplay.tiers.scheduler.Executor`): a
+    tier's chunks are tasks, merged here once they all ended; copies are dropped on every
+    worker."""
+
+    queued, least = True, LOOPY_THREADS
 
     def __init__(
         self,
@@ -215,11 +148,10 @@ class _Driver:
         store: DirectoryStore,
         stats: SolveStats,
         progress: bool | None,
-        budget: int | None,
     ) -> None:
         from distributed import as_completed
 
-        self.client, self.game, self.order, self.store = client, game, order, store
+        self.client, self.game, self.store = client, game, store
         self.stats, self.progress = stats, progress
         self.name, self.params = game_class(game)
         # What the workers get: the same store with an absolute path (their working folders
@@ -227,20 +159,17 @@ class _Driver:
         self.remote = copy.copy(store)
         self.remote.directory = os.path.abspath(store.directory)
         self.token = solve_token(self.remote.directory)
+        self.priority = {t: -i for i, t in enumerate(order)}  # earlier tiers first
         self.sizes = {t: game.tier_size(t) for t in order}
-        self.reads = {t: [int(c) for c in game.child_tiers(t)] for t in order}
         workers = list(client.scheduler_info(n_workers=-1)["workers"].values())
-        self.slots = sum(int(w["nthreads"]) for w in workers)
-        hosts = Counter(str(w["host"]) for w in workers)
-        room = _room(game, self.sizes) if order else 0
-        shared = all(client.run(has_room, room).values())
-        threads = max(int(w["nthreads"]) for w in workers)
-        self.machine = _Machine(game, self.sizes, max(hosts.values()), threads, shared, store.chunk)
-        alone = max((self.machine.alone(t) for t in order), default=0)
-        self.budget = alone if budget is None else budget
-        self.todo: list[int] = []
+        self.threads = sum(int(w["nthreads"]) for w in workers)
+        processes = max(Counter(str(w["host"]) for w in workers).values())
+        threads = processes * max(int(w["nthreads"]) for w in workers)  # on one machine
+        shared = all(client.run(has_room, _room(game, self.sizes) if order else 0).values())
+        copies = 1 if shared else processes
+        self.machine = Machine(game, self.sizes, store.chunk, threads, copies, shared)
         self.running: dict[int, _Running] = {}
-        self.held: set[int] = set()
+        self.done: list[int] = []  # tiers ended with nothing to run
         self.owner: dict[Any, int] = {}  # a future in flight -> its tier
         self.pending = as_completed()  # type: ignore[no-untyped-call]
         self.results: list[TaskResult] = []
@@ -248,85 +177,21 @@ class _Driver:
         self.dropping = ThreadPoolExecutor(1)  # drops sent while the driver goes on
         self.drops: list[Future[Any]] = []  # ... not yet done
 
-    def run(self) -> None:
-        """Solve every tier not complete; on a failure, wait for the tasks in flight (their
-        shared copies) and raise it."""
-        for tier in self.order:
-            if self.store.complete(tier):
-                self.stats.tiers_kept += 1
-            else:
-                self.todo.append(tier)
-        try:
-            while self.todo or self.running:
-                started = self._start()
-                share = _loopy_threads(self.slots, len(self.running) + len(started))
-                if started:  # the room the budget counted on is free
-                    wait_for(self.drops)
-                    self.drops.clear()
-                for tier in started:
-                    self._submit(tier, share)
-                if self.running:
-                    self._ended(next(self.pending))
-                elif not started:
-                    raise RuntimeError("no tier left to solve can start")  # tier_order's
-        except Exception:
-            from distributed import wait
-
-            with contextlib.suppress(Exception):  # a cluster that failed may not answer
-                wait(list(self.owner))  # type: ignore[no-untyped-call]
-            raise
-        finally:
-            for running in self.running.values():
-                running.bar.close()
-            self.dropping.shutdown()
-
-    def _ready(self, tier: int) -> bool:
-        return all(c not in self.todo and c not in self.running for c in self.reads[tier])
-
-    def _start(self) -> list[int]:
-        """The ready tiers to start now, in order, while the copies held and the running
-        tiers' work stay within the budget (a tier alone always starts)."""
-        started: list[int] = []
-        for tier in [t for t in self.todo if self._ready(t)]:
-            busy = [*self.running, *started, tier]
-            held = self.held | {*self.reads[tier], tier}
-            if self.machine.need(held, busy) > self.budget:
-                # Without the copies of tiers no running tier reads (read again later).
-                keep = {c for t in busy for c in self.reads[t]} | set(busy)
-                if len(busy) > 1 and self.machine.need(held & keep, busy) > self.budget:
-                    continue
-                self._drop(self.held - keep)
-                held = self.held | {*self.reads[tier], tier}
-            self.held = held
-            self.todo.remove(tier)
-            started.append(tier)
-        return started
-
-    def _drop(self, tiers: set[int], *, wait: bool = True) -> None:
-        """Remove the workers' copies of `tiers` (without `wait`, from a thread of the driver
-        while it goes on, until it starts a tier: for tiers no task reads again)."""
-        if tiers:
-            if wait:
-                self.client.run(drop_tiers, self.remote, sorted(tiers))
-            else:
-                job = self.dropping.submit(self.client.run, drop_tiers, self.remote, sorted(tiers))
-                self.drops.append(job)
-            self.held -= tiers
-
     def key(self, tier: int, start: int) -> str:
         """The task key of a chunk (the same in every run on the same directory)."""
         return f"perfectplay-{self.token}-tier-{self.store.labels[tier]}-{start:014d}"
 
-    def _submit(self, tier: int, threads: int) -> None:
+    def start(self, tier: int, threads: int) -> None:
         """Submit the tasks of `tier`: one per chunk whose file is missing, or one for a tier
-        with inner moves (on `threads` threads); earlier tiers first."""
+        with inner moves (on `threads` threads), once the copies dropped are gone."""
         game, store = self.game, self.store
-        self.stats.tiers_solved += 1
+        wait_for(self.drops)
+        self.drops.clear()
         running = self.running[tier] = _Running(
             progress_bar(self.sizes[tier], game.tier_label(tier), self.progress)
         )
         job = (self.name, self.params, self.remote, tier)
-        priority = -self.order.index(tier)
+        priority = self.priority[tier]
         if game.inner_moves(tier):
             key = self.key(tier, 0) + "-loopy"
             futures = [self.client.submit(loopy_task, *job, threads, key=key, priority=priority)]
@@ -340,7 +205,7 @@ class _Driver:
                     running.bar.update(stop - start)
                 else:
                     todo.append((start, stop))
-            most = max((store.max_remoteness(c) for c in self.reads[tier]), default=-1)
+            most = max((store.max_remoteness(c) for c in game.child_tiers(tier)), default=-1)
             dtype = np.dtype(record_dtype(1 + most)).name
             futures = [
                 self.client.submit(
@@ -357,33 +222,37 @@ class _Driver:
         if not futures:
             self._finish(tier)
 
-    def _ended(self, future: Any) -> None:
-        """Count a task that ended; finish its tier after its last."""
+    def ended(self) -> list[int]:
+        """Count the tasks that end until a tier has ended; finish it (the merge)."""
         from distributed import KilledWorker
 
-        tier = self.owner.pop(future)
-        running = self.running[tier]
-        try:
-            done: TaskResult = future.result()
-        except KilledWorker as error:
-            raise ClusterError(
-                f"tier {self.store.labels[tier]}, task {future.key}: the workers running it "
-                f"died again and again ({error}); out of memory?"
-            ) from None
-        self.results.append(done)
-        if not self.game.inner_moves(tier):
-            if done.solved:
-                self.stats.chunks_solved += 1
-            else:
-                self.stats.chunks_kept += 1
-        running.bar.update(done.ranks)
-        running.left -= 1
-        if not running.left:
-            self._finish(tier)
+        while not self.done:
+            future = next(self.pending)
+            tier = self.owner.pop(future)
+            running = self.running[tier]
+            try:
+                done: TaskResult = future.result()
+            except KilledWorker as error:
+                raise ClusterError(
+                    f"tier {self.store.labels[tier]}, task {future.key}: the workers running it "
+                    f"died again and again ({error}); out of memory?"
+                ) from None
+            self.results.append(done)
+            if not self.game.inner_moves(tier):
+                if done.solved:
+                    self.stats.chunks_solved += 1
+                else:
+                    self.stats.chunks_kept += 1
+            running.bar.update(done.ranks)
+            running.left -= 1
+            if not running.left:
+                self._finish(tier)
+        ended, self.done = self.done, []
+        return ended
 
     def _finish(self, tier: int) -> None:
         """Merge the chunk files of `tier` into its tier file (or check the file of a tier
-        with inner moves); drop the copies no tier running or left reads."""
+        with inner moves)."""
         store = self.store
         if self.game.inner_moves(tier):
             if not store.complete(tier):
@@ -402,9 +271,25 @@ class _Driver:
                 )
             store.merge(tier, starts)
         self.running.pop(tier).bar.close()
-        left = [*self.todo, *self.running]
-        wanted = {c for t in left for c in self.reads[t]} | set(self.running)
-        self._drop(self.held - wanted, wait=False)
+        self.done.append(tier)
+
+    def drop(self, tiers: Collection[int]) -> None:
+        """Remove the workers' copies of `tiers`, from a thread of the driver while it goes on
+        (the next tier starts once they are gone)."""
+        job = self.dropping.submit(self.client.run, drop_tiers, self.remote, sorted(tiers))
+        self.drops.append(job)
+
+    def close(self, failed: bool) -> None:
+        """Close the progress bars; after a failure, wait for the tasks in flight (their
+        shared copies)."""
+        if failed:
+            from distributed import wait
+
+            with contextlib.suppress(Exception):  # a cluster that failed may not answer
+                wait(list(self.owner))  # type: ignore[no-untyped-call]
+        for running in self.running.values():
+            running.bar.close()
+        self.dropping.shutdown()
 
 
 def solve_on_cluster(
@@ -465,15 +350,20 @@ def solve_on_cluster(
     with dask_client(spec) as client:
         # Shared copies left by a killed run's workers, before the room is measured.
         client.run(clean_up, os.path.abspath(store.directory))
-        driver = _Driver(client, game, order, store, stats, progress, budget)
+        executor = _Dask(client, game, order, store, stats, progress)
+        machine = executor.machine
+        alone = max((machine.alone(t) for t in order), default=0)
+        scheduler = Scheduler(
+            game, order, executor, machine, alone if budget is None else budget, stats
+        )
         try:
-            driver.run()
+            scheduler.run(complete=[t for t in order if store.complete(t)])
         finally:  # the machines' shared child tiers freed, even after a failed task
             with contextlib.suppress(Exception):  # a cluster that failed may not answer
-                client.run(clean_up, driver.remote.directory)
-        if any(r.solved for r in driver.results):
-            print(throughput(driver.results), file=sys.stderr)
-        return ClusterRun(driver.results, driver.side_by_side)
+                client.run(clean_up, executor.remote.directory)
+        if any(r.solved for r in executor.results):
+            print(throughput(executor.results), file=sys.stderr)
+        return ClusterRun(executor.results, executor.side_by_side)
 
 
 def throughput(results: list[TaskResult]) -> str:

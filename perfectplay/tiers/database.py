@@ -21,7 +21,7 @@ from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
 from perfectplay.protocol.game import Game
 from perfectplay.protocol.tiered import GameLoader, TieredGame
 from perfectplay.solution import optimal_moves
-from perfectplay.tiers.files import TierFile
+from perfectplay.tiers.files import TierFile, damage
 from perfectplay.tiers.records import NO_POSITION, unpack
 from perfectplay.tiers.storage import (
     MemoryStore,
@@ -240,6 +240,21 @@ class TierDatabase:
                 f = self._file(tier)
                 for name in f.arrays:
                     f.read(name)
+
+    def check(self) -> None:
+        """Check every tier file's checksums, without decompressing. Cost: one read of the
+        compressed files.
+
+        Raises
+        ------
+        StoreError
+            Naming the first damaged or missing file, and what repairs it.
+        """
+        if self._memory is None:
+            for tier in self.order:
+                why = damage(self._path(tier))
+                if why is not None:
+                    raise StoreError(f"{why}; solving into the directory again solves it again")
 
     @property
     def game(self) -> Game[Any]:

@@ -1,34 +1,28 @@
-"""The scheduler: solve a tiered game's tiers in dependency order, in parallel chunks, and
-independent tiers at the same time.
+"""The tier engine in this process: ``solve_tiers`` and the executor of threads.
 
-A tier is *ready* once every tier it reads is complete. Ready tiers are started in the order
-of :func:`~perfectplay.tiers.plan.tier_order`, as many at once as there are free threads (each
-taking an equal share of them) and as the memory estimate allows (below): a game whose tiers
-form a chain (Connect Four, Teeko) runs one tier at a time on every thread, as before; Quixo's
-tiers by cube counts, many of them independent, run side by side. A started tier keeps its
-threads until it ends. Each tier: skip it if a complete tier file exists; read the child tiers
-it needs (decompressed once, kept while a ready or running tier still needs them); then either
-solve its chunks in a thread pool (a tier whose moves all leave it,
-:mod:`perfectplay.tiers.acyclic`), each chunk written to its own file and skipped when that
-file exists, the chunks merged into the tier file at the end; or solve it whole by retrograde
-analysis (a tier with inner moves, :mod:`perfectplay.tiers.loopy`). A tier's files do not
-depend on which tiers ran beside it or on how many threads it had: they are byte-identical to
-a run of one tier at a time.
-
-Memory: the refusal up front takes the worst tier alone, with every thread (its child tiers,
-1 byte per rank, and its work arrays); a further tier starts beside running ones only if the
-child tiers held in memory and the work arrays of every running tier stay within that same
-figure, so the estimate holds for what runs at once. Tiers solved in memory (no directory) run
-one at a time, every solved tier being kept.
+:func:`solve_tiers` refuses what cannot fit (before the plan from the largest tiers, then from
+every tier: the worst tier alone, its child tiers at 1 byte per rank and its work arrays, and
+the files on the disk), opens the store (a tier directory, resumed, or memory) and hands the
+tiers to the one :class:`~perfectplay.tiers.scheduler.Scheduler`, over threads here or over a
+Dask cluster (:mod:`perfectplay.tiers.cluster`). Here each running tier has a thread of its
+own and keeps an equal share of the ``jobs`` threads to its end: it reads the child tiers it
+needs (decompressed once, kept while a tier left to solve reads them), then either solves its
+chunks on its threads (a tier whose moves all leave it, :mod:`perfectplay.tiers.acyclic`),
+each chunk written to its own file and skipped when that file exists, the chunks merged into
+the tier file at the end; or solves it whole by retrograde analysis (a tier with inner moves,
+:mod:`perfectplay.tiers.loopy`). A tier's files do not depend on which tiers ran beside it or
+on how many threads it had: they are byte-identical to a run of one tier at a time. Tiers
+solved in memory (no directory) run one at a time, every solved tier being kept.
 """
 
 from __future__ import annotations
 
-import bisect
+import dataclasses
+import heapq
 import os
 import shutil
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any
 
@@ -40,9 +34,8 @@ from perfectplay.errors import InputFormatError, TooLargeError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.expand import SolvedTier
-from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, solve_loopy
+from perfectplay.tiers.loopy import solve_loopy
 from perfectplay.tiers.plan import (
-    ACYCLIC_BYTES_PER_RANK,
     BLOCK,
     DASK_CHUNK,
     DEFAULT_CHUNK,
@@ -52,6 +45,7 @@ from perfectplay.tiers.plan import (
     tier_order,
 )
 from perfectplay.tiers.records import record_dtype
+from perfectplay.tiers.scheduler import Machine, Scheduler
 from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest
 
 __all__ = [
@@ -62,13 +56,6 @@ __all__ = [
     "solve_tiers",
     "tier_order",
 ]
-
-
-def _work_bytes(game: TieredGame, tier: int, size: int, chunk: int, threads: int) -> int:
-    """Work memory of solving `tier` (`size` ranks) on `threads` threads, its reads apart."""
-    if game.inner_moves(tier):
-        return LOOPY_BYTES_PER_RANK * size
-    return ACYCLIC_BYTES_PER_RANK * min(size, chunk) * threads
 
 
 _SAMPLES, _SAMPLE = 4, 1024
@@ -94,29 +81,47 @@ def _stored_estimate(game: TieredGame, tier: int, size: int) -> int:
     return (size * used) // max(seen, 1) + size // 4096
 
 
+def _refuse(game: TieredGame, tier: int, need: int) -> None:
+    check_memory(
+        need,
+        f"{game.info.name}: tier {game.tier_label(tier)} with the tiers it reads "
+        f"(1 byte per rank of a solved tier)",
+    )
+
+
+_FIRST_LOOK = 64
+"""The largest tiers whose needs are checked before the plan (:func:`_refuse_early`)."""
+
+
+def _refuse_early(game: TieredGame, chunk: int) -> None:
+    """Refuse, before planning (the child tiers of every tier, minutes for Connect Four 7x6's
+    412,972 tiers), a game one of whose 64 largest tiers does not fit with the tiers it reads
+    on one thread: a figure every solve needs at least. Cost: the size of every tier, the
+    child tiers of 64."""
+    sizes = {int(t): game.tier_size(t) for t in game.tiers()}
+    machine = Machine(game, sizes, chunk, threads=1, copies=1, assembles=False)
+    for tier in heapq.nlargest(_FIRST_LOOK, sizes, key=sizes.__getitem__):
+        if all(int(c) in sizes for c in game.child_tiers(tier)):  # else tier_order says why
+            _refuse(game, tier, machine.alone(tier))
+
+
 def _check_resources(
-    game: TieredGame, order: list[int], directory: str | None, jobs: int, chunk: int
+    game: TieredGame, order: list[int], directory: str | None, machine: Machine
 ) -> int:
     """Refuse a game whose largest tier (with its child tiers) or files will not fit; return
     the memory figure accepted (bytes), which tiers run at once stay within."""
-    sizes = {t: game.tier_size(t) for t in order}
+    sizes = machine.sizes
     worst = 0
     worst_tier = order[0] if order else 0
+    solved = 0  # in memory, every tier solved before is kept
     for t in order:
-        need = sum(sizes[c] for c in game.child_tiers(t)) + _work_bytes(
-            game, t, sizes[t], chunk, jobs
-        )
+        need = machine.alone(t)
         if directory is None:
-            need += sum(sizes[c] for c in order[: order.index(t)]) - sum(
-                sizes[c] for c in game.child_tiers(t)
-            )
+            need += solved - sum(sizes[c] for c in set(game.child_tiers(t)))
+            solved += sizes[t]
         if need > worst:
             worst, worst_tier = need, t
-    check_memory(
-        worst,
-        f"{game.info.name}: tier {game.tier_label(worst_tier)} with the tiers it reads "
-        f"(1 byte per rank of a solved tier)",
-    )
+    _refuse(game, worst_tier, worst)
     if directory is not None:
         disk = sum(_stored_estimate(game, t, sizes[t]) for t in order)
         existing = os.path.abspath(directory)  # the directory is created only once accepted
@@ -132,208 +137,129 @@ def _check_resources(
     return worst
 
 
-def _solve_chunked(
-    game: TieredGame,
-    tier: int,
-    store: DirectoryStore | MemoryStore,
-    children: Sequence[SolvedTier],
-    bounds: list[tuple[int, int]],
-    jobs: int,
-    dtype: type[np.unsignedinteger],
-    advance: Callable[[int], None],
-    stats: SolveStats,
-    lock: threading.Lock,
-) -> None:
-    scored = game.info.scored
-    starts = [start for start, _ in bounds]
-    if isinstance(store, DirectoryStore) and len(bounds) == 1:
-        # One chunk: its file would be the tier file, so it is written as such at once.
-        records, most, score = solve_range(
-            game, tier, *bounds[0], children, dtype=dtype, scored=scored, advance=advance
-        )
-        with lock:
-            stats.chunks_solved += 1
-        store.put(tier, records, score, most)
-        return
-    parts: dict[int, tuple[NDArray[Any], NDArray[np.int64] | None, int]] = {}
-
-    def one(start: int, stop: int) -> None:
-        if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
-            with lock:
-                stats.chunks_kept += 1
-            advance(stop - start)
-            return
-        records, most, score = solve_range(
-            game, tier, start, stop, children, dtype=dtype, scored=scored, advance=advance
-        )
-        with lock:
-            stats.chunks_solved += 1
-        if isinstance(store, DirectoryStore):
-            arrays: dict[str, NDArray[Any]] = {"records": records}
-            if score is not None:
-                arrays["scores"] = score
-            store.put_chunk(tier, start, stop, arrays, most)
-        else:
-            parts[start] = (records, score, most)
-
-    if jobs > 1 and len(bounds) > 1:
-        with ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(one, *zip(*bounds, strict=True)))
-    else:
-        for start, stop in bounds:
-            one(start, stop)
-    if isinstance(store, DirectoryStore):
-        store.merge(tier, starts)
-    else:
-        records = np.concatenate([parts[s][0] for s in starts])
-        scores = np.concatenate([parts[s][1] for s in starts]) if scored else None
-        store.put(tier, records, scores, max(parts[s][2] for s in starts))
+class _Stopped(Exception):
+    """A tier's chunks left unsolved: the solve is stopping (a failure, an interrupt)."""
 
 
-class _Scheduler:
-    """Runs the tiers of one solve, independent ready tiers side by side (module docstring)."""
+class _Threads:
+    """The executor of threads in this process: each tier in a thread of its own, its chunks
+    on the threads it was given (:class:`~perfectplay.tiers.scheduler.Executor`)."""
+
+    queued, least = False, 1
 
     def __init__(
         self,
         game: TieredGame,
-        order: list[int],
         store: DirectoryStore | MemoryStore,
         jobs: int,
         chunk: int,
         block: int,
-        budget: int,
         stats: SolveStats,
         progress: bool | None,
     ) -> None:
-        self.game, self.order, self.store, self.stats = game, order, store, stats
-        self.jobs, self.chunk, self.block, self.budget = jobs, chunk, block, budget
-        self.progress = progress
-        self.sizes = {t: game.tier_size(t) for t in order}
-        self.reads = {t: [int(c) for c in game.child_tiers(t)] for t in order}
-        self.rank = {t: i for i, t in enumerate(order)}
-        self.parents: dict[int, list[int]] = {t: [] for t in order}
-        for t in order:
-            for c in set(self.reads[t]):
-                self.parents[c].append(t)
-        # Per tier not yet complete: its child tiers not complete; per tier: the tiers not
-        # ended that read it (a loaded tier is dropped once none does).
-        self.waiting: dict[int, int] = {}
-        self.readers = {t: len(self.parents[t]) for t in order}
+        self.game, self.store, self.stats, self.progress = game, store, stats, progress
+        self.threads, self.chunk, self.block = jobs, chunk, block
         self.loaded: dict[int, SolvedTier] = {}
         self.most: dict[int, int] = {}
         self.lock = threading.Lock()  # the counts in `stats`, updated from the tiers' threads
-        # Tiers in memory keep every solved tier: one at a time, as the estimate assumes.
-        self.side_by_side = isinstance(store, DirectoryStore)
+        self.stopping = threading.Event()
+        self.pool = ThreadPoolExecutor(jobs)
+        self.running: dict[Future[None], int] = {}
 
-    def run(self) -> None:
-        """Solve every tier not complete; raise the first failure once running tiers end."""
-        ready: list[int] = []  # tiers whose child tiers are complete, in the plan's order
-        for tier in self.order:
-            if self.store.complete(tier):
-                self.stats.tiers_kept += 1
-                for c in set(self.reads[tier]):
-                    self.readers[c] -= 1
-            else:
-                self.waiting[tier] = sum(1 for c in set(self.reads[tier]) if c in self.waiting)
-                if not self.waiting[tier]:
-                    ready.append(tier)
-        running: dict[Future[None], tuple[int, int]] = {}  # future -> (tier, threads)
-        failure: BaseException | None = None
-        with ThreadPoolExecutor(self.jobs) as pool:
-            while ready or running:
-                if failure is None:
-                    for tier, threads in self._start(ready, list(running.values())):
-                        self.stats.tiers_solved += 1
-                        running[pool.submit(self._solve, tier, threads)] = (tier, threads)
-                if not running:
-                    break
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    tier, _ = running.pop(future)
-                    error = future.exception()
-                    if error is not None:
-                        failure = failure or error
-                        continue
-                    self._ended(tier, ready)
-                self._drop([t for t, _ in running.values()])
-        if failure is not None:
-            raise failure
+    def start(self, tier: int, threads: int) -> None:
+        for c in self.game.child_tiers(tier):
+            if c not in self.loaded:
+                self.loaded[c] = self.store.load(c, threads=self.threads)
+            if c not in self.most:
+                self.most[c] = self.store.max_remoteness(c)
+        self.running[self.pool.submit(self._solve, tier, threads)] = tier
 
-    def _ended(self, tier: int, ready: list[int]) -> None:
-        """Book `tier` complete: its readers' counts, and the parents it makes ready."""
-        del self.waiting[tier]
-        for c in set(self.reads[tier]):
-            self.readers[c] -= 1
-        for parent in self.parents[tier]:
-            self.waiting[parent] -= 1
-            if not self.waiting[parent]:
-                bisect.insort(ready, parent, key=self.rank.__getitem__)
+    def ended(self) -> list[int]:
+        finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            future.result()  # a failure is raised here
+        return [self.running.pop(future) for future in finished]
 
-    def _held(self, running: list[tuple[int, int]]) -> int:
-        """Memory in use: the child tiers held (1 byte per rank) and the running tiers' work."""
-        held = sum(self.sizes[c] for c in self.loaded)
-        return held + sum(
-            _work_bytes(self.game, t, self.sizes[t], self.chunk, k) for t, k in running
-        )
+    def drop(self, tiers: Collection[int]) -> None:
+        for c in tiers:
+            self.loaded.pop(c, None)
 
-    def _start(self, ready: list[int], running: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """The ready tiers to start now with their threads (removed from `ready`): in order, an
-        equal share of the free threads each, while the memory held stays within the budget
-        (or alone)."""
-        started: list[tuple[int, int]] = []
-        free = self.jobs - sum(k for _, k in running)
-        if running and not self.side_by_side:
-            return started
-        while ready and free > 0 and (self.side_by_side or not started):
-            share = free // min(free, len(ready))
-            busy = running + started
-            for tier in ready:
-                fresh = sum(self.sizes[c] for c in set(self.reads[tier]) if c not in self.loaded)
-                need = fresh + _work_bytes(self.game, tier, self.sizes[tier], self.chunk, share)
-                if self._held(busy) + need <= self.budget:
-                    break
-                # Without the child tiers held for tiers not running yet (read again later);
-                # alone, a tier needs what the check up front accepted.
-                keep = [*(t for t, _ in busy), tier]
-                wanted = {c for t in keep for c in self.reads[t]}
-                spare = sum(self.sizes[c] for c in self.loaded if c not in wanted)
-                if not busy or self._held(busy) - spare + need <= self.budget:
-                    for c in [c for c in self.loaded if c not in wanted]:
-                        del self.loaded[c]
-                    break
-            else:
-                break
-            for c in self.reads[tier]:
-                if c not in self.loaded:
-                    self.loaded[c] = self.store.load(c, threads=self.jobs)
-                if c not in self.most:
-                    self.most[c] = self.store.max_remoteness(c)
-            started.append((tier, share))
-            ready.remove(tier)
-            free -= share
-        return started
-
-    def _drop(self, running: list[int]) -> None:
-        """Free the child tiers no running or remaining tier reads."""
-        wanted = {c for t in running for c in self.reads[t]}
-        for c in list(self.loaded):
-            if c not in wanted and not self.readers[c]:
-                del self.loaded[c]
+    def close(self, failed: bool) -> None:
+        if failed:  # the running tiers stop after their chunks in flight
+            self.stopping.set()
+        self.pool.shutdown()
 
     def _solve(self, tier: int, threads: int) -> None:
         game, store = self.game, self.store
-        children = [self.loaded[c] for c in self.reads[tier]]
-        size = self.sizes[tier]
+        children = [self.loaded[c] for c in game.child_tiers(tier)]
+        size = game.tier_size(tier)
         with progress_bar(size, game.tier_label(tier), self.progress) as bar:
             if game.inner_moves(tier):
                 records, top = solve_loopy(game, tier, children, jobs=threads, advance=bar.update)
                 store.put(tier, records, None, top)
             else:
-                bound = 1 + max((self.most[c] for c in self.reads[tier]), default=-1)
-                _solve_chunked(
-                    game, tier, store, children, chunk_bounds(size, self.chunk, self.block),
-                    threads, record_dtype(bound), bar.update, self.stats, self.lock,
+                bound = 1 + max((self.most[c] for c in game.child_tiers(tier)), default=-1)
+                self._chunked(
+                    tier, children, chunk_bounds(size, self.chunk, self.block), threads,
+                    record_dtype(bound), bar.update,
                 )  # fmt: skip
+
+    def _chunked(
+        self,
+        tier: int,
+        children: Sequence[SolvedTier],
+        bounds: list[tuple[int, int]],
+        jobs: int,
+        dtype: type[np.unsignedinteger],
+        advance: Callable[[int], None],
+    ) -> None:
+        game, store, stats, lock = self.game, self.store, self.stats, self.lock
+        scored = game.info.scored
+        starts = [start for start, _ in bounds]
+        if isinstance(store, DirectoryStore) and len(bounds) == 1:
+            # One chunk: its file would be the tier file, so it is written as such at once.
+            records, most, score = solve_range(
+                game, tier, *bounds[0], children, dtype=dtype, scored=scored, advance=advance
+            )
+            with lock:
+                stats.chunks_solved += 1
+            store.put(tier, records, score, most)
+            return
+        parts: dict[int, tuple[NDArray[Any], NDArray[np.int64] | None, int]] = {}
+
+        def one(start: int, stop: int) -> None:
+            if self.stopping.is_set():
+                raise _Stopped
+            if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
+                with lock:
+                    stats.chunks_kept += 1
+                advance(stop - start)
+                return
+            records, most, score = solve_range(
+                game, tier, start, stop, children, dtype=dtype, scored=scored, advance=advance
+            )
+            with lock:
+                stats.chunks_solved += 1
+            if isinstance(store, DirectoryStore):
+                arrays: dict[str, NDArray[Any]] = {"records": records}
+                if score is not None:
+                    arrays["scores"] = score
+                store.put_chunk(tier, start, stop, arrays, most)
+            else:
+                parts[start] = (records, score, most)
+
+        if jobs > 1 and len(bounds) > 1:
+            with ThreadPoolExecutor(jobs) as pool:
+                list(pool.map(one, *zip(*bounds, strict=True)))
+        else:
+            for start, stop in bounds:
+                one(start, stop)
+        if isinstance(store, DirectoryStore):
+            store.merge(tier, starts)
+        else:
+            records = np.concatenate([parts[s][0] for s in starts])
+            scores = np.concatenate([parts[s][1] for s in starts]) if scored else None
+            store.put(tier, records, scores, max(parts[s][2] for s in starts))
 
 
 def solve_tiers(
@@ -405,6 +331,7 @@ def solve_tiers(
         raise InputFormatError(
             f"chunk size must be a positive multiple of {BLOCK} (or smaller), got {chunk}"
         )
+    _refuse_early(game, chunk)
     order = tier_order(game)
     path = None if directory is None else os.fspath(directory)
     if dask is not None:  # Dask itself is imported only once the cluster starts
@@ -413,7 +340,9 @@ def solve_tiers(
         if path is None:
             raise InputFormatError("a Dask cluster solves into a tier directory: give one")
         check_cluster(dask, game, order, chunk)
-    budget = _check_resources(game, order, path, jobs, chunk)
+    sizes = {t: game.tier_size(t) for t in order}
+    machine = Machine(game, sizes, chunk, threads=jobs, copies=1, assembles=False)
+    budget = _check_resources(game, order, path, machine)
     store: DirectoryStore | MemoryStore
     if path is None:
         store = MemoryStore()
@@ -425,7 +354,12 @@ def solve_tiers(
         if dask is not None and isinstance(store, DirectoryStore):
             solve_on_cluster(dask, game, order, store, stats, progress=progress)
         else:
-            _Scheduler(game, order, store, jobs, chunk, block, budget, stats, progress).run()
+            machine = dataclasses.replace(machine, chunk=chunk)
+            executor = _Threads(game, store, jobs, chunk, block, stats, progress)
+            scheduler = Scheduler(
+                game, order, executor, machine, budget, stats, side_by_side=path is not None
+            )
+            scheduler.run(complete=[t for t in order if store.complete(t)])
     finally:
         if isinstance(store, DirectoryStore):
             store.release()  # the directory's lock, at once (a failure's traceback holds it)

@@ -364,12 +364,18 @@ class DirectoryStore:
 
     def _tidy(self) -> None:
         """Remove what an interrupted solve leaves but cannot use: temporary files, the chunks
-        of tiers already merged, and damaged chunk files (listed in :attr:`damaged`)."""
+        of tiers already merged, and damaged tier and chunk files (listed in :attr:`damaged`:
+        a disk fault, a copy cut short; they are solved again). Cost: one read of every tier
+        and chunk file (their checksums, no decompression)."""
         for root, _, files in os.walk(self.directory):
             for name in files:
                 if ".tmp-" in name:
                     os.unlink(os.path.join(root, name))
         for tier in self.labels:
+            path = self.tier_path(tier)
+            if os.path.exists(path) and self._damage(tier, path, None) is not None:
+                os.unlink(path)
+                self.damaged.append(path)
             chunks = os.path.dirname(self.chunk_path(tier, 0))
             if not os.path.isdir(chunks):
                 continue
@@ -378,26 +384,31 @@ class DirectoryStore:
                 continue
             for name in sorted(os.listdir(chunks)):
                 path = os.path.join(chunks, name)
-                if _CHUNK_NAME.fullmatch(name) and self._chunk_damage(tier, path) is not None:
+                if (
+                    _CHUNK_NAME.fullmatch(name)
+                    and self._damage(tier, path, int(name[:14])) is not None
+                ):
                     os.unlink(path)
                     self.damaged.append(path)
 
-    def _chunk_damage(self, tier: int, path: str) -> str | None:
-        """Why the chunk file at `path` cannot be merged into `tier`'s file, or ``None``."""
+    def _damage(self, tier: int, path: str, start: int | None) -> str | None:
+        """Why the file at `path` is not `tier`'s tier file (`start` None) or its chunk from
+        rank `start`, or ``None``."""
         why = damage(path)
         if why is not None:
             return why
         with TierFile(path) as f:
-            start = int(os.path.basename(path)[:14])
             expected = ["records", "scores"] if self.manifest["scored"] else ["records"]
             size = self.manifest["sizes"][self.manifest["tiers"].index(tier)]
+            ends = f.stop == size if start is None else start < f.stop <= size
             if (
                 f.meta.get("label") != self.labels[tier]
-                or (f.start, f.block) != (start, self.block)
-                or not start < f.stop <= size
+                or (f.start, f.block) != (start or 0, self.block)
+                or not ends
                 or sorted(f.arrays) != expected
             ):
-                return f"{path}: not a chunk of tier {self.labels[tier]} at rank {start}"
+                what = "its tier file" if start is None else f"a chunk of it at rank {start}"
+                return f"{path}: not tier {self.labels[tier]}'s {what}"
         return None
 
     def tier_path(self, tier: int) -> str:

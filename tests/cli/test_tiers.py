@@ -192,15 +192,44 @@ def damaged(copy: Path, how: str) -> Path:
 
 @pytest.mark.parametrize("how", ["truncated", "corrupted"])
 def test_a_damaged_tier_file_fails_every_command_in_one_line(copy: Path, how: str) -> None:
+    assert run_cli(["analyze", str(copy)]).code == 0  # the counts kept in analysis.json
     path = damaged(copy, how)
     five_stones = board("....", "O...", "XOXX")  # its moves lead to tier 6
     fails(run_cli(["query", str(copy), *five_stones]), str(path))
-    (copy / "analysis.json").unlink(missing_ok=True)  # counted before the damage: still right
-    fails(run_cli(["analyze", str(copy)]), str(path))
+    # The counts kept from before the damage are not answered from while a file is damaged.
+    assert (copy / "analysis.json").exists()
+    fails(run_cli(["analyze", str(copy)]), str(path), "solving into the directory again")
+    (copy / "analysis.json").unlink()
     fails(run_cli(["analyze", str(copy), "--json", "--by-tier"]), str(path))
     assert not (copy / "analysis.json").exists()
     script = "a\nb\nc\nd\na\nb\nc\nd\nquit\n"  # the reply to the third move reads tier 6
     fails(run_cli(["play", "connect-four", "--db", str(copy)], script), str(path), output=True)
+
+
+def test_solve_again_solves_the_missing_and_damaged_tiers_and_keeps_the_others(
+    solved: tuple[Path, Path], copy: Path
+) -> None:
+    """The issue's case: a tier file removed (a middle tier: tiers it reads and tiers reading
+    it are complete), one truncated, one with a flipped byte; analyze refuses the counts it
+    kept, and solve again gives the files of a clean solve, keeping every good one."""
+    (copy / "tier-6.tier").unlink()
+    truncated = copy / "tier-4.tier"
+    truncated.write_bytes(truncated.read_bytes()[:-7])
+    flipped = copy / "tier-9.tier"
+    data = bytearray(flipped.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    flipped.write_bytes(bytes(data))
+    fails(run_cli(["analyze", str(copy)]), "not completely solved", "tiers 6")
+    stamps = {p.name: p.stat().st_mtime_ns for p in copy.glob("tier-*.tier")}
+    done = run_cli(["solve", *GAME, "--tiers", str(copy), "--json"])
+    assert done.code == 0, done.err
+    run = json.loads(done.out)["run"]
+    assert run["tiers_solved"] == 3 and run["tiers_kept"] == 10
+    assert tree(copy) == tree(solved[0])
+    for name, stamp in stamps.items():
+        if name not in ("tier-4.tier", "tier-9.tier"):
+            assert (copy / name).stat().st_mtime_ns == stamp, f"{name} was solved again"
+    assert run_cli(["analyze", str(copy)]).code == 0
 
 
 def test_incomplete_or_foreign_directories_fail_in_one_line(copy: Path, tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ from perfectplay.errors import ClusterError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four.tiers import TieredConnectFour
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.protocol.tiered import TieredGame
-from perfectplay.tiers import cluster, solve_tiers
+from perfectplay.tiers import cluster, scheduler, solve_tiers
 from perfectplay.tiers.plan import DASK_CHUNK, SolveStats, chunk_bounds, tier_order
 from perfectplay.tiers.shared import shared_prefix
 from perfectplay.tiers.storage import DirectoryStore, game_manifest
@@ -410,27 +410,26 @@ def test_tiers_side_by_side_stay_within_the_memory_budget(
     game = load_tiered_game("quixo", **QUIXO3)
     peaks: list[tuple[int, int]] = []  # (bytes held once a tier started beside others, budget)
     ended: list[set[int]] = []
-    real_start, real_run = cluster._Driver._start, cluster._Driver.run
+    real_start, real_run = scheduler.Scheduler._start, scheduler.Scheduler.run
 
-    def start(self: Any) -> list[int]:
-        started: list[int] = real_start(self)
-        busy = [*self.running, *started]
+    def start(self: Any, ready: list[int]) -> Any:
+        started = real_start(self, ready)
+        busy = {**self.running, **dict(started)}
         if started and len(busy) > 1:
             peaks.append((self.machine.need(self.held, busy), self.budget))
         return started
 
-    def whole(self: Any) -> None:
-        real_run(self)
+    def whole(self: Any, complete: Any = None) -> None:
+        real_run(self, complete)
         ended.append(set(self.held))
 
-    monkeypatch.setattr(cluster._Driver, "_start", start)
-    monkeypatch.setattr(cluster._Driver, "run", whole)
+    monkeypatch.setattr(scheduler.Scheduler, "_start", start)
+    monkeypatch.setattr(scheduler.Scheduler, "run", whole)
     reference = scratch / "budget-reference"
     solve_tiers(game, reference, chunk_size=4096, progress=False).close()
-    alone = max(
-        cluster._Machine(game, {t: game.tier_size(t) for t in game.tiers()}, 2, 1, True, 4096)
-        .alone(t) for t in game.tiers()
-    )  # fmt: skip
+    sizes = {t: game.tier_size(t) for t in game.tiers()}
+    machine = scheduler.Machine(game, sizes, 4096, threads=2, copies=1, assembles=True)
+    alone = max(machine.alone(t) for t in game.tiers())
     for budget in (None, 1, 10 * alone):
         peaks.clear()
         directory = scratch / f"budget-{budget}"
@@ -450,7 +449,7 @@ def test_a_failure_beside_running_tiers_waits_for_their_tasks_and_leaves_no_shar
     scratch: Path, dask_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = RandomTieredGame(**RANDOM, scored=True)
-    real_finish = cluster._Driver._finish
+    real_finish = cluster._Dask._finish
     failed: list[int] = []
 
     def finish(self: Any, tier: int) -> None:
@@ -459,7 +458,7 @@ def test_a_failure_beside_running_tiers_waits_for_their_tasks_and_leaves_no_shar
             raise OSError(28, "No space left on device")
         real_finish(self, tier)
 
-    monkeypatch.setattr(cluster._Driver, "_finish", finish)
+    monkeypatch.setattr(cluster._Dask, "_finish", finish)
     directory = scratch / "fails-side-by-side"
     with pytest.raises(OSError, match="No space left"):
         _solve_here(game, directory, dask_cluster.address, 64)

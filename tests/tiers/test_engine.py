@@ -482,7 +482,7 @@ def concurrency(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Record, each time a tier starts, how many tiers are being solved (itself included)."""
     from perfectplay.tiers import engine
 
-    real = engine._Scheduler._solve
+    real = engine._Threads._solve
     seen: list[int] = []
     active = [0]
     lock = threading.Lock()
@@ -498,7 +498,7 @@ def concurrency(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             with lock:
                 active[0] -= 1
 
-    monkeypatch.setattr(engine._Scheduler, "_solve", solve)
+    monkeypatch.setattr(engine._Threads, "_solve", solve)
     return seen
 
 
@@ -532,23 +532,25 @@ def test_tiers_run_at_once_only_within_the_memory_accepted(
     """Quixo 3x3 on 3 threads: the child tiers held and the running tiers' work never exceed
     the figure accepted up front (its worst tier alone); with room for more, tiers run side
     by side; with none to spare, one at a time."""
-    from perfectplay.tiers import engine
+    from perfectplay.tiers import engine, scheduler
 
     game = load_tiered_game("quixo", size=3)
-    worst = engine._check_resources(game, tier_order(game), str(fast_dir / "x"), 3, 64)
+    sizes = {t: game.tier_size(t) for t in game.tiers()}
+    machine = scheduler.Machine(game, sizes, 64, threads=3, copies=1, assembles=False)
+    worst = engine._check_resources(game, tier_order(game), str(fast_dir / "x"), machine)
     peaks: list[int] = []
-    real_start, real_solve = engine._Scheduler._start, engine._Scheduler._solve
+    real_start, real_solve = scheduler.Scheduler._start, engine._Threads._solve
 
-    def start(self: Any, todo: list[int], running: list[tuple[int, int]]) -> Any:
-        started = real_start(self, todo, running)
-        if running and started:  # a tier alone needs what the check up front accepted
-            peaks.append(self._held(running + started))
+    def start(self: Any, todo: list[int]) -> Any:
+        started = real_start(self, todo)
+        if self.running and started:  # a tier alone needs what the check up front accepted
+            peaks.append(self.machine.need(self.held, {**self.running, **dict(started)}))
         return started
 
-    monkeypatch.setattr(engine._Scheduler, "_start", start)
+    monkeypatch.setattr(scheduler.Scheduler, "_start", start)
     for room in (10 * worst, worst, 1):
         monkeypatch.setattr(engine, "_check_resources", lambda *args, r=room: r)
-        monkeypatch.setattr(engine._Scheduler, "_solve", real_solve)
+        monkeypatch.setattr(engine._Threads, "_solve", real_solve)
         seen = concurrency(monkeypatch)
         peaks.clear()
         solve_tiers(game, fast_dir / str(room), jobs=3, progress=False).close()

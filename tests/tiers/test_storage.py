@@ -322,6 +322,47 @@ def test_damaged_chunk_files_are_recomputed_on_resume(
     assert tree(tmp_path) == reference
 
 
+@pytest.mark.parametrize("which", ["quixo", "connect-four"])
+def test_missing_and_damaged_tier_files_are_solved_again_and_the_others_kept(
+    tmp_path: Path, which: str
+) -> None:
+    """Every third tier file, from the middle of the plan on, removed, truncated or with one
+    byte changed: the store lists the damaged ones, and the resume solves exactly those
+    three kinds again (tiers inside and around them are complete) into the clean files."""
+    game = (
+        load_tiered_game("quixo", size=3)
+        if which == "quixo"
+        else load_tiered_game(which, rows=3, cols=4)
+    )
+    reference = tmp_path / "reference"
+    solve_tiers(game, reference, progress=False).close()
+    directory = tmp_path / "resumed"
+    solve_tiers(game, directory, progress=False).close()
+    order = tier_order(game)
+    store = DirectoryStore(str(directory), game_manifest(game, order, 1, 1))
+    store.release()
+    paths = [Path(store.tier_path(t)) for t in order]
+    gone, truncated, flipped = paths[len(paths) // 3 :: 3][:3]
+    gone.unlink()
+    truncated.write_bytes(truncated.read_bytes()[:-1])
+    data = bytearray(flipped.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    flipped.write_bytes(bytes(data))
+    stamps = {p: p.stat().st_mtime_ns for p in paths if p not in (gone, truncated, flipped)}
+    with solve_tiers(game, directory, progress=False) as db:
+        assert db.stats is not None
+        assert db.stats.tiers_solved == 3 and db.stats.tiers_kept == len(order) - 3
+    assert tree(directory) == tree(reference)
+    assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
+    again = DirectoryStore(str(directory), game_manifest(game, order, 1, 1))
+    assert again.damaged == []
+    truncated.write_bytes(b"")
+    again.release()
+    assert DirectoryStore(str(directory), game_manifest(game, order, 1, 1)).damaged == [
+        str(truncated)
+    ]
+
+
 def _cli(directory: Path) -> list[str]:
     """The real command line of a solve of connect-four 4 x 4 into `directory`."""
     code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
