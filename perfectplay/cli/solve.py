@@ -4,13 +4,16 @@ size) or a game graph file (one line per position, or ``--json``); ``-o`` saves 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli._options import add_game_options, add_json_option
 
 if TYPE_CHECKING:  # imported lazily at run time: numba stays out of start-up
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from perfectplay.graphfile import ParsedGraph
     from perfectplay.protocol.game import Game
@@ -408,9 +411,30 @@ def _solve_tiers(args: argparse.Namespace, game: Game[Any] | None, out: str | No
         tiered: Any = build_game(args.target, args.param, args.game, tiered=True)
     else:
         tiered = _tier_form(game, args.game or args.target)
-    with tempfile.TemporaryDirectory(prefix="perfectplay-tiers-") as scratch:
+    with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="perfectplay-tiers-") as scratch:
         directory = out if out is not None else scratch
         return _run_tiers(args, tiered, directory, kept=out is not None)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """Within the block, SIGTERM ends the process as SIGINT does: by an exception in the main
+    thread (``SystemExit(143)``), so that the tier engine stops its threads after their chunks
+    in flight and the temporary directory is removed; a second SIGTERM does not cut that short.
+    Outside the main thread (no signal reaches it there) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run_tiers(args: argparse.Namespace, game: Any, directory: str, *, kept: bool) -> int:

@@ -5,7 +5,12 @@ and exit 2, with nothing written."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -230,6 +235,70 @@ def test_solve_again_solves_the_missing_and_damaged_tiers_and_keeps_the_others(
         if name not in ("tier-4.tier", "tier-9.tier"):
             assert (copy / name).stat().st_mtime_ns == stamp, f"{name} was solved again"
     assert run_cli(["analyze", str(copy)]).code == 0
+
+
+def test_connect_four_7x6_is_refused_before_the_plan_with_its_memory_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The issue's case: the refusal (501 GiB) came after planning its 412,972 tiers (1 min 47
+    s); now from the largest tiers, asking only 64 of them for their child tiers."""
+    import perfectplay._memory
+    from perfectplay.games.connect_four.heights import HeightTieredConnectFour
+
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 24 << 30)
+    asked: list[int] = []
+    real = HeightTieredConnectFour.child_tiers
+
+    def child_tiers(self: HeightTieredConnectFour, tier: int) -> list[int]:
+        asked.append(tier)
+        return real(self, tier)
+
+    monkeypatch.setattr(HeightTieredConnectFour, "child_tiers", child_tiers)
+    done = run_cli(["solve", "connect-four", "--param", "rows=6", "--param", "cols=7"])
+    assert done.code == 2 and done.out == ""
+    which, refusal = done.err.splitlines()  # the engine chosen and why, then the refusal
+    assert which.startswith("perfectplay: solving with the tier engine: its tiers hold")
+    assert refusal.startswith("perfectplay: error: connect-four: tier ")
+    assert refusal.endswith("needs about 501.4 GiB of memory but only 24.0 GiB is available")
+    assert len(asked) <= 64
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_sigterm_mid_solve_leaves_nothing_half_written(tmp_path: Path, kept: bool) -> None:
+    """A real ``solve`` of Connect Four 5x5 killed with SIGTERM once its first tier files are
+    written: without -o its temporary directory is removed (it was left, 153 MB after 15 s of
+    5x6), as after SIGINT; into --tiers DIR no temporary file is left, and the same command
+    then resumes."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    directory = tmp_path / "kept"
+    code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", code, "solve", "connect-four", "--param", "rows=5",
+               "--param", "cols=5", "--engine", "tiers", "--jobs", "2", "--json"]  # fmt: skip
+    if kept:
+        command += ["-o", str(directory)]
+    process = subprocess.Popen(
+        command, env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    where = directory if kept else scratch
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        if len(list(where.rglob("*.tier"))) >= 3:
+            break
+        time.sleep(0.01)
+    assert process.poll() is None, "the solve ended before it could be killed"
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+    assert list(scratch.iterdir()) == []
+    if kept:
+        assert [p for p in directory.rglob("*") if ".tmp-" in p.name] == []
+        again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0, again.stderr
+        run = json.loads(again.stdout)["run"]
+        assert run["tiers_kept"] + run["chunks_kept"] >= 3
 
 
 def test_incomplete_or_foreign_directories_fail_in_one_line(copy: Path, tmp_path: Path) -> None:

@@ -211,6 +211,35 @@ def test_memory_too_small_is_refused_before_anything_is_written(
         solve_tiers(Ladder(5000), progress=False)
 
 
+class LongChain(TieredGame):
+    """Only the plan of a game of 10,000 tiers in a chain, tier 5,000 of 2^40 ranks read by
+    tier 5,001 of 2^39; counts the tiers whose child tiers are asked for (the plan asks for
+    every tier's)."""
+
+    def __init__(self) -> None:
+        self.info = GameInfo("long-chain")
+        self.asked: set[int] = set()
+
+    def tiers(self) -> list[int]:
+        return list(range(10_000))
+
+    def child_tiers(self, tier: int) -> list[int]:
+        self.asked.add(tier)
+        return [tier - 1] if tier else []
+
+    def tier_size(self, tier: int) -> int:
+        return {5000: 1 << 40, 5001: 1 << 39}.get(tier, 10)
+
+
+def test_a_tier_too_large_is_refused_before_the_plan(tmp_path: Path) -> None:
+    """Tier 5,001 reads 2^40 bytes, found among the largest tiers without asking every tier for
+    its child tiers (7x6 Connect Four's 412,972 tiers took minutes)."""
+    game = LongChain()
+    with pytest.raises(TooLargeError, match=r"long-chain: tier 5001 .* needs about 1\.0 TiB"):
+        solve_tiers(game, tmp_path / "new", progress=False)
+    assert len(game.asked) <= 64 and not (tmp_path / "new").exists()
+
+
 def test_disk_too_small_is_refused_before_anything_is_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
