@@ -177,9 +177,11 @@ def test_a_whole_game_against_perfect_play_by_clicking_moves(
     final = _position(page, TTT)
     assert ttt.is_over(final)
     assert page.eval_on_selector_all("[data-move]", "els => els.length") == 0
-    assert page.text_content("#status").startswith(
-        f"Game over: {ttt.value(final).name} for the player to move"
-    )
+    # the human plays X: X to move at the end means the computer made the last move
+    human_to_move = final.count("X") == final.count("O")
+    won = (ttt.value(final).name == "WIN") == human_to_move
+    said = {"TIE": "a tie"}.get(ttt.value(final).name, "you won" if won else "you lost")
+    assert page.text_content("#status") == f"Game over: {said}."
     labels = re.search(r"moves=([^&]*)", page.url)
     assert labels is not None
     line = labels.group(1).replace("%2C", ",").split(",")
@@ -241,8 +243,9 @@ def test_a_typed_position(page: Any, server: Server, ttt: Any, shots: Path) -> N
     assert page.get_attribute('#moves [data-move="c3"]', "data-value") == "LOSE"
     page.fill("#position-text", "X X X\n. . .\n. . .")
     page.click("#position-start")
-    error = page.wait_for_selector("#error:not([hidden])")
+    error = page.wait_for_selector("#position-form #position-error:not([hidden])")  # beside it
     assert "X must have as many marks as O" in error.text_content()
+    assert page.is_hidden("#error")
     _screenshot(page, shots / "tic-tac-toe-typed-error.png")
     assert page.input_value("#position-text") == "X X X\n. . .\n. . ."  # kept, to correct
     assert page.get_attribute('#moves [data-move="b1"]', "data-value") == "TIE"  # board kept

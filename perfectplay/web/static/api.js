@@ -22,9 +22,10 @@ export function paramText(params) {
   return Object.entries(params).map(([k, v]) => `${k}=${paramValue(v)}`).join(";");
 }
 
-/** Show `message` in the page's error box, or hide the box when `message` is empty. */
-export function showError(message) {
-  const box = document.getElementById("error");
+/** Show `message` in the error box `id` (the page's, unless the error belongs beside a form),
+ * or hide the box when `message` is empty. */
+export function showError(message, id = "error") {
+  const box = document.getElementById(id);
   box.textContent = message || "";
   box.hidden = !message;
 }

@@ -51,6 +51,14 @@ function describe(value, remoteness) {
   return remoteness === null ? value : `${value} in ${remoteness}`;
 }
 
+/** Who won a game that is over, `value` being for the player to move there: "you won", "you
+ * lost", "a tie"; when exploring (both sides by hand), the side by its last move. */
+function outcome(value, yours) {
+  if (value === "TIE" || value === "DRAW") return value === "TIE" ? "a tie" : "a draw";
+  if (state.mode !== "explore") return (value === "WIN") === yours ? "you won" : "you lost";
+  return value === "WIN" ? "won by the player to move" : "won by the player who moved last";
+}
+
 function setStatus(turn, text) {
   const status = $("status");
   status.dataset.turn = turn;
@@ -67,8 +75,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Ask for the position `moves` reach from `start`; on success it becomes the state. While the
  * game is being solved, or the position searched (202), it asks again every POLL_MS, keeping
  * the position asked for: the promise settles once the position is shown, refused, or
- * superseded by a newer request. */
-async function show(changes) {
+ * superseded by a newer request. A refusal shows in the error box `errorBox` (beside the form
+ * the position was typed in, for a typed one). */
+async function show(changes, errorBox = "error") {
   const { params, start, moves, redo } = state;
   const wanted = { params, start, moves, redo, ...changes };
   const request = ++state.request;
@@ -105,7 +114,7 @@ async function show(changes) {
   const { status, body } = answer;
   $("progress").hidden = true;
   if (status !== 200) {
-    showError(body.error);
+    showError(body.error, errorBox);
     if (state.report === null) {
       setStatus("error", "No position to show.");
     } else {
@@ -116,6 +125,7 @@ async function show(changes) {
     return;
   }
   showError("");
+  showError("", "position-error");
   Object.assign(state, wanted, { report: body });
   render();
 }
@@ -173,7 +183,7 @@ function render() {
   $("mode").value = state.mode;
   const value = describe(report.value, report.remoteness);
   if (report.over) {
-    setStatus("over", `Game over: ${report.value} for the player to move.`);
+    setStatus("over", `Game over: ${outcome(report.value, yours)}.`);
   } else if (state.mode === "explore") {
     setStatus("human", `Move ${ply + 1}: ${value} for the player to move.`);
   } else if (yours) {
@@ -236,7 +246,7 @@ function paramsForm(entry, params) {
 async function main() {
   const { status, body } = await getJSON("/api/games");
   if (status !== 200) {
-    showError(body.error);
+    showError(body.error, errorBox);
     return;
   }
   state.palette = body.palette;
@@ -269,7 +279,7 @@ async function main() {
   $("position-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("position-text").value.trim();
-    show({ start: text === "" ? null : text, moves: [], redo: [] });
+    show({ start: text === "" ? null : text, moves: [], redo: [] }, "position-error");
   });
   $("params-form").addEventListener("submit", (event) => {
     event.preventDefault();
