@@ -66,15 +66,15 @@ def open_tiers(
     """
     import functools
 
-    from perfectplay.tiers.database import open_tiers as open_with
+    from perfectplay.tiers.database import TierDatabase
     from perfectplay.tiers.storage import read_manifest
 
     if game is not None:
-        return open_with(directory, game=game)
+        return TierDatabase.open(os.fspath(directory), game=game)
     recorded = read_manifest(os.fspath(directory)).get("class")  # absent in older directories
     target = recorded if isinstance(recorded, str) else None
     loader = functools.partial(_load_recorded, target=target, where=os.fspath(directory))
-    return open_with(directory, loader=loader)
+    return TierDatabase.open(os.fspath(directory), loader=loader)
 
 
 def _load_recorded(name: str, params: Any, *, target: str | None, where: str) -> TieredGame:

@@ -32,6 +32,7 @@ __all__ = [
     "REMOTENESS_DTYPE",
     "TIE",
     "UNDECIDED",
+    "UNKNOWN_REMOTENESS",
     "VALUE_DTYPE",
     "WIN",
     "Position",
@@ -52,6 +53,9 @@ WIN = 3
 UNDECIDED = 255
 NO_REMOTENESS = -1
 """Remoteness sentinel for positions with no finite remoteness (draws, undecided)."""
+UNKNOWN_REMOTENESS = -2
+"""Remoteness sentinel for a value known without its remoteness (a weak search or book);
+distinct from :data:`NO_REMOTENESS`, which says the game never ends."""
 
 
 class Value(IntEnum):

@@ -6,8 +6,6 @@ import io
 import os
 import random
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,18 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import GameSolution, solve
-from perfectplay.errors import CyclicGraphError, InputFormatError, PerfectPlayError
+from perfectplay.errors import InputFormatError
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.nim.rules import Nim
-from perfectplay.play import (
-    PlaySession,
-    SearchAnswer,
-    SearchedGame,
-    Thinking,
-    ThinkingLine,
-    describe,
-)
+from perfectplay.play import PlaySession, ThinkingLine, describe
 from perfectplay.protocol.game import Game
+from perfectplay.search.service import SearchedGame
 from perfectplay.store import SolutionStore, open_store, save
 from perfectplay.values import Value
 
@@ -262,47 +254,6 @@ def solved_small() -> GameSolution[Any]:
     return solve(C4_SMALL, progress=False)
 
 
-def _random_positions(game: Game[Any], count: int, seed: int) -> list[Any]:
-    """Positions along random games, play going on at each."""
-    rng = random.Random(seed)
-    found: list[Any] = []
-    while len(found) < count:
-        position = game.initial()
-        for _ in range(rng.randrange(4, 16)):
-            moves = list(game.moves(position))
-            if not moves or game.outcome(position) is not None:
-                break
-            found.append(position)
-            position = rng.choice(moves)[1]
-    return found[:count]
-
-
-def test_searched_answers_are_the_strong_solvers(
-    searched_small: SearchedGame, solved_small: GameSolution[Any]
-) -> None:
-    """Each move's value and remoteness for the mover, the best moves and the position's own
-    value and remoteness, by search, equal the solved game's (4x5: every position solved)."""
-    for position in _random_positions(C4_SMALL, 30, seed=4):
-        expected = [(m.label, m.value, m.remoteness) for m in solved_small.move_values(position)]
-        got = [(m.label, m.value, m.remoteness) for m in searched_small.move_values(position)]
-        assert got == expected, C4_SMALL.render(position)
-        assert [m.label for m in searched_small.best_moves(position)] == [
-            m.label for m in solved_small.best_moves(position)
-        ]
-        entry = searched_small.probe(position)
-        assert (entry.value, entry.remoteness) == (
-            solved_small.value(position),
-            solved_small.remoteness(position),
-        )
-        for move in searched_small.move_values(position):  # children valued on the way
-            child = searched_small.known(move.position)
-            assert child is not None
-            assert (child.value, child.remoteness) == (
-                solved_small.value(move.position),
-                solved_small.remoteness(move.position),
-            )
-
-
 def test_a_session_by_search_plays_as_one_on_the_solved_game(
     searched_small: SearchedGame, solved_small: GameSolution[Any]
 ) -> None:
@@ -321,47 +272,6 @@ def test_a_session_by_search_plays_as_one_on_the_solved_game(
     assert "Computer plays" in outputs[0] and "Hint: " in outputs[0]
 
 
-def test_the_answer_cache_is_bounded_and_answers_again_by_searching() -> None:
-    positions = _random_positions(C4_SMALL, 3, seed=9)
-    with SearchedGame(C4_SMALL, cache_size=2) as searched:
-        first = [searched.probe(p) for p in positions]
-        assert searched.known(positions[0]) is None  # dropped: least recently used
-        assert searched.known(positions[2]) == first[2]
-        assert searched.probe(positions[0]) == first[0]  # searched again, same answer
-
-
-def test_a_slow_answer_says_thinking_then_gives_the_answer() -> None:
-    """``wait`` bounds the time answer() takes: a search not done answers Thinking (running),
-    a later call the answer; the process start alone outlasts a zero wait."""
-    position = C4_SMALL.parse("33")
-    with SearchedGame(C4_SMALL) as searched:
-        status = searched.answer(position, wait=0.0)
-        assert isinstance(status, Thinking)
-        assert status.running and status.game == "connect-four" and status.elapsed >= 0
-        deadline = time.monotonic() + 120
-        while isinstance(found := searched.answer(position, wait=0.1), Thinking):
-            assert time.monotonic() < deadline
-        assert isinstance(found, SearchAnswer) and found.all_moves and len(found.moves) == 5
-
-
-def test_the_rules_answer_where_play_is_over_and_close_stops_the_search() -> None:
-    won = C4_SMALL.parse("1212121")  # four in column 1
-    searched = SearchedGame(C4_SMALL)
-    found = searched.answer(won)
-    assert isinstance(found, SearchAnswer)
-    assert (found.value, found.remoteness, found.moves) == (Value.LOSE, 0, ())
-    searched.close()
-    with pytest.raises(PerfectPlayError, match="closed"):
-        searched.probe(C4_SMALL.initial())
-
-
-def test_a_loopy_game_is_refused() -> None:
-    from perfectplay.games.registry import load_game
-
-    with pytest.raises(CyclicGraphError, match="acyclic"):
-        SearchedGame(load_game("quixo", size=3))
-
-
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
@@ -376,58 +286,3 @@ def test_thinking_is_one_updating_line_on_a_terminal_and_nothing_on_a_pipe() -> 
         line(None)
     assert terminal.getvalue() == "\rThinking... 0.2 s\rThinking... 1.5 s\r\033[K"
     assert pipe.getvalue() == ""
-
-
-def test_many_askers_at_once_each_get_their_answer(solved_small: GameSolution[Any]) -> None:
-    """Threads asking different positions at once: one search at a time, a waiting position
-    dropped for a newer one is asked again, and every asker gets its own position's answer."""
-    positions = _random_positions(C4_SMALL, 12, seed=21)
-    answers: dict[int, list[tuple[str, Value, int]]] = {}
-    with SearchedGame(C4_SMALL) as searched:
-
-        def ask(k: int) -> None:
-            moves = searched.move_values(positions[k])
-            answers[k] = [(m.label, m.value, m.remoteness) for m in moves]
-
-        threads = [threading.Thread(target=ask, args=(k,)) for k in range(len(positions))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
-    for k, position in enumerate(positions):
-        expected = [(m.label, m.value, m.remoteness) for m in solved_small.move_values(position)]
-        assert answers[k] == expected
-
-
-def test_a_search_nobody_asks_about_any_more_gives_way_to_a_waiting_position() -> None:
-    """6x7 four plies in (minutes of search) is asked once; a late position asked again and
-    again is answered within seconds: the abandoned search's process is ended."""
-    from perfectplay.play import ABANDON_AFTER
-
-    game = ConnectFour(rows=6, cols=7)
-    late = game.parse("2252576253462244111563365343671351441")
-    with SearchedGame(game) as searched:
-        assert isinstance(searched.answer(game.parse("4444"), wait=0.0), Thinking)
-        start = time.monotonic()
-        while isinstance(found := searched.answer(late, wait=0.1), Thinking):
-            assert not found.running or time.monotonic() - start > ABANDON_AFTER
-            assert time.monotonic() - start < 30, "the late position is still waiting"
-        assert isinstance(found, SearchAnswer) and found.value == Value.LOSE
-        assert time.monotonic() - start > ABANDON_AFTER  # it waited its turn first
-        again = searched.answer(game.parse("4444"), wait=0.0)  # searched anew, no error
-        assert isinstance(again, Thinking)
-
-
-def test_games_sharing_one_search_slot_search_in_turn() -> None:
-    """Two games with one slot between them: while the first searches, the second's position
-    is thinking but not running; once the first's search ends (here: closed), it runs."""
-    slot = threading.Semaphore(1)
-    big = ConnectFour(rows=6, cols=7)
-    with SearchedGame(big, slots=slot) as first, SearchedGame(C4_SMALL, slots=slot) as second:
-        assert isinstance(first.answer(big.parse("4444"), wait=0.0), Thinking)
-        time.sleep(0.5)
-        waiting = second.answer(C4_SMALL.initial(), wait=0.5)
-        assert isinstance(waiting, Thinking) and not waiting.running
-        first.close()
-        found = second.answer(C4_SMALL.initial(), wait=60.0)
-        assert isinstance(found, SearchAnswer)

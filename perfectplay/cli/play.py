@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay.cli._options import read_position
     from perfectplay.cli._resolve import build_game, open_saved, resolve, with_game
     from perfectplay.errors import InputFormatError, TooLargeError
-    from perfectplay.play import PlaySession, SearchedGame, ThinkingLine, offers_search
+    from perfectplay.play import PlaySession, ThinkingLine
+    from perfectplay.search.service import SearchedGame, offers_search
 
     args.target, args.position = with_game(args.target, args.position, args.game)
     where = resolve(args.target) if args.target is not None else None

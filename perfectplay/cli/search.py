@@ -92,19 +92,10 @@ def _lookups(args: argparse.Namespace, game: Any) -> Any:
         from perfectplay.cli._resolve import open_saved
 
         db = open_saved(args.db, args.game, args.param)
-        stored = getattr(db, "game", None) or getattr(db, "tiered", None)
-        info = getattr(stored, "info", None)
-        if info is None or (info.name, dict(info.params)) != (
-            game.info.name,
-            dict(game.info.params),
-        ):
+        info = db.game.info
+        if (info.name, dict(info.params)) != (game.info.name, dict(game.info.params)):
             raise InputFormatError(f"--db {args.db} is not a database of {game!r}")
-
-        def probe(position: Any) -> tuple[Any, int] | None:
-            entry = db.get(position)
-            return None if entry is None else (entry.value, entry.remoteness)
-
-        sources.append(probe)
+        sources.append(db.get)
     if not sources:
         return None
 

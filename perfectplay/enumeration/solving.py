@@ -17,9 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.enumeration.enumerate import Enumeration
-from perfectplay.errors import CyclicGraphError, GameDefinitionError
+from perfectplay.errors import CyclicGraphError, GameDefinitionError, PositionNotFoundError
 from perfectplay.graph import GameGraph
-from perfectplay.protocol.answers import GameMove
+from perfectplay.protocol.answers import GameMove, PositionValue
 from perfectplay.protocol.game import P
 from perfectplay.solution import Solution
 from perfectplay.values import NO_REMOTENESS, UNDECIDED, Value
@@ -133,6 +133,26 @@ class GameSolution(Generic[P]):
         if self.solution.score is None:
             return None
         return int(self.solution.score[self.id_of(position)])
+
+    def probe(self, position: P) -> PositionValue:
+        """Value, remoteness (and score) of `position` for the player to move.
+
+        Raises
+        ------
+        PositionNotFoundError
+            If `position` is not reachable from the initial position.
+        """
+        pid = self.id_of(position)
+        score = None if self.solution.score is None else int(self.solution.score[pid])
+        value = Value(int(self.solution.value[pid]))
+        return PositionValue(value, int(self.solution.remoteness[pid]), score)
+
+    def get(self, position: P, default: PositionValue | None = None) -> PositionValue | None:
+        """The value of `position`, or `default` if it is not reachable from the start."""
+        try:
+            return self.probe(position)
+        except PositionNotFoundError:
+            return default
 
     def is_over(self, position: P) -> bool:
         """Whether the game is over at `position` (the rules fix its value, or no moves)."""

@@ -112,6 +112,7 @@ __all__ = [
     "GameInfo",
     "Move",
     "P",
+    "over_value",
     "param_value_text",
     "provides",
     "replay",
@@ -384,3 +385,26 @@ def provides(game: Game[Any], name: str) -> bool:
             f"expected one of {', '.join(OPTIONAL_METHODS)}"
         )
     return getattr(type(game), name, None) is not getattr(Game, name)
+
+
+def over_value(game: Game[P], position: P) -> Value | None:
+    """The value for the player to move where play is over at `position`, else None.
+
+    Over: the rules fix the value (``outcome``), or the player to move has no move and has
+    lost (normal play: stuck means lost). Cost: one ``outcome`` call, and one ``moves`` call
+    where the rules do not decide.
+
+    >>> class Countdown(Game[int]):
+    ...     def initial(self) -> int:
+    ...         return 2
+    ...     def moves(self, p: int) -> list[tuple[str, int]]:
+    ...         return [("take 1", p - 1)] if p else []
+    ...     def outcome(self, p: int) -> None:
+    ...         return None
+    >>> over_value(Countdown(), 0), over_value(Countdown(), 2)
+    (<Value.LOSE: 0>, None)
+    """
+    ruled = game.outcome(position)
+    if ruled is not None:
+        return Value(ruled)
+    return None if any(True for _ in game.moves(position)) else Value.LOSE

@@ -10,6 +10,9 @@
   offers the engine.
 - :mod:`~perfectplay.search.book` — the opening book: every position up to a depth searched
   once (in worker processes or on Dask), resumable, one checksummed file.
+- :mod:`~perfectplay.search.batch` — many positions searched in worker processes.
+- :mod:`~perfectplay.search.service` — the one way search work runs in other processes, and
+  :class:`~perfectplay.search.service.SearchedGame`, a game answered position by position.
 
 The engine imports the protocol layer and the core only, never a concrete game, the store,
 the API or the command line (docs/search.md).

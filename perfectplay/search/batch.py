@@ -1,9 +1,10 @@
 """Many positions searched on every core: :func:`search_positions`.
 
-The positions are cut into one contiguous share per worker process; each worker searches its
-share in order with one :class:`~perfectplay.search.engine.Searcher` (one table, kept across
-its positions), and the answers come back in the order of the positions. A position that
-cannot be searched (the game is over there) gives its error in its place instead of an answer.
+The positions are cut into one contiguous share per worker process
+(:func:`~perfectplay.search.service.process_pool`); each worker searches its share in order with
+its one :class:`~perfectplay.search.engine.Searcher` (one table, kept across its positions), and
+the answers come back in the order of the positions. A position that cannot be searched (the
+game is over there) gives its error in its place instead of an answer.
 
 Examples
 --------
@@ -23,12 +24,12 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from perfectplay.errors import InputFormatError, PerfectPlayError
 from perfectplay.protocol.game import Game
 from perfectplay.search.engine import Searcher, SearchResult
+from perfectplay.search.service import process_pool, searcher_of
 
 __all__ = ["search_positions"]
 
@@ -40,9 +41,10 @@ def _share(
     weak: bool,
     all_moves: bool,
     best: bool,
+    searcher: Searcher | None = None,
 ) -> list[SearchResult | PerfectPlayError]:
-    """One worker's share, searched in order with one table."""
-    searcher = Searcher(game, memory=memory)
+    """One share, searched in order with one table: `searcher`'s, else the worker's."""
+    searcher = searcher if searcher is not None else searcher_of(game, memory)
     answers: list[SearchResult | PerfectPlayError] = []
     for position in positions:
         try:
@@ -90,11 +92,12 @@ def search_positions(
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
     if jobs == 1 or len(positions) < 2:
-        yield from _share(game, positions, memory, weak, all_moves, best)
+        searcher = Searcher(game, memory=memory)
+        yield from _share(game, positions, memory, weak, all_moves, best, searcher)
         return
     size = -(-len(positions) // jobs)
     shares = [positions[i : i + size] for i in range(0, len(positions), size)]
-    with ProcessPoolExecutor(max_workers=len(shares)) as pool:
+    with process_pool(len(shares)) as pool:
         futures = [
             pool.submit(_share, game, share, memory, weak, all_moves, best) for share in shares
         ]

@@ -34,8 +34,8 @@ Examples
 >>> build_book(TakeAway(), 3, path, jobs=1, progress=False)
 BookStats(positions=7, searched=7, kept=0, seconds=...)
 >>> book = OpeningBook.open(path, TakeAway())
->>> book.get(6), book.get(9), book.get(2)
-((<Value.LOSE: 0>, 4), (<Value.LOSE: 0>, 6), None)
+>>> book.probe(6), book.get(2)
+(PositionValue(value=<Value.LOSE: 0>, remoteness=4, score=None), None)
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ import os
 import struct
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterable, Iterator
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,9 +55,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._atomic import atomic_file
-from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError
-from perfectplay.protocol.game import Game, param_value_text, provides
-from perfectplay.values import NO_REMOTENESS, Value
+from perfectplay.errors import (
+    GameDefinitionError,
+    InputFormatError,
+    PositionNotFoundError,
+    StoreError,
+)
+from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
+from perfectplay.protocol.game import Game, over_value, param_value_text, provides
+from perfectplay.search.engine import Searcher
+from perfectplay.search.service import process_pool, searcher_of
+from perfectplay.solution import optimal_moves
+from perfectplay.values import NO_REMOTENESS, UNKNOWN_REMOTENESS, Value
 
 __all__ = ["BookStats", "OpeningBook", "book_positions", "build_book"]
 
@@ -156,13 +165,22 @@ def book_positions(game: Game[Any], depth: int) -> list[int]:
     return codes
 
 
-def _book_task(game: Game[Any], code: int, memory: int | None, weak: bool) -> tuple[int, int, int]:
-    """Search the position `code` names: ``(code, value, remoteness)`` (-1: weak)."""
-    from perfectplay.search.engine import search
-
-    result = search(game, game.decode(code), weak=weak, memory=memory)
+def _book_task(
+    game: Game[Any], code: int, memory: int | None, weak: bool, searcher: Searcher | None = None
+) -> tuple[int, int, int]:
+    """Search the position `code` names with `searcher` (default: a fresh table):
+    ``(code, value, remoteness)`` (-1: weak, as the book file records it)."""
+    searcher = searcher if searcher is not None else Searcher(game, memory=memory)
+    result = searcher.search(game.decode(code), weak=weak)
     remoteness = NO_REMOTENESS if result.remoteness is None else result.remoteness
     return code, int(result.value), remoteness
+
+
+def _worker_task(
+    game: Game[Any], code: int, memory: int | None, weak: bool
+) -> tuple[int, int, int]:
+    """:func:`_book_task` in a worker process, with the worker's table kept across tasks."""
+    return _book_task(game, code, memory, weak, searcher_of(game, memory))
 
 
 def _from_book(
@@ -211,11 +229,12 @@ def _run_local(
     game: Game[Any], codes: list[int], memory: int | None, weak: bool, jobs: int
 ) -> Iterator[tuple[int, int, int]]:
     if jobs == 1:
+        searcher = Searcher(game, memory=memory)
         for code in codes:
-            yield _book_task(game, code, memory, weak)
+            yield _book_task(game, code, memory, weak, searcher)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_book_task, game, code, memory, weak) for code in codes]
+    with process_pool(jobs) as pool:
+        futures = [pool.submit(_worker_task, game, code, memory, weak) for code in codes]
         for future in as_completed(futures):
             yield future.result()
 
@@ -377,8 +396,11 @@ def _titled(name: str, params: dict[str, Any], order: Iterable[str]) -> str:
 class OpeningBook:
     """A book written by :func:`build_book`, read back for look-ups.
 
-    Use :meth:`open`. ``get(position)`` gives ``(value, remoteness)`` for the player to move
-    (remoteness -1 in a weak book), or None where the book does not hold the position.
+    Use :meth:`open`. A source of answers (:class:`~perfectplay.protocol.answers.Answers`):
+    ``probe``/``get`` give a position's value for the player to move (remoteness
+    :data:`~perfectplay.values.UNKNOWN_REMOTENESS` in a weak book); where play is over the
+    rules answer. ``move_values`` and ``best_moves`` need every child in the book (a position
+    above the book's last level).
     """
 
     def __init__(self, game: Game[Any], header: dict[str, Any], arrays: dict[str, Any]) -> None:
@@ -440,17 +462,52 @@ class OpeningBook:
             raise StoreError(f"{target}: damaged opening book (codes or values out of order)")
         return cls(game, header, arrays)
 
-    def get(self, position: Any) -> tuple[Value, int] | None:
-        """``(value, remoteness)`` of `position` for the player to move, or None if absent.
+    def probe(self, position: Any) -> PositionValue:
+        """Value and remoteness of `position` for the player to move.
 
-        Cost: one ``canonical``/``encode`` and a binary search, O(log n).
+        Raises
+        ------
+        PositionNotFoundError
+            If the book does not hold `position` (and play goes on there). Cost: one
+            ``canonical``/``encode`` and a binary search, O(log n).
         """
+        over = over_value(self.game, position)
+        if over is not None:
+            return PositionValue(over, 0)
         code = _code(self.game, position)
         i = int(np.searchsorted(self._codes, np.uint64(code)))
         if i == len(self._codes) or int(self._codes[i]) != code:
-            return None
-        return Value(int(self._values[i])), int(self._remoteness[i])
+            raise PositionNotFoundError(
+                f"{position!r} is not in the opening book of {self.game.info.name} "
+                f"(depth {self.depth})"
+            )
+        remoteness = UNKNOWN_REMOTENESS if self.weak else int(self._remoteness[i])
+        return PositionValue(Value(int(self._values[i])), remoteness)
 
+    def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
+        """The value of `position`, or `default` if the book does not hold it."""
+        try:
+            return self.probe(position)
+        except PositionNotFoundError:
+            return default
 
-Lookup = Callable[[Any], "tuple[Value, int] | None"]
-"""What the search consults before searching a position: a book's or a database's ``get``."""
+    def move_values(self, position: Any) -> list[GameMove[Any]]:
+        """Every move from `position`, valued for the player making it; empty where over.
+
+        Raises
+        ------
+        PositionNotFoundError
+            If a child is not in the book. Cost: one probe per move.
+        """
+        if over_value(self.game, position) is not None:
+            return []
+        return valued_moves(self.game.moves(position), self.probe)
+
+    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+        """The optimal moves from `position` (the rule of
+        :func:`~perfectplay.solution.optimal_moves`; in a weak book every move keeping the
+        value). Empty where over."""
+        here = self.probe(position)
+        if here.remoteness == 0:
+            return []
+        return optimal_moves(self.move_values(position), here.value)

@@ -49,7 +49,8 @@ from perfectplay.errors import (
     GameOverError,
     InputFormatError,
 )
-from perfectplay.protocol.game import Game, provides
+from perfectplay.protocol.answers import PositionValue
+from perfectplay.protocol.game import Game, over_value, provides
 from perfectplay.search._kernel_table import (
     ENTRY_BYTES,
     MIN_LOG_SIZE,
@@ -60,9 +61,12 @@ from perfectplay.search.kernel import SearchKernel
 from perfectplay.search.plain import PlainSearch, deeper_recursion
 from perfectplay.search.score import child_window, parent_score, to_value
 from perfectplay.search.table import BYTES_PER_ENTRY, DEFAULT_MEMORY, BoundTable
-from perfectplay.values import LOSE, Value
+from perfectplay.values import UNKNOWN_REMOTENESS, Value
 
-__all__ = ["KERNEL_MEMORY", "MoveResult", "SearchResult", "Searcher", "search"]
+__all__ = ["KERNEL_MEMORY", "Lookup", "MoveResult", "SearchResult", "Searcher", "search"]
+
+Lookup = Callable[[Any], "PositionValue | None"]
+"""What the search consults before searching a position: a source of answers' ``get``."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ def search(
     all_moves: bool = False,
     memory: int | None = None,
     use_kernel: bool = True,
-    lookup: Callable[[Any], tuple[Value, int] | None] | None = None,
+    lookup: Lookup | None = None,
     best: bool = True,
 ) -> SearchResult:
     """Perfect play at one position: value, remoteness (score) and best moves, by search.
@@ -150,8 +154,10 @@ def search(
         Use the game's ``search_kernel()`` if it offers one (default); False forces the plain
         path.
     lookup : callable, optional
-        Answers known before searching: ``lookup(position)`` gives ``(value, remoteness)``
-        for the player to move (remoteness -1 if unknown), or None. An opening book's or a
+        Answers known before searching: ``lookup(position)`` gives a
+        :class:`~perfectplay.protocol.answers.PositionValue` for the player to move
+        (remoteness :data:`~perfectplay.values.UNKNOWN_REMOTENESS` if unknown), or None:
+        any source of answers' ``get``. An opening book's or a
         solved database's ``get``. Consulted for `position` and each of its moves' children;
         what it does not hold is searched. Unscored games only (it carries no score).
     best : bool
@@ -248,7 +254,7 @@ class Searcher:
         *,
         memory: int | None = None,
         use_kernel: bool = True,
-        lookup: Callable[[Any], tuple[Value, int] | None] | None = None,
+        lookup: Lookup | None = None,
     ) -> None:
         info = game.info
         if info.cyclic:
@@ -283,19 +289,51 @@ class Searcher:
         _refuse_over(game, here)
         known = None
         if self.lookup is not None:
-            known = _from_lookup(
-                game, here, self.lookup, weak, all_moves, self.memory, self.use_kernel
-            )
-        if known is not None:
-            found = known
-        elif self.kernel is not None and self._table is not None:
-            found = _with_kernel(self.kernel, here, self._table, weak, all_moves, best)
-        else:
-            with deeper_recursion():
-                found = _plain(game, here, self.memory, weak, all_moves)
+            known = self._from_lookup(here, self.lookup, weak, all_moves)
+        found = known if known is not None else self._searched(here, weak, all_moves, best)
         value, remoteness, score, chosen, moves, nodes = found
         seconds = time.perf_counter() - start
         return SearchResult(value, remoteness, score, chosen, moves, nodes, seconds)
+
+    def _searched(self, position: Any, weak: bool, all_moves: bool, best: bool) -> _Found:
+        """`position` searched on the kernel path (this searcher's table) or the plain path."""
+        if self.kernel is not None and self._table is not None:
+            return _with_kernel(self.kernel, position, self._table, weak, all_moves, best)
+        with deeper_recursion():
+            return _plain(self.game, position, self.memory, weak, all_moves)
+
+    def _from_lookup(
+        self, position: Any, lookup: Lookup, weak: bool, all_moves: bool
+    ) -> _Found | None:
+        """The answer at `position` from `lookup`, its moves from `lookup` or searched (with
+        this searcher's table); None if `lookup` does not hold `position` (or holds no
+        remoteness where a strong answer is asked)."""
+        root = lookup(position)
+        if root is None or (not weak and root.remoteness == UNKNOWN_REMOTENESS):
+            return None
+        game = self.game
+        valued: list[MoveResult | None] = []
+        nodes = 0
+        for move in game.moves(position):
+            child = move[1]
+            over = over_value(game, child)
+            answer = PositionValue(over, 0) if over is not None else lookup(child)
+            if answer is None or (not weak and answer.remoteness == UNKNOWN_REMOTENESS):
+                found = self._searched(child, weak, False, False)
+                nodes += found[5]
+                remoteness = UNKNOWN_REMOTENESS if found[1] is None else found[1]
+                answer = PositionValue(found[0], remoteness)
+            valued.append(
+                MoveResult(
+                    str(move[0]), answer.value.flipped(), None if weak else answer.remoteness + 1
+                )
+            )
+        kept = tuple(m for m in valued if m is not None) if all_moves else ()
+        if weak:
+            best = tuple(m.label for m in valued if m is not None and m.value == root.value)
+            return root.value, None, None, best, kept, nodes
+        best = _best(valued, root.value, None)
+        return root.value, root.remoteness, None, best, kept, nodes
 
 
 KERNEL_MEMORY = 16 << 20
@@ -307,52 +345,9 @@ _Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[MoveResult,
 """What a path returns: value, remoteness, score, best moves, moves, nodes."""
 
 
-def _from_lookup(
-    game: Game[Any],
-    position: Any,
-    lookup: Callable[[Any], tuple[Value, int] | None],
-    weak: bool,
-    all_moves: bool,
-    memory: int,
-    use_kernel: bool,
-) -> _Found | None:
-    """The answer at `position` from `lookup`, its moves from `lookup` or searched; None if
-    `lookup` does not hold `position` (or holds no remoteness where a strong answer is asked)."""
-    root = lookup(position)
-    if root is None or (not weak and root[1] < 0):
-        return None
-    value, remoteness = Value(root[0]), int(root[1])
-    valued: list[MoveResult | None] = []
-    nodes = 0
-    for move in game.moves(position):
-        child = move[1]
-        over = game.outcome(child)
-        if over is None and not any(True for _ in game.moves(child)):
-            over = Value(LOSE)
-        answer = (Value(over), 0) if over is not None else lookup(child)
-        if answer is None or (not weak and answer[1] < 0):
-            found = search(
-                game, child, weak=weak, memory=memory, use_kernel=use_kernel, lookup=lookup
-            )
-            nodes += found.nodes
-            answer = (found.value, -1 if found.remoteness is None else found.remoteness)
-        child_value, child_remoteness = Value(answer[0]), int(answer[1])
-        valued.append(
-            MoveResult(str(move[0]), child_value.flipped(), None if weak else child_remoteness + 1)
-        )
-    if weak:
-        best = tuple(m.label for m in valued if m is not None and m.value == value)
-        return value, None, None, best, tuple(m for m in valued if m) if all_moves else (), nodes
-    best = _best(valued, value, None)
-    kept = tuple(m for m in valued if m is not None) if all_moves else ()
-    return value, remoteness, None, best, kept, nodes
-
-
 def _refuse_over(game: Game[Any], position: Any) -> None:
     """GameOverError where the game is over at `position` (the rules decide, or no moves)."""
-    over = game.outcome(position)
-    if over is None and not any(True for _ in game.moves(position)):
-        over = Value(LOSE)  # stuck: lost for the player to move (normal play)
+    over = over_value(game, position)
     if over is not None:
         raise GameOverError(
             f"the game is over at position {_written(game, position)} ({Value(over).name} for "

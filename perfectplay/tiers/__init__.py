@@ -4,8 +4,9 @@ A :class:`~perfectplay.protocol.tiered.TieredGame` splits its positions into tie
 inside the tier or lead to tiers solved before. :func:`solve_tiers` solves the tiers in that
 order, each in parallel chunks, into compressed, checksummed files in a directory (resumable
 after a crash), reading the child tiers it needs; nothing of the whole game is held in memory
-at once. :func:`open_tiers` reads a solved directory back; :func:`check_tiered_game` checks a
-game's tiers, ranking and moves against its own rules.
+at once. :class:`TierDatabase` reads a solved directory back (:func:`perfectplay.open_tiers`
+opens one); :func:`check_tiered_game` checks a game's tiers, ranking and moves against its own
+rules.
 
 Layout: ``base`` (the protocol), ``engine`` (the scheduler), ``acyclic`` and ``loopy`` (one
 worker per method), ``expand`` (a batch's moves and child look-ups), ``_kernels`` (numba),
@@ -25,7 +26,6 @@ _EXPORTS = {
     "TieredGame": "perfectplay.protocol.tiered",
     "TierMoves": "perfectplay.protocol.tiered",
     "TierDatabase": ".database",
-    "open_tiers": ".database",
     "solve_tiers": ".engine",
     "SolveStats": ".engine",
     "check_tiered_game": ".check",
@@ -39,7 +39,6 @@ __all__ = [
     "TieredGame",
     "analyze_tiers",
     "check_tiered_game",
-    "open_tiers",
     "solve_tiers",
 ]
 
@@ -49,5 +48,5 @@ if TYPE_CHECKING:
     from perfectplay.protocol.tiered import TieredGame, TierMoves
     from perfectplay.tiers.analyze import analyze_tiers
     from perfectplay.tiers.check import check_tiered_game
-    from perfectplay.tiers.database import TierDatabase, open_tiers
+    from perfectplay.tiers.database import TierDatabase
     from perfectplay.tiers.engine import SolveStats, solve_tiers

@@ -35,7 +35,7 @@ from perfectplay.values import NO_REMOTENESS, Value
 if TYPE_CHECKING:
     from perfectplay.tiers.plan import SolveStats
 
-__all__ = ["TierDatabase", "open_tiers"]
+__all__ = ["TierDatabase"]
 
 
 OPEN_FILES = 256
@@ -45,8 +45,8 @@ OPEN_FILES = 256
 class TierDatabase:
     """The solution of a tiered game: a tier directory, or tiers solved in memory.
 
-    Open a directory with :func:`open_tiers`; :func:`~perfectplay.tiers.engine.solve_tiers`
-    returns one too.
+    Open a directory with :func:`perfectplay.open_tiers` (or :meth:`TierDatabase.open`);
+    :func:`~perfectplay.tiers.engine.solve_tiers` returns one too.
     """
 
     def __init__(
@@ -79,7 +79,7 @@ class TierDatabase:
     def open(
         cls, directory: str, *, game: TieredGame | None = None, loader: GameLoader | None = None
     ) -> TierDatabase:
-        """Open a tier directory (see :func:`open_tiers`)."""
+        """Open a tier directory (see :func:`perfectplay.open_tiers`)."""
         manifest = read_manifest(directory)
         if game is None:
             if loader is None:
@@ -307,30 +307,3 @@ class TierDatabase:
     def __repr__(self) -> str:
         where = self.directory if self.directory is not None else "memory"
         return f"<TierDatabase {self.describe()} in {where}: {len(self.order)} tiers>"
-
-
-def open_tiers(
-    directory: str | os.PathLike[str],
-    *,
-    game: TieredGame | None = None,
-    loader: GameLoader | None = None,
-) -> TierDatabase:
-    """Open a solved tier directory for queries.
-
-    Parameters
-    ----------
-    directory : path
-        A directory written by :func:`~perfectplay.tiers.engine.solve_tiers`.
-    game : TieredGame, optional
-        The game that solved it.
-    loader : callable, optional
-        Without `game`: ``loader(name, params)`` rebuilds the game the manifest records
-        (:func:`perfectplay.open_tiers` passes the registry's).
-
-    Raises
-    ------
-    StoreError
-        Not a tier directory, another game's, incompletely solved, damaged, or neither `game`
-        nor `loader` given.
-    """
-    return TierDatabase.open(os.fspath(directory), game=game, loader=loader)

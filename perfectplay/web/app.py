@@ -62,8 +62,9 @@ from perfectplay.errors import (
     UnknownNameError,
 )
 from perfectplay.games.registry import game_entry, game_names, load_game
-from perfectplay.play import SearchedGame, Thinking
+from perfectplay.protocol.answers import Answers
 from perfectplay.protocol.game import Game, param_value_text
+from perfectplay.search.service import SearchedGame, Thinking
 from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
 from perfectplay.web.report import position_report, searched_report
@@ -72,7 +73,6 @@ from perfectplay.web.solutions import (
     RETRY_SECONDS,
     Busy,
     SolutionCache,
-    Solved,
     Solving,
     game_key,
 )
@@ -269,7 +269,7 @@ def _check_database_params(db: Database, request: Request) -> None:
         )
 
 
-def _report(solved: Solved | SearchedGame, request: Request) -> dict[str, Any] | Thinking:
+def _report(solved: Answers, request: Request) -> dict[str, Any] | Thinking:
     """The position the request names, reported (or a search's status)."""
     game = solved.game
     start, played = _query_text(request, "position"), _move_labels(request)
@@ -386,7 +386,7 @@ def create_app(
             known = ", ".join(by_id) or "none"
             raise UnknownNameError(f"unknown database {key!r}; databases served: {known}")
         _check_database_params(db, request)
-        report = _report(Solved(db.source.game, db.source), request)
+        report = _report(db.source, request)
         assert not isinstance(report, Thinking)  # a database answers, it does not search
         report["database"] = db.id
         return JSONResponse(report)

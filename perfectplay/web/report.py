@@ -33,11 +33,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.errors import InputFormatError
-from perfectplay.play import SearchedGame, Thinking
-from perfectplay.protocol.answers import GameMove
+from perfectplay.protocol.answers import Answers, GameMove
 from perfectplay.protocol.game import Game, provides
+from perfectplay.search.service import SearchedGame, Thinking
 from perfectplay.values import NO_REMOTENESS, Value
-from perfectplay.web.solutions import Solved
 
 __all__ = [
     "MAX_MOVES",
@@ -69,7 +68,7 @@ def _parse_start(game: Game[Any], text: str | None) -> Any:
     return game.parse(text)
 
 
-def start_position(solved: Solved, text: str | None) -> Any:
+def start_position(solved: Answers, text: str | None) -> Any:
     """The game's initial position, or the one `text` writes in the game's text format.
 
     Raises
@@ -143,12 +142,12 @@ def _describe(
     }
 
 
-def position_report(solved: Solved, start: str | None, moves: Sequence[str]) -> dict[str, Any]:
+def position_report(solved: Answers, start: str | None, moves: Sequence[str]) -> dict[str, Any]:
     """The JSON description of the position reached by `moves` from `start`.
 
     Parameters
     ----------
-    solved : Solved
+    solved : Answers
         The solved game.
     start : str or None
         A position in the game's text format; None for the initial position.
@@ -179,7 +178,7 @@ def position_report(solved: Solved, start: str | None, moves: Sequence[str]) -> 
     game = solved.game
     path = _replay(game, start_position(solved, start), moves)
     position = path[-1]
-    history = [solved.probe(p) for p in path]
+    history = [(e.value, e.remoteness) for e in map(solved.probe, path)]
     best = {m.label for m in solved.best_moves(position)}
     report = _describe(game, position, solved.move_values(position), best, history)
     report["history_from"] = 0
@@ -193,7 +192,7 @@ def searched_report(
 
     The position reached is searched (all its moves valued) if it is not known yet: if the
     search takes longer than `wait` seconds, the answer is a
-    :class:`~perfectplay.play.Thinking` status (ask again). `start` is read, not checked
+    :class:`~perfectplay.search.service.Thinking` status (ask again). `start` is read, not checked
     reachable (a search answers any legal position). The history holds the positions whose
     values are known (searched, or a searched position's move), from the earliest ply such
     that every later one is known, moved to an even ply where it holds more than the last

@@ -14,15 +14,15 @@ to ``keep_positions`` positions in all, the least recently asked dropped beyond 
 when asked). A database given on the command line (a file written by ``perfectplay solve GAME
 --save``) is served as it is: its values are read from the file, nothing is solved.
 
-Both kinds are looked up through one small interface, :class:`Solved`: the game (its rules,
-to parse, render and list moves), the value of a position for the player to move, and every
-move valued for the player making it.
+Both kinds are read through one protocol, :class:`~perfectplay.protocol.answers.Answers`: the
+game (its rules, to parse, render and list moves), the value of a position for the player to
+move, and every move valued for the player making it.
 
 A game whose solve is refused (too large to solve in memory) but that offers a compiled search
 (Connect Four 6x7) is served by search instead: :meth:`SolutionCache.lookup` returns its
-:class:`~perfectplay.play.SearchedGame`, which searches each position asked about in a process
-of its own (one search per game at a time, at most ``max_searches`` at once over all games)
-and keeps the answers in a bounded cache. At most :data:`MAX_SEARCHED_GAMES` games keep a
+:class:`~perfectplay.search.service.SearchedGame`, which searches each position asked about in
+a process of its own (one search per game at a time, at most ``max_searches`` at once over all
+games) and keeps the answers in a bounded cache. At most :data:`MAX_SEARCHED_GAMES` games keep a
 search process; the least recently asked is closed for a new one.
 
 Examples
@@ -32,7 +32,7 @@ Examples
 >>> game = load_game("subtraction", heap=5)
 >>> solved = cache.wait(game)
 >>> solved.probe(5), [m.label for m in solved.best_moves(5)]
-((<Value.WIN: 3>, 3), ['1'])
+(PositionValue(value=<Value.WIN: 3>, remoteness=3, score=None), ['1'])
 >>> cache.lookup(game) is solved
 True
 >>> cache.lookup(load_game("quixo", size=5))
@@ -52,19 +52,14 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from perfectplay._memory import format_bytes
-from perfectplay.api import GameMove, GameSolution, solve
+from perfectplay.api import GameSolution, solve
 from perfectplay.enumeration.enumerate import _BYTES_PER_POSITION
 from perfectplay.errors import InputFormatError, TooLargeError
-from perfectplay.play import SearchedGame, offers_search
 from perfectplay.protocol.game import Game, provides
-from perfectplay.store import SolutionStore
-from perfectplay.values import Value
-
-if TYPE_CHECKING:
-    from perfectplay.tiers.database import TierDatabase
+from perfectplay.search.service import SearchedGame, offers_search
 
 __all__ = [
     "DEFAULT_KEEP_POSITIONS",
@@ -74,7 +69,6 @@ __all__ = [
     "MAX_SEARCHED_GAMES",
     "Busy",
     "SolutionCache",
-    "Solved",
     "Solving",
     "game_key",
     "game_label",
@@ -140,52 +134,6 @@ def preflight(game: Game[Any], max_positions: int) -> None:
         )
 
 
-class Solved:
-    """A solved game as the web app reads it: a GameSolution, or an open store or tier database.
-
-    Parameters
-    ----------
-    game : Game
-        The game's rules (to parse, render and list moves).
-    source : GameSolution, SolutionStore or TierDatabase
-        Where the values come from: a solved game, a store file or a tier directory.
-    """
-
-    __slots__ = ("game", "source")
-
-    def __init__(
-        self, game: Game[Any], source: GameSolution[Any] | SolutionStore | TierDatabase
-    ) -> None:
-        self.game = game
-        self.source = source
-
-    def probe(self, position: Any) -> tuple[Value, int]:
-        """Value and remoteness of `position` for the player to move (-1 for a draw).
-
-        Raises
-        ------
-        PositionNotFoundError
-            If the position is not reachable from the game's start (not in the database).
-
-        Notes
-        -----
-        Cost: a dict look-up or binary search (GameSolution), O(log n) pages (store), one
-        block decompressed (tier database).
-        """
-        if isinstance(self.source, GameSolution):
-            return self.source.value(position), self.source.remoteness(position)
-        entry = self.source.probe(position)
-        return entry.value, entry.remoteness
-
-    def move_values(self, position: Any) -> list[GameMove[Any]]:
-        """Every move from `position`, valued for the player making it; O(moves)."""
-        return self.source.move_values(position)
-
-    def best_moves(self, position: Any) -> list[GameMove[Any]]:
-        """The optimal moves from `position`, in the game's order; O(moves)."""
-        return self.source.best_moves(position)
-
-
 @dataclass(frozen=True)
 class Solving:
     """A game still being solved (or waiting for the solver thread)."""
@@ -239,7 +187,7 @@ def game_label(game: Game[Any]) -> str:
 class _Job:
     game: Game[Any]
     started: float
-    future: Future[Solved]
+    future: Future[GameSolution[Any]]
     positions: int = 0
     """Positions of the solution once solved (what keeping it costs)."""
 
@@ -309,7 +257,7 @@ class SolutionCache:
                 job.future.set_exception(error)
             else:
                 job.positions = len(solution)
-                job.future.set_result(Solved(job.game, solution))
+                job.future.set_result(solution)
                 self._drop_beyond_budget(job)
 
     def _drop_beyond_budget(self, kept: _Job) -> None:
@@ -349,7 +297,9 @@ class SolutionCache:
                 self._queue.put(job)
             return job
 
-    def lookup(self, game: Game[Any], wait: float = 0.0) -> Solved | Solving | Busy | SearchedGame:
+    def lookup(
+        self, game: Game[Any], wait: float = 0.0
+    ) -> GameSolution[Any] | Solving | Busy | SearchedGame:
         """The solved game, its status while solving (the first call starts the solve), that
         the solver is busy with `max_solves` other games (nothing started), or, for a game
         refused as too large that offers a compiled search, the game by search.
@@ -408,7 +358,7 @@ class SolutionCache:
             old.close()
         return searched
 
-    def wait(self, game: Game[Any], timeout: float | None = None) -> Solved:
+    def wait(self, game: Game[Any], timeout: float | None = None) -> GameSolution[Any]:
         """The solved game, solving it first if needed (blocks up to `timeout` seconds).
 
         Raises

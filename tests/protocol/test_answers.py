@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
-from perfectplay.values import NO_REMOTENESS, Value
+from perfectplay.errors import PositionNotFoundError
+from perfectplay.protocol.answers import Answers, GameMove, PositionValue, valued_moves
+from perfectplay.values import NO_REMOTENESS, UNKNOWN_REMOTENESS, Value
 
 DECIDED = [Value.LOSE, Value.DRAW, Value.TIE, Value.WIN]
 
@@ -71,3 +75,76 @@ def test_no_moves_ask_no_probe() -> None:
         raise AssertionError("probed")
 
     assert valued_moves([], probe) == []
+
+
+# ---------------------------------------------------------------------- every source conforms
+def _sources(tmp: Path) -> Iterator[tuple[str, Any]]:
+    """Every source of answers, of Connect Four 3x4: in memory, a store file, a tier directory,
+    a strong opening book (depth 3) and the game played by search."""
+    from perfectplay.api import solve
+    from perfectplay.games.connect_four.rules import ConnectFour
+    from perfectplay.games.registry import load_tiered_game
+    from perfectplay.search.book import OpeningBook, build_book
+    from perfectplay.search.service import SearchedGame
+    from perfectplay.solved import open_solved, open_tiers
+    from perfectplay.store import save
+    from perfectplay.tiers.engine import solve_tiers
+
+    game = ConnectFour(rows=3, cols=4)
+    solved = solve(game, progress=False)
+    yield "memory", solved
+    save(tmp / "c4.ppstore", solved)
+    yield "store", open_solved(tmp / "c4.ppstore")
+    solve_tiers(load_tiered_game("connect-four", rows=3, cols=4), tmp / "tiers", progress=False)
+    yield "tiers", open_tiers(tmp / "tiers")
+    build_book(game, 3, tmp / "c4.book", jobs=1, progress=False)
+    yield "book", OpeningBook.open(tmp / "c4.book", game)
+    with SearchedGame(game) as searched:
+        yield "search", searched
+
+
+def test_every_source_of_answers_satisfies_the_protocol_and_agrees(tmp_path: Path) -> None:
+    """Each source is an Answers (runtime check), answers for Connect Four 3x4, and gives the
+    in-memory solution's answers: probe and get alike, move values, best moves."""
+    from perfectplay.search.book import OpeningBook
+
+    reference = None
+    kinds = []
+    for kind, source in _sources(tmp_path):
+        kinds.append(kind)
+        assert isinstance(source, Answers), kind
+        game = source.game
+        assert (game.info.name, dict(game.info.params)) == ("connect-four", {"rows": 3, "cols": 4})
+        if reference is None:
+            reference = source
+        depth = 2 if isinstance(source, OpeningBook) else 6  # the book's children: depth 3
+        for moves in ("", "1", "12", "123", "2233", "112233")[: 4 if depth == 2 else 6]:
+            position = game.parse(moves) if moves else game.initial()
+            if len(moves) > depth:
+                continue
+            assert source.probe(position) == reference.probe(position), (kind, moves)
+            assert source.get(position) == source.probe(position), (kind, moves)
+            assert source.move_values(position) == reference.move_values(position), (kind, moves)
+            assert source.best_moves(position) == reference.best_moves(position), (kind, moves)
+    assert kinds == ["memory", "store", "tiers", "book", "search"]
+
+
+def test_get_gives_the_default_where_probe_raises(tmp_path: Path) -> None:
+    """A position a source does not hold: probe raises PositionNotFoundError, get the default."""
+    for kind, source in _sources(tmp_path):
+        if kind == "search":
+            continue  # a search holds every position of the game
+        game = source.game
+        absent = game.parse("1234") if kind == "book" else ("XO",) * 4  # played on after a four
+        with pytest.raises(PositionNotFoundError):
+            source.probe(absent)
+        marker = PositionValue(Value.TIE, 7)
+        assert source.get(absent, marker) is marker, kind
+        assert source.get(absent) is None, kind
+
+
+def test_distinct_sentinels_for_a_draw_and_an_unknown_remoteness() -> None:
+    assert UNKNOWN_REMOTENESS != NO_REMOTENESS
+    assert all(r < 0 for r in (UNKNOWN_REMOTENESS, NO_REMOTENESS))
+    moves = valued_moves([("a", 1)], lambda child: PositionValue(Value.LOSE, UNKNOWN_REMOTENESS))
+    assert moves[0].remoteness == UNKNOWN_REMOTENESS  # a sentinel stays as it is

@@ -360,7 +360,7 @@ def test_a_game_too_large_to_solve_is_played_by_search(browser: Any, shots: Path
     """Connect Four 6x7 from a link with 37 moves: the page says it is thinking (the seconds
     elapsed) while the server searches, then the computer plays a best move and the person's
     moves are coloured by their values, as the search engine finds them."""
-    from perfectplay.play import SearchedGame
+    from perfectplay.search.service import SearchedGame
 
     game = load_game("connect-four", rows=6, cols=7)
     late = "2252576253462244111563365343671351441"  # 37 plies: the computer to move

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 import perfectplay
+from perfectplay.api import GameSolution
 from perfectplay.errors import InputFormatError
 from perfectplay.games.registry import load_game
-from perfectplay.play import SearchedGame, Thinking
 from perfectplay.protocol.game import Game, GameInfo
+from perfectplay.search.service import SearchedGame, Thinking
 from perfectplay.values import Value
 from perfectplay.web.report import MAX_MOVES, position_report, searched_report, start_position
-from perfectplay.web.solutions import Solved
 
 
 class Loop(Game[int]):
@@ -42,12 +42,12 @@ class Loop(Game[int]):
 
 
 @pytest.fixture(scope="module")
-def loop() -> Solved:
+def loop() -> GameSolution[Any]:
     game = Loop()
-    return Solved(game, perfectplay.solve(game))
+    return perfectplay.solve(game)
 
 
-def test_draws_have_no_remoteness(loop: Solved) -> None:
+def test_draws_have_no_remoteness(loop: GameSolution[Any]) -> None:
     report = position_report(loop, None, ["to3"])
     assert (report["value"], report["remoteness"]) == ("DRAW", None)
     assert report["moves"] == [
@@ -65,7 +65,7 @@ def test_draws_have_no_remoteness(loop: Solved) -> None:
     assert start["value"] == "DRAW"
 
 
-def test_a_game_over_has_no_moves(loop: Solved) -> None:
+def test_a_game_over_has_no_moves(loop: GameSolution[Any]) -> None:
     report = position_report(loop, None, ["to1", "to2"])
     assert report["over"] is True and report["moves"] == []
     assert (report["value"], report["remoteness"]) == ("LOSE", 0)
@@ -75,7 +75,7 @@ def test_a_game_over_has_no_moves(loop: Solved) -> None:
 
 def test_a_typed_start_is_read_by_the_game_and_must_be_reachable() -> None:
     game = load_game("nim", heaps=(1, 2))
-    solved = Solved(game, perfectplay.solve(game))
+    solved = perfectplay.solve(game)
     assert start_position(solved, None) == (1, 2)
     assert start_position(solved, " 0  2 ") == (0, 2)
     assert position_report(solved, "0 2", ["h2-2"])["over"] is True
@@ -85,12 +85,12 @@ def test_a_typed_start_is_read_by_the_game_and_must_be_reachable() -> None:
         start_position(solved, "1 2 3")
 
 
-def test_a_game_without_a_parser_refuses_typed_positions(loop: Solved) -> None:
+def test_a_game_without_a_parser_refuses_typed_positions(loop: GameSolution[Any]) -> None:
     with pytest.raises(perfectplay.InputFormatError, match="loop cannot read positions"):
         start_position(loop, "0")
 
 
-def test_too_many_moves_are_refused_before_any_work(loop: Solved) -> None:
+def test_too_many_moves_are_refused_before_any_work(loop: GameSolution[Any]) -> None:
     with pytest.raises(perfectplay.InputFormatError, match=f"at most {MAX_MOVES} moves"):
         position_report(loop, None, ["to3", "to4"] * (MAX_MOVES // 2 + 1))
     long = ["to3"] + ["to4", "to3"] * (MAX_MOVES // 2 - 1)
@@ -102,7 +102,7 @@ def test_a_searched_report_equals_the_solved_one_with_the_known_history() -> Non
     the known part of the line, from an even ply when more than the last position is known
     (a first search knows the last position only, then its parent's search its moves)."""
     game = load_game("connect-four", rows=4, cols=5)
-    solved = Solved(game, perfectplay.solve(game, progress=False))
+    solved = perfectplay.solve(game, progress=False)
     line = ["c", "c", "b"]
     with SearchedGame(game) as searched:
 

@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 
 import perfectplay
+from perfectplay.api import GameSolution
 from perfectplay.errors import PerfectPlayError
 from perfectplay.games.registry import load_game
-from perfectplay.play import SearchedGame
+from perfectplay.protocol.answers import PositionValue
 from perfectplay.protocol.game import Game, GameInfo
+from perfectplay.search.service import SearchedGame
 from perfectplay.values import Value
 from perfectplay.web.solutions import (
     MAX_SEARCHED_GAMES,
     Busy,
     SolutionCache,
-    Solved,
     Solving,
     game_key,
 )
@@ -64,8 +65,8 @@ def test_a_game_is_solved_once_in_the_background_with_a_status_meanwhile() -> No
         gate.set()
         solved = cache.wait(first, timeout=30)
         assert cache.lookup(first) is solved
-        assert solved.probe(3) == (Value.WIN, 3)
-        assert cache.wait(second, timeout=30).probe(2) == (Value.LOSE, 2)
+        assert solved.probe(3) == PositionValue(Value.WIN, 3)
+        assert cache.wait(second, timeout=30).probe(2) == PositionValue(Value.LOSE, 2)
         assert first.calls == 1  # asked again and again, solved once
     finally:
         gate.set()
@@ -100,9 +101,9 @@ def test_a_database_reads_as_the_solution_it_stores(tmp_path: Path) -> None:
     game = load_game("connect-four", rows=3, cols=3)
     solution = perfectplay.solve(game)
     perfectplay.save(tmp_path / "c4.ppstore", solution)
-    fresh = Solved(game, solution)
+    fresh = solution
     with perfectplay.open_store(tmp_path / "c4.ppstore") as store:
-        stored = Solved(store.game, store)
+        stored = store
         frontier, seen = [game.initial()], set()
         while frontier:
             position = frontier.pop()
@@ -130,7 +131,9 @@ def test_solves_run_in_a_daemon_thread_that_close_stops() -> None:
         time.sleep(0.01)
     cache.close()
     gate.set()
-    assert cache.wait(running, timeout=30).probe(3) == (Value.WIN, 3)  # a running one ends
+    assert cache.wait(running, timeout=30).probe(3) == PositionValue(
+        Value.WIN, 3
+    )  # a running one ends
     assert queued.calls == 0  # a queued one is dropped
     with pytest.raises(RuntimeError, match="closed"):
         cache.lookup(load_game("nim"))
@@ -173,10 +176,10 @@ def test_a_burst_for_many_games_starts_at_most_max_solves_each_once() -> None:
             cache.wait(games[2])
         gate.set()
         for game in games[:2]:
-            assert cache.wait(game, timeout=30).probe(3) == (Value.WIN, 3)
+            assert cache.wait(game, timeout=30).probe(3) == PositionValue(Value.WIN, 3)
         # Both ended: the next two are taken (solved at once), then the last two.
-        assert [type(cache.lookup(game, wait=30)) for game in games[2:4]] == [Solved] * 2
-        assert [type(cache.lookup(game, wait=30)) for game in games[4:]] == [Solved] * 2
+        assert [type(cache.lookup(game, wait=30)) for game in games[2:4]] == [GameSolution] * 2
+        assert [type(cache.lookup(game, wait=30)) for game in games[4:]] == [GameSolution] * 2
         assert all(game.calls <= 1 for game in games)  # never two solves of one game
     finally:
         gate.set()
@@ -191,13 +194,14 @@ def test_solved_games_beyond_keep_positions_are_dropped_least_recently_asked_fir
     try:
         cache.wait(a, timeout=30)
         cache.wait(b, timeout=30)
-        assert isinstance(cache.lookup(a), Solved)  # a asked after b: b is the older
+        assert isinstance(cache.lookup(a), GameSolution)  # a asked after b: b is the older
         cache.wait(c, timeout=30)  # 12 positions: b goes
-        assert isinstance(cache.lookup(a), Solved) and isinstance(cache.lookup(c), Solved)
+        assert isinstance(cache.lookup(a), GameSolution)
+        assert isinstance(cache.lookup(c), GameSolution)
         assert (a.calls, b.calls, c.calls) == (1, 1, 1)
-        assert isinstance(cache.lookup(b, wait=30), Solved)  # solved again: a goes now
+        assert isinstance(cache.lookup(b, wait=30), GameSolution)  # solved again: a goes now
         assert (a.calls, b.calls, c.calls) == (1, 2, 1)
-        assert isinstance(cache.lookup(c), Solved)
+        assert isinstance(cache.lookup(c), GameSolution)
         cache.lookup(a, wait=30)
         assert a.calls == 2
     finally:
