@@ -17,10 +17,11 @@ from dask_helpers import Cluster
 from perfectplay.api import solve
 from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
 from perfectplay.games.registry import load_game
+from perfectplay.protocol.answers import PositionValue
 from perfectplay.protocol.game import Game
 from perfectplay.search import OpeningBook, build_book, search
 from perfectplay.search.book import book_positions
-from perfectplay.values import Value
+from perfectplay.values import UNKNOWN_REMOTENESS, Value
 
 
 def test_every_entry_equals_the_strong_solver(tmp_path: Path) -> None:
@@ -34,7 +35,7 @@ def test_every_entry_equals_the_strong_solver(tmp_path: Path) -> None:
     assert sorted(codes) == sorted(set(codes))
     for code in codes:
         position = game.decode(code)
-        assert book.get(position) == (solved.value(position), solved.remoteness(position))
+        assert book.get(position) == solved.probe(position)
     assert not (tmp_path / "ttt.book.journal").exists()
 
 
@@ -47,7 +48,7 @@ def test_a_weak_book_records_values_only(tmp_path: Path) -> None:
     assert book.weak
     for code in book_positions(game, 3):
         position = game.decode(code)
-        assert book.get(position) == (solved.value(position), -1)
+        assert book.get(position) == PositionValue(solved.value(position), UNKNOWN_REMOTENESS)
 
 
 def test_a_build_over_a_book_of_the_same_game_searches_only_what_it_lacks(
@@ -195,4 +196,4 @@ def test_the_dask_path_gives_the_same_book(tmp_path: Path) -> None:
         cluster.close()
     assert stats.searched == stats.positions
     assert remote.read_bytes() == local.read_bytes()
-    assert OpeningBook.open(remote, game).get(game.initial()) == (Value.TIE, 9)
+    assert OpeningBook.open(remote, game).get(game.initial()) == PositionValue(Value.TIE, 9)
