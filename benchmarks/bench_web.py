@@ -32,8 +32,8 @@ import httpx
 
 import perfectplay
 from perfectplay.games.registry import load_game
+from perfectplay.protocol.answers import Answers
 from perfectplay.web.report import position_report
-from perfectplay.web.solutions import Solved
 
 SEED = 20261124
 CLIENTS = 50
@@ -59,7 +59,7 @@ def _lines(
     return lines
 
 
-def in_process(lines: dict[str, list[list[str]]], solutions: dict[str, Solved]) -> None:
+def in_process(lines: dict[str, list[list[str]]], solutions: dict[str, Answers]) -> None:
     print(f"{'in process':<28} {'answers':>8} {'median ms':>10} {'bytes':>8}")
     for name, *_ in CASES:
         times, size = [], 0
@@ -161,7 +161,7 @@ def concurrent(base: str, lines: dict[str, list[list[str]]]) -> None:
 def main() -> None:
     rng = random.Random(SEED)
     solved = {name: perfectplay.solve(game) for name, _, game in CASES}
-    solutions = {name: Solved(game, solved[name]) for name, _, game in CASES}
+    solutions: dict[str, Answers] = {name: solved[name] for name, *_ in CASES}
     lines = {name: _lines(solved[name], 200, rng) for name, *_ in CASES}
     in_process(lines, solutions)
     process, base = _start_server()
