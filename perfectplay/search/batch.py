@@ -2,7 +2,7 @@
 
 The positions are cut into one contiguous share per worker process
 (:func:`~perfectplay.search.service.process_pool`); each worker searches its share in order with
-its one :class:`~perfectplay.search.engine.Searcher` (one table, kept across its positions), and
+one :class:`~perfectplay.search.engine.Searcher` (one table, kept across its positions), and
 the answers come back in the order of the positions. A position that cannot be searched (the
 game is over there) gives its error in its place instead of an answer.
 
@@ -29,7 +29,7 @@ from typing import Any
 from perfectplay.errors import InputFormatError, PerfectPlayError
 from perfectplay.protocol.game import Game
 from perfectplay.search.engine import Searcher, SearchResult
-from perfectplay.search.service import process_pool, searcher_of
+from perfectplay.search.service import process_pool
 
 __all__ = ["search_positions"]
 
@@ -41,10 +41,10 @@ def _share(
     weak: bool,
     all_moves: bool,
     best: bool,
-    searcher: Searcher | None = None,
 ) -> list[SearchResult | PerfectPlayError]:
-    """One share, searched in order with one table: `searcher`'s, else the worker's."""
-    searcher = searcher if searcher is not None else searcher_of(game, memory)
+    """One share, searched in order with one table of its own (so that its answers, node
+    counts included, do not depend on which worker ran it or what ran there before)."""
+    searcher = Searcher(game, memory=memory)
     answers: list[SearchResult | PerfectPlayError] = []
     for position in positions:
         try:
@@ -92,8 +92,7 @@ def search_positions(
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
     if jobs == 1 or len(positions) < 2:
-        searcher = Searcher(game, memory=memory)
-        yield from _share(game, positions, memory, weak, all_moves, best, searcher)
+        yield from _share(game, positions, memory, weak, all_moves, best)
         return
     size = -(-len(positions) // jobs)
     shares = [positions[i : i + size] for i in range(0, len(positions), size)]

@@ -1,8 +1,9 @@
 """The search service: search work run in other processes, and games played by search.
 
 - :func:`process_pool` — the one way search runs work elsewhere: spawned worker processes
-  that leave Ctrl-C to their parent, each keeping one :class:`~perfectplay.search.engine.Searcher`
-  per game (:func:`searcher_of`), so a worker's table helps all its tasks. Used by
+  that leave Ctrl-C to their parent; a worker can keep one
+  :class:`~perfectplay.search.engine.Searcher` per game (:func:`searcher_of`), so that its
+  table helps all its tasks (a book's positions, a played game's). Used by
   :func:`~perfectplay.search.batch.search_positions`, :func:`~perfectplay.search.book.build_book`
   and :class:`SearchedGame`.
 - :class:`SearchedGame` — a game too large to solve, answered position by position as a
