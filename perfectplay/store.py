@@ -78,7 +78,7 @@ from perfectplay._targets import class_target
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
 from perfectplay.graph import GameGraph
-from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
+from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue, valued_moves
 from perfectplay.protocol.game import Game
 from perfectplay.solution import Solution, optimal_moves
 from perfectplay.values import LOSE, NO_REMOTENESS, UNDECIDED, VALUE_DTYPE, Value
@@ -417,7 +417,7 @@ def _graph_rules(solution: Solution, primitive: ArrayLike | None) -> dict[str, N
     return rules
 
 
-class SolutionStore:
+class SolutionStore(GetByProbe):
     """An open store file: a solved game's arrays, memory-mapped read-only.
 
     Create it with :func:`open_store`; use it as a context manager. Positions are game
@@ -561,13 +561,6 @@ class SolutionStore:
         Cost: O(log n) pages touched for a game store, O(1) for a graph store.
         """
         return self.entry(self.position_id(position))
-
-    def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
-        """The value of `position`, or `default` if it is not in the solved game."""
-        try:
-            return self.probe(position)
-        except PositionNotFoundError:
-            return default
 
     def move_values(self, position: Any) -> list[GameMove[Any]]:
         """Every move from `position` with its label and value for the player making it.

@@ -6,7 +6,6 @@ import io
 import os
 import random
 import tempfile
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,13 +13,11 @@ from brute import brute_game_solution
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.api import GameSolution, solve
+from perfectplay.api import solve
 from perfectplay.errors import InputFormatError
-from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.nim.rules import Nim
 from perfectplay.play import PlaySession, ThinkingLine, describe
 from perfectplay.protocol.game import Game
-from perfectplay.search.service import SearchedGame
 from perfectplay.store import SolutionStore, open_store, save
 from perfectplay.values import Value
 
@@ -236,40 +233,6 @@ def test_a_game_without_coordinates_is_drawn_by_render() -> None:
     PlaySession(game, solve(game), stdin=io.StringIO("take\n"), stdout=out).run()
     assert "counter at 2\nYour move." in out.getvalue()
     assert "counter at 0\nGame over: You lose." in out.getvalue()
-
-
-# ---------------------------------------------------------------------- play by search
-C4_SMALL = ConnectFour(rows=4, cols=5)
-
-
-@pytest.fixture(scope="module")
-def searched_small() -> Iterator[SearchedGame]:
-    """Connect Four 4x5 played by search (one search process for the module's tests)."""
-    with SearchedGame(C4_SMALL) as searched:
-        yield searched
-
-
-@pytest.fixture(scope="module")
-def solved_small() -> GameSolution[Any]:
-    return solve(C4_SMALL, progress=False)
-
-
-def test_a_session_by_search_plays_as_one_on_the_solved_game(
-    searched_small: SearchedGame, solved_small: GameSolution[Any]
-) -> None:
-    """The same scripted game (values, hints, moves, undo) against the search and the solver
-    prints the same thing: same replies, same values."""
-    script = "values\nhint\nc\nvalues\nd\nhint\nundo\nb\nvalues\n1\n" * 2
-    outputs = []
-    for solved in (searched_small, solved_small):
-        out = io.StringIO()
-        session = PlaySession(
-            C4_SMALL, solved, human="second", stdin=io.StringIO(script), stdout=out
-        )
-        session.run()
-        outputs.append(out.getvalue())
-    assert outputs[0] == outputs[1]
-    assert "Computer plays" in outputs[0] and "Hint: " in outputs[0]
 
 
 class _Terminal(io.StringIO):

@@ -17,9 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.enumeration.enumerate import Enumeration
-from perfectplay.errors import CyclicGraphError, GameDefinitionError, PositionNotFoundError
+from perfectplay.errors import CyclicGraphError, GameDefinitionError
 from perfectplay.graph import GameGraph
-from perfectplay.protocol.answers import GameMove, PositionValue
+from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue
 from perfectplay.protocol.game import P
 from perfectplay.solution import Solution
 from perfectplay.values import NO_REMOTENESS, UNDECIDED, Value
@@ -53,7 +53,7 @@ class PositionView(Generic[P]):
         return position_svg(self.game, self.position, self.moves)
 
 
-class GameSolution(Generic[P]):
+class GameSolution(GetByProbe, Generic[P]):
     """Perfect play for every reachable position of a game, indexed by position.
 
     Attributes
@@ -146,13 +146,6 @@ class GameSolution(Generic[P]):
         score = None if self.solution.score is None else int(self.solution.score[pid])
         value = Value(int(self.solution.value[pid]))
         return PositionValue(value, int(self.solution.remoteness[pid]), score)
-
-    def get(self, position: P, default: PositionValue | None = None) -> PositionValue | None:
-        """The value of `position`, or `default` if it is not reachable from the start."""
-        try:
-            return self.probe(position)
-        except PositionNotFoundError:
-            return default
 
     def is_over(self, position: P) -> bool:
         """Whether the game is over at `position` (the rules fix its value, or no moves)."""

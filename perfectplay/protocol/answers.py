@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, runtime_checkable
 
+from perfectplay.errors import PositionNotFoundError
 from perfectplay.protocol.game import Game, P
 from perfectplay.values import Value
 
-__all__ = ["Answers", "GameMove", "PositionValue", "valued_moves"]
+__all__ = ["Answers", "GameMove", "GetByProbe", "PositionValue", "valued_moves"]
 
 
 @dataclass(frozen=True)
@@ -113,3 +114,21 @@ class Answers(Protocol):
     def best_moves(self, position: Any) -> list[GameMove[Any]]:
         """The optimal moves from `position`, in the game's order (empty where over)."""
         ...
+
+
+class GetByProbe:
+    """``get`` written once over a source's ``probe``: the value, or `default` where ``probe``
+    raises PositionNotFoundError (the source does not hold the position)."""
+
+    __slots__ = ()
+
+    def probe(self, position: Any) -> PositionValue:
+        """The value of `position` for the player to move (each source defines it)."""
+        raise NotImplementedError
+
+    def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
+        """The value of `position`, or `default` where the source does not hold it."""
+        try:
+            return self.probe(position)
+        except PositionNotFoundError:
+            return default

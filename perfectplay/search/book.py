@@ -61,7 +61,7 @@ from perfectplay.errors import (
     PositionNotFoundError,
     StoreError,
 )
-from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
+from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue, valued_moves
 from perfectplay.protocol.game import Game, over_value, param_value_text, provides
 from perfectplay.search.engine import Searcher
 from perfectplay.search.service import process_pool, searcher_of
@@ -393,7 +393,7 @@ def _titled(name: str, params: dict[str, Any], order: Iterable[str]) -> str:
     return f"{name} ({words})" if words else name
 
 
-class OpeningBook:
+class OpeningBook(GetByProbe):
     """A book written by :func:`build_book`, read back for look-ups.
 
     Use :meth:`open`. A source of answers (:class:`~perfectplay.protocol.answers.Answers`):
@@ -483,13 +483,6 @@ class OpeningBook:
             )
         remoteness = UNKNOWN_REMOTENESS if self.weak else int(self._remoteness[i])
         return PositionValue(Value(int(self._values[i])), remoteness)
-
-    def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
-        """The value of `position`, or `default` if the book does not hold it."""
-        try:
-            return self.probe(position)
-        except PositionNotFoundError:
-            return default
 
     def move_values(self, position: Any) -> list[GameMove[Any]]:
         """Every move from `position`, valued for the player making it; empty where over.

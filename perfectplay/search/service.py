@@ -36,9 +36,8 @@ from perfectplay.errors import (
     CyclicGraphError,
     InputFormatError,
     PerfectPlayError,
-    PositionNotFoundError,
 )
-from perfectplay.protocol.answers import GameMove, PositionValue
+from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue
 from perfectplay.protocol.game import Game, over_value, provides
 from perfectplay.search.engine import Searcher, SearchResult
 from perfectplay.values import NO_REMOTENESS, Value
@@ -229,7 +228,7 @@ class _SearchProcess:
             end_pool(pool)
 
 
-class SearchedGame:
+class SearchedGame(GetByProbe):
     """Perfect play of a game by search, position by position, with the answers of a solved game.
 
     Each position is searched when first asked about (:class:`~perfectplay.search.Searcher`,
@@ -388,14 +387,6 @@ class SearchedGame:
         found = self.answer(position, all_moves=False)
         assert isinstance(found, SearchAnswer)  # answer() without `wait` waits for it
         return PositionValue(found.value, found.remoteness)
-
-    def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
-        """The value of `position`, or `default` where it is no position of the game;
-        blocks while searching."""
-        try:
-            return self.probe(position)
-        except PositionNotFoundError:
-            return default
 
     def move_values(self, position: Any) -> list[GameMove[Any]]:
         """Every move from `position`, valued for the player making it (blocks while searching)."""

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import PositionNotFoundError, StoreError
-from perfectplay.protocol.answers import GameMove, PositionValue, valued_moves
+from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue, valued_moves
 from perfectplay.protocol.game import Game
 from perfectplay.protocol.tiered import GameLoader, TieredGame
 from perfectplay.solution import optimal_moves
@@ -42,7 +42,7 @@ OPEN_FILES = 256
 """Tier files a database keeps open at most (each a descriptor and a mapping)."""
 
 
-class TierDatabase:
+class TierDatabase(GetByProbe):
     """The solution of a tiered game: a tier directory, or tiers solved in memory.
 
     Open a directory with :func:`perfectplay.open_tiers` (or :meth:`TierDatabase.open`);
@@ -195,13 +195,6 @@ class TierDatabase:
             If `position` is not a position of the game. Cost: one block decompressed.
         """
         return self.entry(*self.tiered.locate(position))
-
-    def get(self, position: Any, default: PositionValue | None = None) -> PositionValue | None:
-        """The value of `position`, or `default` if it is not in the solved game."""
-        try:
-            return self.probe(position)
-        except PositionNotFoundError:
-            return default
 
     @property
     def initial(self) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 import threading
 import time
@@ -13,6 +14,7 @@ import pytest
 from perfectplay.api import GameSolution, solve
 from perfectplay.errors import CyclicGraphError, PerfectPlayError
 from perfectplay.games.connect_four.rules import ConnectFour
+from perfectplay.play import PlaySession
 from perfectplay.protocol.game import Game
 from perfectplay.search.service import (
     ABANDON_AFTER,
@@ -217,3 +219,21 @@ def test_get_answers_a_default_where_probe_raises(searched_small: SearchedGame) 
     over = searched_small.get(stuck)
     assert over is not None and over.remoteness == 0
     assert searched_small.get(stuck) == searched_small.probe(stuck)
+
+
+def test_a_session_by_search_plays_as_one_on_the_solved_game(
+    searched_small: SearchedGame, solved_small: GameSolution[Any]
+) -> None:
+    """The same scripted game (values, hints, moves, undo) against the search and the solver
+    prints the same thing: same replies, same values."""
+    script = "values\nhint\nc\nvalues\nd\nhint\nundo\nb\nvalues\n1\n" * 2
+    outputs = []
+    for solved in (searched_small, solved_small):
+        out = io.StringIO()
+        session = PlaySession(
+            C4_SMALL, solved, human="second", stdin=io.StringIO(script), stdout=out
+        )
+        session.run()
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1]
+    assert "Computer plays" in outputs[0] and "Hint: " in outputs[0]
