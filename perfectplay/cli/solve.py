@@ -139,15 +139,15 @@ def resolve_target(
     return read_graph_file(where.path, then=lambda n, m: solve_bytes(n, m, json=json))
 
 
-def choose_engine(game: Game[Any], engine: str, target: str | None) -> tuple[str, str]:
+def choose_engine(game: Game[Any], engine: str, tiered: Any) -> tuple[str, str]:
     """``("memory" | "tiers", why)``: the engine for `game` and the reason, in words.
 
-    `engine` is the user's choice (``auto``, ``memory``, ``tiers``); `target` the game's name
-    or ``--game`` class. Cost: one pass over the tier form's tiers (their sizes), if any.
+    `engine` is the user's choice (``auto``, ``memory``, ``tiers``); `tiered` the game's tier
+    form (None: it has none). Cost: the tier form's ``total_size()``, or a pass over its
+    tiers (their sizes) where it has none.
     """
     from perfectplay.errors import InputFormatError
 
-    tiered = _tier_form(game, target)
     if engine == "memory":
         return "memory", "as asked (--engine memory or --save)"
     if engine == "tiers":
@@ -159,7 +159,9 @@ def choose_engine(game: Game[Any], engine: str, target: str | None) -> tuple[str
         return "tiers", "as asked (--engine tiers or --tiers)"
     if tiered is None:
         return "memory", "the game has no tier form"
-    ranks = sum(tiered.tier_size(t) for t in tiered.tiers())
+    ranks = tiered.total_size()
+    if ranks is None:
+        ranks = sum(tiered.tier_size(t) for t in tiered.tiers())
     if ranks > TIER_THRESHOLD:
         return "tiers", f"its tiers hold {ranks:,} ranks, more than {TIER_THRESHOLD:,}"
     return "memory", f"its tiers hold {ranks:,} ranks, at most {TIER_THRESHOLD:,}"
@@ -200,18 +202,18 @@ def run(args: argparse.Namespace) -> int:
         return _solve_tiers(args, None, out)
     if args.game is not None and engine == "auto" and _names_tier_form(args.game):
         why = f"--game {args.game} is a tier form (a TieredGame class)"
-        print(f"perfectplay: solving with the tier engine: {why}", file=sys.stderr)
-        return _solve_tiers(args, None, out)
+        return _solve_tiers(args, None, out, why=why)
     target = resolve_target(args.target, args.param, json=args.json, game=args.game)
     if isinstance(target, Game):
-        chosen, why = choose_engine(target, engine, args.game or args.target)
-        if chosen == "memory":
-            _check_tier_options(args, "the in-memory engine")
-        if engine == "auto":  # the engine was not asked for: say which and why
-            engine_name = "tier" if chosen == "tiers" else "in-memory"
-            print(f"perfectplay: solving with the {engine_name} engine: {why}", file=sys.stderr)
+        tiered = _tier_form(target, args.game or args.target)
+        chosen, why = choose_engine(target, engine, tiered)
+        # the engine was not asked for: say which and why (the tier engine once it accepts)
+        said = why if engine == "auto" else None
         if chosen == "tiers":
-            return _solve_tiers(args, target, out)
+            return _solve_tiers(args, tiered, out, why=said)
+        _check_tier_options(args, "the in-memory engine")
+        if said is not None:
+            print(f"perfectplay: solving with the in-memory engine: {said}", file=sys.stderr)
         _check_writable(out)
         return _solve_game(target, args, out)
     _check_tier_options(args, "a game graph file")
@@ -392,13 +394,18 @@ def count_words(solved: int, canonical: bool, reachable: int | None) -> str:
     return f"{reachable:,} reachable, in {solved:,} symmetry classes ({merged})"
 
 
-def _solve_tiers(args: argparse.Namespace, game: Game[Any] | None, out: str | None) -> int:
-    """Solve a game with the tier engine into `out` (a temporary directory when None); print
-    the start's value and the files."""
+def _solve_tiers(
+    args: argparse.Namespace, tiered: Any, out: str | None, *, why: str | None = None
+) -> int:
+    """Solve the tier form `tiered` (None: the one `args` names) with the tier engine into
+    `out` (a temporary directory when None); print the start's value and the files. `why`
+    the engine was chosen is said on standard error once the game is not refused as too
+    large (from its largest tiers)."""
     import tempfile
 
     from perfectplay.cli._resolve import build_game
     from perfectplay.errors import InputFormatError
+    from perfectplay.tiers.engine import refuse_early
 
     for name, value in (("--jobs", args.jobs), ("--chunk-size", args.chunk_size)):
         if value is not None and value < 1:
@@ -407,10 +414,11 @@ def _solve_tiers(args: argparse.Namespace, game: Game[Any] | None, out: str | No
         raise InputFormatError(
             "--jobs sets threads in this process; with --dask the cluster's workers do the work"
         )
-    if game is None:
-        tiered: Any = build_game(args.target, args.param, args.game, tiered=True)
-    else:
-        tiered = _tier_form(game, args.game or args.target)
+    if tiered is None:
+        tiered = build_game(args.target, args.param, args.game, tiered=True)
+    refuse_early(tiered, args.chunk_size, dask=args.dask is not None)
+    if why is not None:
+        print(f"perfectplay: solving with the tier engine: {why}", file=sys.stderr)
     with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="perfectplay-tiers-") as scratch:
         directory = out if out is not None else scratch
         return _run_tiers(args, tiered, directory, kept=out is not None)

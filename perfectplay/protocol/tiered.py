@@ -47,6 +47,11 @@ Optional extras, each with what the engine does without it:
                          Without: each tier alone.
 ``max_moves()``          an upper bound on the moves of one position; lets the engine keep
                          move counters in 16 bits. Without it: 32-bit counters.
+``total_size()``         the ranks of every tier together, without listing the tiers; lets
+                         ``solve`` choose its engine at once. Without it: ``tiers()`` is listed.
+``largest_tiers(k)``     the ``k`` tiers with the most ranks, largest first, without listing the
+                         tiers; lets the engine refuse a game too large before its plan (Connect
+                         Four 7x6: 412,972 tiers). Without it: ``tiers()`` is listed.
 =======================  ==========================================================================
 
 The contract of :meth:`TieredGame.children` (checked on random positions by
@@ -233,6 +238,17 @@ class TieredGame:
 
     def max_moves(self) -> int | None:
         """An upper bound on the moves of one position, or None if unknown."""
+        return None
+
+    def total_size(self) -> int | None:
+        """The sum of :meth:`tier_size` over every tier, computed without listing the tiers;
+        None (the default): unknown, the tiers are listed to add their sizes."""
+        return None
+
+    def largest_tiers(self, count: int) -> Sequence[int] | None:
+        """The `count` tiers with the most ranks (every tier if there are fewer), largest
+        first, found without listing the tiers; None (the default): unknown, the tiers are
+        listed to find them."""
         return None
 
     def __repr__(self) -> str:

@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_CHUNK",
     "SolveStats",
     "chunk_bounds",
+    "refuse_early",
     "solve_tiers",
     "tier_order",
 ]
@@ -90,19 +91,61 @@ def _refuse(game: TieredGame, tier: int, need: int) -> None:
 
 
 _FIRST_LOOK = 64
-"""The largest tiers whose needs are checked before the plan (:func:`_refuse_early`)."""
+"""The largest tiers whose needs are checked before the plan (:func:`refuse_early`)."""
 
 
-def _refuse_early(game: TieredGame, chunk: int) -> None:
+def refuse_early(game: TieredGame, chunk_size: int | None = None, *, dask: bool = False) -> None:
     """Refuse, before planning (the child tiers of every tier, minutes for Connect Four 7x6's
     412,972 tiers), a game one of whose 64 largest tiers does not fit with the tiers it reads
-    on one thread: a figure every solve needs at least. Cost: the size of every tier, the
-    child tiers of 64."""
-    sizes = {int(t): game.tier_size(t) for t in game.tiers()}
+    on one thread: a figure every solve needs at least. :func:`solve_tiers` calls it first;
+    a front end may call it before saying that a solve starts.
+
+    Parameters
+    ----------
+    game : TieredGame
+        The game.
+    chunk_size : int, optional
+        Ranks per chunk, as :func:`solve_tiers` takes it (default: its default).
+    dask : bool
+        Whether the solve runs on a Dask cluster (its default chunk is larger).
+
+    Raises
+    ------
+    TooLargeError
+        If one of the largest tiers with the tiers it reads would not fit in memory.
+    InputFormatError
+        If `chunk_size` is not a valid chunk size.
+
+    Notes
+    -----
+    Cost: the child tiers and sizes of 64 tiers, found by the game's
+    :meth:`~perfectplay.protocol.tiered.TieredGame.largest_tiers` where it has one, else the
+    size of every tier.
+    """
+    chunk, _ = _chunking(chunk_size, dask)
+    largest = game.largest_tiers(_FIRST_LOOK)
+    if largest is None:
+        sizes = {int(t): game.tier_size(t) for t in game.tiers()}
+        largest = heapq.nlargest(_FIRST_LOOK, sizes, key=sizes.__getitem__)
+    else:
+        reads = {int(c) for t in largest for c in game.child_tiers(t)}
+        sizes = {t: game.tier_size(t) for t in {*map(int, largest), *reads}}
     machine = Machine(game, sizes, chunk, threads=1, copies=1, assembles=False)
-    for tier in heapq.nlargest(_FIRST_LOOK, sizes, key=sizes.__getitem__):
+    for tier in largest:
         if all(int(c) in sizes for c in game.child_tiers(tier)):  # else tier_order says why
-            _refuse(game, tier, machine.alone(tier))
+            _refuse(game, int(tier), machine.alone(int(tier)))
+
+
+def _chunking(chunk_size: int | None, dask: bool) -> tuple[int, int]:
+    """``(chunk, block)``: ranks per chunk (`chunk_size`, or the default of threads or of
+    Dask) and per block, checked."""
+    chunk = (DASK_CHUNK if dask else DEFAULT_CHUNK) if chunk_size is None else chunk_size
+    block = min(BLOCK, chunk)
+    if chunk < 1 or chunk % block:
+        raise InputFormatError(
+            f"chunk size must be a positive multiple of {BLOCK} (or smaller), got {chunk}"
+        )
+    return chunk, block
 
 
 def _check_resources(
@@ -325,13 +368,8 @@ def solve_tiers(
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
-    chunk = (DEFAULT_CHUNK if dask is None else DASK_CHUNK) if chunk_size is None else chunk_size
-    block = min(BLOCK, chunk)
-    if chunk < 1 or chunk % block:
-        raise InputFormatError(
-            f"chunk size must be a positive multiple of {BLOCK} (or smaller), got {chunk}"
-        )
-    _refuse_early(game, chunk)
+    chunk, block = _chunking(chunk_size, dask is not None)
+    refuse_early(game, chunk)
     order = tier_order(game)
     path = None if directory is None else os.fspath(directory)
     if dask is not None:  # Dask itself is imported only once the cluster starts

@@ -10,6 +10,7 @@ from cli_helpers import run_cli
 
 from perfectplay.cli.solve import TIER_THRESHOLD, choose_engine
 from perfectplay.errors import InputFormatError, TooLargeError
+from perfectplay.games.connect_four.heights import HeightTieredConnectFour
 from perfectplay.games.registry import load_game, load_tiered_game
 
 
@@ -26,18 +27,18 @@ def _ranks(name: str, **params: int) -> int:
 def test_auto_picks_the_tier_engine_exactly_above_the_threshold(
     name: str, params: dict[str, int]
 ) -> None:
-    engine, why = choose_engine(load_game(name, **params), "auto", name)
+    engine, why = choose_engine(load_game(name, **params), "auto", load_tiered_game(name, **params))
     assert engine == ("tiers" if _ranks(name, **params) > TIER_THRESHOLD else "memory")
     assert f"{_ranks(name, **params):,} ranks" in why
 
 
 def test_a_game_without_a_tier_form_stays_in_memory_and_refuses_tiers() -> None:
-    assert choose_engine(load_game("nim"), "auto", "nim") == (
+    assert choose_engine(load_game("nim"), "auto", None) == (
         "memory",
         "the game has no tier form",
     )
     with pytest.raises(InputFormatError, match="no tier form"):
-        choose_engine(load_game("nim"), "tiers", "nim")
+        choose_engine(load_game("nim"), "tiers", None)
 
 
 def test_the_engine_line_names_the_engine_and_why() -> None:
@@ -47,6 +48,23 @@ def test_the_engine_line_names_the_engine_and_why() -> None:
         result.err == "perfectplay: solving with the in-memory engine: the game has no tier form\n"
     )
     assert result.out.startswith("tic-tac-toe: solved in")
+
+
+def test_7x6_is_refused_in_one_line_without_listing_its_tiers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tier form is built once and asked for its total and largest tiers only: listing its
+    412,972 tiers took 20 s before the refusal."""
+    listed: list[object] = []
+    monkeypatch.setattr(HeightTieredConnectFour, "tiers", lambda self: listed.append(self) or [])
+    monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: 16 << 30)
+    result = run_cli(["solve", "connect-four", "--param", "rows=6", "--param", "cols=7"])
+    assert (result.code, result.out, listed) == (2, "", [])
+    assert result.err.splitlines() == [
+        "perfectplay: error: connect-four: tier 5-6-6-6-6-6-6 with the tiers it reads (1 byte "
+        "per rank of a solved tier) needs about 501.4 GiB of memory but only 16.0 GiB is "
+        "available"
+    ]
 
 
 def test_out_writes_a_store_in_memory_and_a_directory_on_the_tier_engine(tmp_path: Path) -> None:

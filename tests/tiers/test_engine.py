@@ -240,6 +240,23 @@ def test_a_tier_too_large_is_refused_before_the_plan(tmp_path: Path) -> None:
     assert len(game.asked) <= 64 and not (tmp_path / "new").exists()
 
 
+class KnownChain(LongChain):
+    """LongChain that names its largest tiers itself and is never listed."""
+
+    def tiers(self) -> list[int]:
+        raise AssertionError("the tiers were listed")
+
+    def largest_tiers(self, count: int) -> list[int]:
+        return [5000, 5001, 4999][:count]
+
+
+def test_a_game_naming_its_largest_tiers_is_refused_without_listing_them(tmp_path: Path) -> None:
+    game = KnownChain()
+    with pytest.raises(TooLargeError, match=r"long-chain: tier 5001 .* needs about 1\.0 TiB"):
+        solve_tiers(game, tmp_path / "new", progress=False)
+    assert game.asked == {5000, 5001, 4999} and not (tmp_path / "new").exists()
+
+
 def test_disk_too_small_is_refused_before_anything_is_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -71,6 +71,27 @@ def _central(n: int) -> int:
     return comb(n, (n + 1) // 2)
 
 
+def _times(poly: list[int], step: int, most: int) -> list[int]:
+    """`poly` times ``1 + x**step + ... + x**(step * most)`` (coefficient lists)."""
+    out = [0] * (len(poly) + step * most)
+    for i, a in enumerate(poly):
+        for h in range(most + 1):
+            out[i + step * h] += a
+    return out
+
+
+def _holes(missing: int, cols: int, rows: int) -> list[tuple[int, ...]]:
+    """The height vectors of `cols` columns of at most `rows` cells that miss `missing`
+    stones of a full board."""
+    if cols == 0:
+        return [()] if missing == 0 else []
+    return [
+        (rows - gap, *rest)
+        for gap in range(min(missing, rows) + 1)
+        for rest in _holes(missing - gap, cols - 1, rows)
+    ]
+
+
 class _Tier(NamedTuple):
     """What the kernels need of one tier."""
 
@@ -127,8 +148,16 @@ class HeightTieredConnectFour(TieredGame):
         return sum(h * (self.rows + 1) ** c for c, h in enumerate(heights))
 
     def _heights(self, tier: int) -> tuple[int, ...]:
-        heights = self._vectors.get(tier) if isinstance(tier, int | np.integer) else None
-        if heights is None or isinstance(tier, bool):
+        """The column heights of `tier`, its digits (checked without listing the tiers)."""
+        heights: tuple[int, ...] | None = None
+        integer = isinstance(tier, int | np.integer) and not isinstance(tier, bool)
+        if integer and 0 <= tier < (self.rows + 1) ** self.cols:
+            rest, digits = int(tier), []
+            for _ in range(self.cols):
+                rest, h = divmod(rest, self.rows + 1)
+                digits.append(h)
+            heights = tuple(digits)
+        if heights is None or heights > heights[::-1]:
             raise InputFormatError(
                 f"connect-four {self.rows}x{self.cols}: {tier!r} is not a tier (a vector of "
                 "column heights not above its mirror image, as an integer)"
@@ -152,6 +181,34 @@ class HeightTieredConnectFour(TieredGame):
         """Every canonical height vector (as an integer, column ``c`` the digit of weight
         ``(rows + 1) ** c``), fullest boards first."""
         return list(self._vectors)
+
+    def total_size(self) -> int:
+        """The ranks of every tier: ``C(n, (n + 1) // 2)`` times the tiers of ``n`` stones,
+        counted by polynomials (height vectors, and those that are their own mirror image),
+        without listing the tiers. Cost: ``O((rows * cols)**2)`` steps."""
+        every, mirrored = [1], [1]  # coefficient n: height vectors of n stones
+        for c in range(self.cols):
+            every = _times(every, 1, self.rows)
+            if c < self.cols // 2:
+                mirrored = _times(mirrored, 2, self.rows)
+        if self.cols % 2:
+            mirrored = _times(mirrored, 1, self.rows)
+        return sum(
+            _central(n) * (all_ + own) // 2
+            for n, (all_, own) in enumerate(zip(every, mirrored, strict=True))
+        )
+
+    def largest_tiers(self, count: int) -> list[int]:
+        """The `count` tiers of most ranks, fullest boards first (as :meth:`tiers` orders
+        them), without listing every tier: the tiers missing 0, 1, 2... stones. Cost: the
+        height vectors up to the last number of missing stones taken."""
+        found: list[int] = []
+        for missing in range(self.rows * self.cols + 1):
+            if len(found) >= count:
+                break
+            vectors = [v for v in _holes(missing, self.cols, self.rows) if v <= v[::-1]]
+            found += [self._encode(v) for v in sorted(vectors)]
+        return found[:count]
 
     def tier_label(self, tier: int) -> str:
         """The column heights, left to right: ``6-6-5-6-6-6``."""

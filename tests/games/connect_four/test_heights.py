@@ -3,6 +3,7 @@ in-memory solver and the tiers by stone count."""
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import signal
 import subprocess
@@ -297,6 +298,19 @@ def test_full_boards_fours_and_orbits() -> None:
     assert game.tier_label(tier) == "1-1-1-1" and game.orbit_sizes(
         tier, np.array([rank])
     ).tolist() == [1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(1, 200))
+def test_sizes_without_the_listing_agree_with_the_listing(rows: int, cols: int, k: int) -> None:
+    game = HeightTieredConnectFour(rows, cols)
+    tiers = game.tiers()
+    assert game.total_size() == sum(game.tier_size(t) for t in tiers)
+    assert game.largest_tiers(k) == heapq.nlargest(k, tiers, key=game.tier_size)
+    for bad in (-1, (rows + 1) ** cols, *(t for t in range(min(3000, (rows + 1) ** cols)))):
+        if bad not in set(tiers):
+            with pytest.raises(InputFormatError, match="is not a tier"):
+                game.tier_size(bad)
 
 
 def test_the_registry_picks_the_layout_by_board_size() -> None:
