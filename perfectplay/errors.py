@@ -7,6 +7,7 @@ working for callers who do not know this package. The command-line front end tur
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
@@ -137,14 +138,42 @@ class TooLargeError(PerfectPlayError, MemoryError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         fields = {"limit": self.limit, "estimate": self.estimate, "advice": self.advice}
-        return _rebuild_too_large, (type(self), self.what, fields)
+        return _rebuild, (type(self), self.what, fields)
 
 
 class UnknownNameError(PerfectPlayError, KeyError):
-    """A game, problem or option name is not registered; the message lists the known ones."""
+    """A game, problem or option name is not registered; the message lists the known ones.
+
+    Parameters
+    ----------
+    message : str
+        What is unknown, with the close names and the known ones.
+    name : str, optional
+        The name that is not registered, where the raiser says (a caller words its own
+        message from the fields, never from the text).
+    suggestions : sequence of str
+        Registered names close to `name`, closest first (empty: none is close).
+
+    Examples
+    --------
+    >>> error = UnknownNameError("unknown game 'tt'", name="tt", suggestions=["ttt"])
+    >>> str(error), error.name, error.suggestions
+    ("unknown game 'tt'", 'tt', ('ttt',))
+    """
+
+    def __init__(
+        self, message: str, *, name: str | None = None, suggestions: Sequence[str] = ()
+    ) -> None:
+        super().__init__(message)
+        self.name = name
+        self.suggestions = tuple(suggestions)
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = {"name": self.name, "suggestions": self.suggestions}
+        return _rebuild, (type(self), str(self), fields)
 
 
 class PositionNotFoundError(PerfectPlayError, KeyError):
@@ -178,8 +207,7 @@ class PictureTooLargeError(PerfectPlayError, ValueError):
     """The thing to draw has too many parts to read as a picture (the message says how many)."""
 
 
-def _rebuild_too_large(
-    kind: type[TooLargeError], what: str, fields: dict[str, Any]
-) -> TooLargeError:
-    """A TooLargeError from its fields (pickling keeps them: keyword arguments need this)."""
-    return kind(what, **fields)
+def _rebuild(kind: Any, first: str, fields: dict[str, Any]) -> Any:
+    """An error of class `kind` from its first argument and its keyword fields (pickling
+    keeps them: keyword arguments need this)."""
+    return kind(first, **fields)

@@ -65,6 +65,15 @@ def test_every_exception_of_the_package_is_defined_in_errors() -> None:
     assert elsewhere == []
 
 
+def test_unknown_name_error_carries_its_fields_through_pickling() -> None:
+    error = UnknownNameError("unknown game 'tt'", name="tt", suggestions=["ttt", "t"])
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is UnknownNameError and str(again) == str(error)
+    assert (again.name, again.suggestions) == ("tt", ("ttt", "t"))
+    plain = UnknownNameError("unknown x")
+    assert (str(plain), plain.name, plain.suggestions) == ("unknown x", None, ())
+
+
 def test_too_large_error_carries_its_fields_through_pickling() -> None:
     error = TooLargeError("7 positions", limit="max_positions", estimate=7, advice="raise it")
     assert str(error) == "7 positions; raise it"

@@ -77,7 +77,7 @@ def resolve(text: str) -> Resolved:
     './ttt'
     """
     from perfectplay.errors import UnknownNameError
-    from perfectplay.games.registry import game_entry
+    from perfectplay.games.registry import game_entry, unknown_game
 
     if text == "-" or os.sep in text or "/" in text:
         return Resolved(path=text)
@@ -86,8 +86,7 @@ def resolve(text: str) -> Resolved:
     except UnknownNameError as error:
         if os.path.exists(text):
             return Resolved(path=text)
-        rest = str(error).removeprefix(f"unknown game {text!r}")  # the hint and the list
-        raise UnknownNameError(f"unknown game {text!r} and no such file{rest}") from None
+        raise unknown_game(text, error.suggestions, also=" and no such file") from None
 
 
 def with_game(

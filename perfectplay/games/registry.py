@@ -41,6 +41,8 @@ from perfectplay.games.entry import GameEntry, Param
 from perfectplay.protocol.game import Game
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from perfectplay.protocol.tiered import TieredGame
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "game_names",
     "load_game",
     "load_tiered_game",
+    "unknown_game",
 ]
 
 FOLDERS = (
@@ -154,10 +157,21 @@ def game_entry(name: str) -> GameEntry:
         full = normalise_name(aliases[key])
         return _builtin().get(full) or _installed()[full]
     close = difflib.get_close_matches(key, aliases, n=3, cutoff=0.6)
-    suggestion = list(dict.fromkeys(aliases[c] for c in close))
-    hint = f" (did you mean {' or '.join(suggestion)}?)" if suggestion else ""
-    raise UnknownNameError(
-        f"unknown game {name!r}{hint}; registered games: {', '.join(game_names())}"
+    raise unknown_game(name, list(dict.fromkeys(aliases[c] for c in close)))
+
+
+def unknown_game(name: str, suggestions: Sequence[str], *, also: str = "") -> UnknownNameError:
+    """The error for the unknown game `name`: the close names `suggestions`, the registered
+    games, and `also` said of `name` (``" and no such file"``).
+
+    >>> print(unknown_game("tictacto", ["tic-tac-toe"]))  # doctest: +ELLIPSIS
+    unknown game 'tictacto' (did you mean tic-tac-toe?); registered games: tic-tac-toe, ...
+    """
+    hint = f" (did you mean {' or '.join(suggestions)}?)" if suggestions else ""
+    return UnknownNameError(
+        f"unknown game {name!r}{also}{hint}; registered games: {', '.join(game_names())}",
+        name=name,
+        suggestions=suggestions,
     )
 
 

@@ -37,6 +37,21 @@ def test_anything_else_is_refused_with_suggestions_and_the_list() -> None:
     assert message.endswith("registered games: " + ", ".join(game_names()))
 
 
+def test_the_refusal_is_worded_from_the_error_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry's suggestions are read from its error's fields, whatever its text."""
+
+    def unknown(name: str) -> None:
+        raise UnknownNameError("reworded", name=name, suggestions=["nim", "quixo"])
+
+    monkeypatch.setattr("perfectplay.games.registry.game_entry", unknown)
+    with pytest.raises(UnknownNameError) as caught:
+        resolve("quix")
+    assert str(caught.value).startswith(
+        "unknown game 'quix' and no such file (did you mean nim or quixo?); registered games: "
+    )
+    assert (caught.value.name, caught.value.suggestions) == ("quix", ("nim", "quixo"))
+
+
 def test_a_saved_path_named_like_a_game_says_how_to_save_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
