@@ -151,7 +151,8 @@ def book_positions(game: Game[Any], depth: int) -> list[int]:
             if len(codes) > _MAX_POSITIONS:
                 raise TooLargeError(
                     f"{game.info.name}: a book of depth {depth} holds more than "
-                    f"{_MAX_POSITIONS:,} positions; choose a smaller depth"
+                    f"{_MAX_POSITIONS:,} positions",
+                    advice="choose a smaller depth",
                 )
             if level == depth:
                 continue

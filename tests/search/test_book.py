@@ -141,6 +141,17 @@ def test_a_refused_build_writes_nothing(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_book_too_deep_is_refused_with_the_advice_as_a_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("perfectplay.search.book._MAX_POSITIONS", 100)
+    with pytest.raises(TooLargeError) as caught:
+        book_positions(load_game("tic-tac-toe"), 4)
+    error = caught.value
+    assert error.what == "tic-tac-toe: a book of depth 4 holds more than 100 positions"
+    assert (error.advice, str(error)) == ("choose a smaller depth", f"{error.what}; {error.advice}")
+
+
 def test_bad_requests_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InputFormatError, match="depth must be 0 or more"):
         build_book(load_game("tic-tac-toe"), -1, tmp_path / "b", progress=False)
