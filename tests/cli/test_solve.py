@@ -10,7 +10,6 @@ from cli_helpers import run_cli
 
 from perfectplay.cli.solve import TIER_THRESHOLD, choose_engine
 from perfectplay.errors import InputFormatError, TooLargeError
-from perfectplay.games.connect_four.heights import HeightTieredConnectFour
 from perfectplay.games.registry import load_game, load_tiered_game
 
 
@@ -48,23 +47,6 @@ def test_the_engine_line_names_the_engine_and_why() -> None:
         result.err == "perfectplay: solving with the in-memory engine: the game has no tier form\n"
     )
     assert result.out.startswith("tic-tac-toe: solved in")
-
-
-def test_7x6_is_refused_in_one_line_without_listing_its_tiers(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The tier form is built once and asked for its total and largest tiers only: listing its
-    412,972 tiers took 20 s before the refusal."""
-    listed: list[object] = []
-    monkeypatch.setattr(HeightTieredConnectFour, "tiers", lambda self: listed.append(self) or [])
-    monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: 16 << 30)
-    result = run_cli(["solve", "connect-four", "--param", "rows=6", "--param", "cols=7"])
-    assert (result.code, result.out, listed) == (2, "", [])
-    assert result.err.splitlines() == [
-        "perfectplay: error: connect-four: tier 5-6-6-6-6-6-6 with the tiers it reads (1 byte "
-        "per rank of a solved tier) needs about 501.4 GiB of memory but only 16.0 GiB is "
-        "available"
-    ]
 
 
 def test_out_writes_a_store_in_memory_and_a_directory_on_the_tier_engine(tmp_path: Path) -> None:
