@@ -9,8 +9,9 @@ re-solved.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -40,6 +41,20 @@ __all__ = ["TierDatabase"]
 
 OPEN_FILES = 256
 """Tier files a database keeps open at most (each a descriptor and a mapping)."""
+
+REPAIR = "solving into the directory again solves it again"
+"""What repairs a missing or damaged tier file: a solve into the directory keeps every good
+file and solves the others again; every error naming such a file ends with it."""
+
+
+@contextlib.contextmanager
+def _repairable() -> Iterator[None]:
+    """Within the block, a tier file's error (missing, damaged, another tier's) says what
+    repairs it (:data:`REPAIR`)."""
+    try:
+        yield
+    except StoreError as error:
+        raise StoreError(f"{error}; {REPAIR}") from None
 
 
 class TierDatabase(GetByProbe):
@@ -138,7 +153,8 @@ class TierDatabase(GetByProbe):
         self._check_tier(tier)
         if self._memory is not None:
             return self._memory.tiers[tier].records
-        return self._file(tier).read("records")
+        with _repairable():
+            return self._file(tier).read("records")
 
     def arrays(self, tier: int) -> tuple[NDArray[np.uint8], NDArray[np.int32]]:
         """Value (UNDECIDED where a rank is no position) and remoteness of every rank of `tier`."""
@@ -153,7 +169,8 @@ class TierDatabase(GetByProbe):
             scores = self._memory.tiers[tier].scores
             assert scores is not None
             return scores
-        return self._file(tier).read("scores")
+        with _repairable():
+            return self._file(tier).read("scores")
 
     def entry(self, tier: int, rank: int) -> PositionValue:
         """The value of rank `rank` of `tier` for the player to move.
@@ -173,10 +190,11 @@ class TierDatabase(GetByProbe):
             if solved.scores is not None:
                 score = int(solved.scores[rank])
         else:
-            f = self._file(tier)
-            record = int(f.get("records", rank))
-            if "scores" in f.arrays:
-                score = int(f.get("scores", rank))
+            with _repairable():
+                f = self._file(tier)
+                record = int(f.get("records", rank))
+                if "scores" in f.arrays:
+                    score = int(f.get("scores", rank))
         if record == NO_POSITION:
             raise PositionNotFoundError(
                 f"rank {rank} of tier {self._labels[tier]} is no position of {self.game_name}"
@@ -226,13 +244,14 @@ class TierDatabase(GetByProbe):
         Raises
         ------
         StoreError
-            Naming the first damaged file.
+            Naming the first damaged file, and what repairs it.
         """
         if self._memory is None:
-            for tier in self.order:
-                f = self._file(tier)
-                for name in f.arrays:
-                    f.read(name)
+            with _repairable():
+                for tier in self.order:
+                    f = self._file(tier)
+                    for name in f.arrays:
+                        f.read(name)
 
     def check(self) -> None:
         """Check every tier file's checksums, without decompressing. Cost: one read of the
@@ -247,7 +266,7 @@ class TierDatabase(GetByProbe):
             for tier in self.order:
                 why = damage(self._path(tier))
                 if why is not None:
-                    raise StoreError(f"{why}; solving into the directory again solves it again")
+                    raise StoreError(f"{why}; {REPAIR}")
 
     @property
     def game(self) -> Game[Any]:
@@ -276,7 +295,8 @@ class TierDatabase(GetByProbe):
             return sum(int(np.count_nonzero(t.records)) for t in solved), sum(
                 t.records.nbytes + (0 if t.scores is None else t.scores.nbytes) for t in solved
             )
-        stored = sum(int(self._file(t).meta["stored"]) for t in self.order)
+        with _repairable():
+            stored = sum(int(self._file(t).meta["stored"]) for t in self.order)
         size = sum(os.path.getsize(self._path(t)) for t in self.order)
         return stored, size
 

@@ -200,15 +200,18 @@ def test_a_damaged_tier_file_fails_every_command_in_one_line(copy: Path, how: st
     assert run_cli(["analyze", str(copy)]).code == 0  # the counts kept in analysis.json
     path = damaged(copy, how)
     five_stones = board("....", "O...", "XOXX")  # its moves lead to tier 6
-    fails(run_cli(["query", str(copy), *five_stones]), str(path))
+    repair = "; solving into the directory again solves it again"
+    fails(run_cli(["query", str(copy), *five_stones]), str(path), repair)
+    fails(run_cli(["verify", str(copy)]), str(path), repair)
     # The counts kept from before the damage are not answered from while a file is damaged.
     assert (copy / "analysis.json").exists()
-    fails(run_cli(["analyze", str(copy)]), str(path), "solving into the directory again")
+    fails(run_cli(["analyze", str(copy)]), str(path), repair)
     (copy / "analysis.json").unlink()
-    fails(run_cli(["analyze", str(copy), "--json", "--by-tier"]), str(path))
+    fails(run_cli(["analyze", str(copy), "--json", "--by-tier"]), str(path), repair)
     assert not (copy / "analysis.json").exists()
     script = "a\nb\nc\nd\na\nb\nc\nd\nquit\n"  # the reply to the third move reads tier 6
-    fails(run_cli(["play", "connect-four", "--db", str(copy)], script), str(path), output=True)
+    played = run_cli(["play", "connect-four", "--db", str(copy)], script)
+    fails(played, str(path), repair, output=True)
 
 
 def test_solve_again_solves_the_missing_and_damaged_tiers_and_keeps_the_others(
@@ -241,25 +244,29 @@ def test_connect_four_7x6_is_refused_before_the_plan_with_its_memory_estimate(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The issue's case: the refusal (501 GiB) came after planning its 412,972 tiers (1 min 47
-    s); now from the largest tiers, asking only 64 of them for their child tiers."""
+    s), then after listing them twice (20 s); now from the largest tiers, asking only 64 of them
+    for their child tiers and never listing the tiers, on one line (no engine line before it)."""
     import perfectplay._memory
     from perfectplay.games.connect_four.heights import HeightTieredConnectFour
 
     monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 24 << 30)
-    asked: list[int] = []
+    asked: set[int] = set()
+    listed: list[object] = []
     real = HeightTieredConnectFour.child_tiers
 
     def child_tiers(self: HeightTieredConnectFour, tier: int) -> list[int]:
-        asked.append(tier)
+        asked.add(tier)
         return real(self, tier)
 
     monkeypatch.setattr(HeightTieredConnectFour, "child_tiers", child_tiers)
+    monkeypatch.setattr(HeightTieredConnectFour, "tiers", lambda self: listed.append(self) or [])
     done = run_cli(["solve", "connect-four", "--param", "rows=6", "--param", "cols=7"])
-    assert done.code == 2 and done.out == ""
-    which, refusal = done.err.splitlines()  # the engine chosen and why, then the refusal
-    assert which.startswith("perfectplay: solving with the tier engine: its tiers hold")
-    assert refusal.startswith("perfectplay: error: connect-four: tier ")
-    assert refusal.endswith("needs about 501.4 GiB of memory but only 24.0 GiB is available")
+    assert (done.code, done.out, listed) == (2, "", [])
+    assert done.err.splitlines() == [
+        "perfectplay: error: connect-four: tier 5-6-6-6-6-6-6 with the tiers it reads (1 byte "
+        "per rank of a solved tier) needs about 501.4 GiB of memory but only 24.0 GiB is "
+        "available"
+    ]
     assert len(asked) <= 64
 
 
