@@ -30,18 +30,18 @@ _AXIS = 56.0  # room for the vertical axis' numbers and title (short numbers)
 _DIGIT = 6.4  # the widest a character of an 11 px tick label is drawn (digits, commas less)
 
 
-def nice_ticks(top: float, count: int = 5) -> list[float]:
-    """Round tick values from 0 to at least `top`: steps of 1, 2 or 5 times a power of ten.
+def nice_ticks(top: float, count: int = 5) -> list[int]:
+    """Round tick values from 0 to at least `top`: whole numbers (they label counts), steps of
+    1, 2 or 5 times a power of ten.
 
-    >>> nice_ticks(7), nice_ticks(1234)
-    ([0, 2, 4, 6, 8], [0, 500, 1000, 1500])
+    >>> nice_ticks(7), nice_ticks(1234), nice_ticks(3)
+    ([0, 2, 4, 6, 8], [0, 500, 1000, 1500], [0, 1, 2, 3])
     """
     if top <= 0:
         return [0]
-    raw = top / count
+    raw = max(top / count, 1)  # steps of at least 1, ints: the ticks label counts
     power = 10 ** math.floor(math.log10(raw))
     step = next(s * power for s in (1, 2, 5, 10) if s * power >= raw)
-    step = max(step, 1)
     return [k * step for k in range(math.ceil(top / step) + 1)]
 
 

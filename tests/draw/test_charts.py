@@ -82,6 +82,17 @@ def test_nice_ticks_cover_the_top_in_round_steps() -> None:
 
 
 @given(
+    st.one_of(st.integers(0, 10**15), st.floats(0, 1e15, allow_nan=False)),
+    st.integers(1, 8),
+)
+def test_nice_ticks_are_whole_numbers_printed_without_a_point(top: float, count: int) -> None:
+    """Regression: nice_ticks(3) gave 0.0, 1.0, ... and a label read "3.0"."""
+    ticks = nice_ticks(top, count)
+    assert all(type(t) is int for t in ticks) and ticks[0] == 0 and ticks[-1] >= top
+    assert not any("." in f"{t:,}" for t in ticks)
+
+
+@given(
     st.lists(st.tuples(st.sampled_from([Value.WIN, Value.LOSE]), st.integers(0, 60)), min_size=1)
 )
 def test_value_history_points_stay_inside_the_bands_below_their_labels(
