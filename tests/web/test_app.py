@@ -301,33 +301,38 @@ def test_a_game_too_large_to_solve_with_a_compiled_search_is_served_by_search() 
     ]
 
 
-def test_requests_during_a_long_search_answer_at_once() -> None:
-    """A search of minutes (6x7, four plies in) runs in its own process: the game list, a
-    solved game, the same game's other positions and another board served by search all
-    answer at once meanwhile (202 for the position waiting its turn), and the other board's
-    search (a second search slot) ends while the long one still runs."""
+def test_requests_during_a_long_search_answer_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search of far more than the test (6x7, one ply in) runs in its own process: the game
+    list, a solved game, the same game's other positions and another board served by search
+    all answer at once meanwhile (202 for the position waiting its turn), and the other
+    board's search (a second search slot) ends while the long one still runs. The long search
+    is not abandoned for going unasked while the test's requests run (a loaded machine took
+    longer than ABANDON_AFTER between two of them)."""
+    monkeypatch.setattr("perfectplay.search.service.ABANDON_AFTER", 3600.0)
     cache = SolutionCache(max_positions=200_000)
     cache.wait(TTT)
     url = "/api/games/connect-four/position"
     big = {"params": "rows=6;cols=7"}
+    long = {**big, "position": "4"}
     small = {"params": "rows=4;cols=5", "position": "112233"}
     with TestClient(create_app(cache=cache)) as client:
-        long = client.get(url, params={**big, "position": "4444"})
-        assert long.status_code == 202
-        time.sleep(1.0)  # the search process is running its search by now
+        deadline = time.monotonic() + 60
+        while not (started := client.get(url, params=long).json()).get("elapsed", 0) >= 1.0:
+            assert started.get("thinking") and time.monotonic() < deadline, started
+            time.sleep(0.05)
         timed = []
         for path, params in [
             ("/api/games", {}),
             ("/api/games/tic-tac-toe/position", {"moves": "b2"}),
             (url, {**big, "position": LATE}),
-            (url, {**big, "position": "4444"}),
+            (url, long),
             (url, small),
         ]:
             start = time.monotonic()
             answer = client.get(path, params=params)
             timed.append((answer.status_code, time.monotonic() - start, answer.json()))
         other = _poll(client, url, small, seconds=30)
-        still = client.get(url, params={**big, "position": "4444"})
+        still = client.get(url, params=long)
     cache.close()  # ends the search processes
     assert [code for code, _, _ in timed[:4]] == [200, 200, 202, 202]
     assert timed[4][0] in (200, 202)  # 202 while its own search process starts
