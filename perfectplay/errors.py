@@ -23,6 +23,7 @@ __all__ = [
     "PictureTooLargeError",
     "PositionNotFoundError",
     "ScoreOverflowError",
+    "SolveStoppedError",
     "StoreError",
     "TooLargeError",
     "UnknownNameError",
@@ -205,6 +206,11 @@ class MissingDependencyError(PerfectPlayError, ImportError):
 
 class PictureTooLargeError(PerfectPlayError, ValueError):
     """The thing to draw has too many parts to read as a picture (the message says how many)."""
+
+
+class SolveStoppedError(PerfectPlayError, RuntimeError):
+    """A tier's chunks were left unsolved because the solve is stopping (another tier failed,
+    or an interrupt); the tier engine raises it in its worker threads and reports the cause."""
 
 
 def _rebuild(kind: Any, first: str, fields: dict[str, Any]) -> Any:

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._memory import check_memory, format_bytes
-from perfectplay.errors import InputFormatError, TooLargeError
+from perfectplay.errors import InputFormatError, SolveStoppedError, TooLargeError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
 from perfectplay.tiers.expand import SolvedTier
@@ -180,10 +180,6 @@ def _check_resources(
     return worst
 
 
-class _Stopped(Exception):
-    """A tier's chunks left unsolved: the solve is stopping (a failure, an interrupt)."""
-
-
 class _Threads:
     """The executor of threads in this process: each tier in a thread of its own, its chunks
     on the threads it was given (:class:`~perfectplay.tiers.scheduler.Executor`)."""
@@ -272,7 +268,7 @@ class _Threads:
 
         def one(start: int, stop: int) -> None:
             if self.stopping.is_set():
-                raise _Stopped
+                raise SolveStoppedError
             if isinstance(store, DirectoryStore) and store.chunk_done(tier, start):
                 with lock:
                     stats.chunks_kept += 1
