@@ -66,6 +66,7 @@ FOLDERS = (
     "dodgem",
     "quixo",
     "teeko",
+    "squadro",
 )
 """The game folders under ``perfectplay/games/``, in the order ``perfectplay games`` lists them."""
 

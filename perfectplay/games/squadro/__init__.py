@@ -1,0 +1,1 @@
+"""Squadro (see :mod:`perfectplay.games.squadro.rules`)."""
