@@ -3,7 +3,7 @@
 A position is an array ``pos`` of ``2n`` track positions, the top player's pieces ``0..n-1``
 then the left player's ``n..2n-1`` (piece ``k``), and the side to move (0 top, 1 left). A tier
 fixes every piece's leg (0 out, 1 back, 2 home); within it a piece stands on one of
-``count[k, leg]`` track positions, and a rank is
+``sizes[k, leg]`` track positions, and a rank is
 
     rank = side * half + sum(index of pos[k] within its leg * mult[k])
 
@@ -39,10 +39,10 @@ class Tables(NamedTuple):
     """Per piece ``k``: its speed on the way out (back: ``4 - out``)."""
     places: NDArray[np.int64]
     """``places[k, leg, i]``: the ``i``-th track position piece ``k`` stands on in `leg`."""
-    count: NDArray[np.int64]
-    """``count[k, leg]``: how many track positions piece ``k`` stands on in `leg`."""
-    index: NDArray[np.int64]
-    """``index[k, p]``: the index of track position ``p`` within its leg for piece ``k``, -1
+    sizes: NDArray[np.int64]
+    """``sizes[k, leg]``: how many track positions piece ``k`` stands on in `leg`."""
+    order: NDArray[np.int64]
+    """``order[k, p]``: the index of track position ``p`` within its leg for piece ``k``, -1
     where piece ``k`` never stands."""
     leg: NDArray[np.int64]
     """``leg[p]``: the leg of track position ``p`` (0 out, 1 back, 2 home)."""
@@ -55,16 +55,16 @@ def tables(speeds: tuple[int, ...], home: int) -> Tables:
     end = 2 * n + 2
     outs = [*speeds, *(4 - s for s in speeds)]
     places = np.zeros((2 * n, 3, n + 1), dtype=np.int64)
-    count = np.zeros((2 * n, 3), dtype=np.int64)
-    index = np.full((2 * n, end + 1), -1, dtype=np.int64)
+    sizes = np.zeros((2 * n, 3), dtype=np.int64)
+    order = np.full((2 * n, end + 1), -1, dtype=np.int64)
     for k, out in enumerate(outs):
         for leg, positions in enumerate(track(n, out)):
-            count[k, leg] = len(positions)
+            sizes[k, leg] = len(positions)
             for i, p in enumerate(positions):
                 places[k, leg, i] = p
-                index[k, p] = i
-    leg = np.array([0] * (n + 1) + [1] * (n + 1) + [2], dtype=np.int64)
-    return Tables(n, home, np.array(outs, dtype=np.int64), places, count, index, leg)
+                order[k, p] = i
+    legs = np.array([0] * (n + 1) + [1] * (n + 1) + [2], dtype=np.int64)
+    return Tables(n, home, np.array(outs, dtype=np.int64), places, sizes, order, legs)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -87,7 +87,7 @@ def _decode(
     side = rank // half
     rest = rank - side * half
     for k in range(2 * t.n):
-        c = t.count[k, legs[k]]
+        c = t.sizes[k, legs[k]]
         pos[k] = t.places[k, legs[k], (rest // mult[k]) % c]
     return side
 
@@ -98,7 +98,7 @@ def _encode(
 ) -> int:
     rank = side * half
     for k in range(2 * t.n):
-        rank += t.index[k, pos[k]] * mult[k]
+        rank += t.order[k, pos[k]] * mult[k]
     return rank
 
 
@@ -276,7 +276,7 @@ def parents(
                     hi = first - 1 if run else p - speed
                     for origin in range(max(lo, start), hi + 1):
                         before[k] = origin
-                        if t.index[k, origin] < 0 or not _is_slot(before, mover, t):
+                        if t.order[k, origin] < 0 or not _is_slot(before, mover, t):
                             continue
                         check[:] = before
                         _move(check, k, t)
@@ -300,7 +300,7 @@ def parents(
                         back = 2 * n + 1 - lane_k
                     else:
                         break
-                    if t.index[theirs + lane, back] < 0:
+                    if t.order[theirs + lane, back] < 0:
                         break
                     before[theirs + lane] = back
                     run += 1

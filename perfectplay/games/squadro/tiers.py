@@ -8,7 +8,7 @@ with that piece's leg one further, any other move stays in its tier (jumps inclu
 tier has moves inside it and up to ``n`` child tiers per side. Tiers where a side has more
 than ``home`` pieces home, or both sides ``home``, hold no position and are left out.
 Squadro (5 pieces a side, 4 home wins): 58,464 tiers of at most 83,980,800 ranks
-(``2 * 6480^2``), 103,986,495,488 ranks in all (ndeineko's state IDs number 104,055,570,432).
+(``2 * 6480^2``), 104,054,652,218 ranks in all (ndeineko's state IDs number 104,055,570,432).
 
 The label of a tier is its legs, the top player's pieces then the left player's:
 ``"01200/00000"``. ``analyze --by-tier`` groups tiers by the legs completed by each side.
@@ -123,7 +123,7 @@ class TieredSquadro(TieredGame):
             value = 1
             for k in reversed(range(size)):
                 mult[k] = value
-                value *= int(t.count[k, legs[k]])
+                value *= int(t.sizes[k, legs[k]])
             return mult, value
 
         mult, half = place_values(legs)
