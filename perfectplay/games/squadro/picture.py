@@ -102,8 +102,6 @@ def drawing(
         landing = (child[0], child[1])[mover][i]
         x1, y1 = _cell(mover, i, start, n)
         x2, y2 = _cell(mover, i, landing, n)
-        if (x1, y1) == (x2, y2):  # a piece that turns at the far side stays on its cell
-            y2 += 0.01
         colour = value_colour(move.value)
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         shapes = [*arrow(x1, y1, x2, y2, colour, 5.0),

@@ -11,7 +11,7 @@ Squadro (5 pieces a side, 4 home wins): 58,464 tiers of at most 83,980,800 ranks
 (``2 * 6480^2``), 104,054,652,218 ranks in all (ndeineko's state IDs number 104,055,570,432).
 
 The label of a tier is its legs, the top player's pieces then the left player's:
-``"01200/00000"``. ``analyze --by-tier`` groups tiers by the legs completed by each side.
+``"01200-00000"``. ``analyze --by-tier`` groups tiers by the legs completed by each side.
 
 Ranks are mixed-radix numbers (:mod:`perfectplay.games.squadro._tier_kernels`): the side to
 move, then each piece's index among the track positions it may stand on in its leg. The slots
@@ -23,7 +23,7 @@ Examples
 >>> game = TieredSquadro((1, 3), home=1)
 >>> tier, rank = game.initial()
 >>> game.tier_label(tier), [game.tier_label(t) for t in game.child_tiers(tier)]
-('00/00', ['10/00', '01/00', '00/10', '00/01'])
+('00-00', ['10-00', '01-00', '00-10', '00-01'])
 >>> moves = game.children(tier, np.array([rank]))
 >>> [game.position(game.child_tiers(tier)[w - 1] if w else tier, r)
 ...  for w, r in zip(moves.which.tolist(), moves.rank.tolist())]
@@ -150,9 +150,9 @@ class TieredSquadro(TieredGame):
         return 2 * self.shape(tier).half
 
     def tier_label(self, tier: int) -> str:
-        """The legs of the top player's pieces, ``/``, the left player's: ``"01200/00000"``."""
+        """The legs of the top player's pieces, ``-``, the left player's: ``"01200-00000"``."""
         legs = "".join(map(str, self.legs(tier)))
-        return f"{legs[: self.n]}/{legs[self.n :]}"
+        return f"{legs[: self.n]}-{legs[self.n :]}"
 
     def tier_group(self, tier: int) -> str:
         """The legs completed by each side: ``"top 3 left 0"``."""
