@@ -16,5 +16,5 @@ ENTRY = GameEntry(
     tiers=".tiers:TieredSquadro",
     small={"speeds": (1, 3), "home": 1},
     picture=".picture:drawing",
-    notation="1,3,0,0,0/0,0,2,0,0 L (each piece's track position, 0 to 12; T or L to move)",
+    notation="1,3,0,0,0/0,0,3,0,0 L (each piece's track position, 0 to 12; T or L to move)",
 )

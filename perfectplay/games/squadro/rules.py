@@ -219,7 +219,7 @@ class Squadro(Game[SquadroPosition]):
     # ------------------------------------------------------------------ text
     def notation(self, position: SquadroPosition) -> str:
         """The top player's track positions, ``/``, the left player's, a blank, ``T`` or ``L``:
-        ``1,3,0,0,0/0,0,2,0,0 L``."""
+        ``1,3,0,0,0/0,0,3,0,0 L``."""
         top, left, turn = position
         return f"{','.join(map(str, top))}/{','.join(map(str, left))} {turn}"
 

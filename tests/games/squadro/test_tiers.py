@@ -11,6 +11,7 @@ import pytest
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier_helpers import engine_values
 
 from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
@@ -18,7 +19,6 @@ from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.games.squadro.rules import Squadro, SquadroPosition
 from perfectplay.games.squadro.tiers import TieredSquadro
-from perfectplay.tiers import solve_tiers
 from perfectplay.values import DRAW, UNDECIDED
 
 VARIANTS = [((1, 3), 1), ((1, 3), 2), ((2,), 1), ((3, 1, 2), 2), ((1, 3, 2, 3, 1), 4)]
@@ -46,15 +46,18 @@ def test_registered_tiers_sizes_and_labels() -> None:
         game.locate(((2, 0, 0, 0, 0), (0, 1, 0, 0, 0), "T"))
 
 
+def sample(data: st.DataObject) -> tuple[TieredSquadro, int, int]:
+    """A game of `VARIANTS`, one of its tiers and a rank of it."""
+    game = TieredSquadro(*data.draw(st.sampled_from(VARIANTS)))
+    tier = data.draw(st.sampled_from(game.tiers()))
+    return game, tier, data.draw(st.integers(0, game.tier_size(tier) - 1))
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_ranks_round_trip_and_slots_are_the_positions(data: st.DataObject) -> None:
-    speeds, home = data.draw(st.sampled_from(VARIANTS))
-    game = TieredSquadro(speeds, home)
-    rules = game.as_game()
-    tier = data.draw(st.sampled_from(game.tiers()))
-    size = game.tier_size(tier)
-    start = data.draw(st.integers(0, size - 1))
+    game, tier, start = sample(data)
+    rules, size = game.as_game(), game.tier_size(tier)
     stop = min(size, start + 50)
     slots = game.slots(tier, start, stop)
     for rank in range(start, stop):
@@ -72,12 +75,8 @@ def test_ranks_round_trip_and_slots_are_the_positions(data: st.DataObject) -> No
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_children_follow_the_rules_and_parents_invert_them(data: st.DataObject) -> None:
-    speeds, home = data.draw(st.sampled_from(VARIANTS))
-    game = TieredSquadro(speeds, home)
-    rules = game.as_game()
-    tier = data.draw(st.sampled_from(game.tiers()))
-    size = game.tier_size(tier)
-    start = data.draw(st.integers(0, size - 1))
+    game, tier, start = sample(data)
+    rules, size = game.as_game(), game.tier_size(tier)
     ranks = (np.flatnonzero(game.slots(tier, start, min(start + 400, size))) + start)[:20]
     moves = game.children(tier, ranks)
     targets = [tier, *game.child_tiers(tier)]
@@ -140,15 +139,7 @@ def test_engine_equals_the_in_memory_solver(
     solved_small: tuple[TieredSquadro, GameSolution[SquadroPosition]],
 ) -> None:
     game, solved = solved_small
-    db = solve_tiers(game, progress=False, jobs=2)
-    assert db.entry(*game.initial()).value is solved.value(solved.initial)
-    values: Counter[int] = Counter()
-    for pid in range(len(solved)):
-        position = solved.position_of(pid)
-        entry = db.entry(*game.locate(position))
-        assert int(entry.value) == solved.solution.value[pid], position
-        assert entry.remoteness == solved.solution.remoteness[pid], position
-        values[int(entry.value)] += 1
+    values = engine_values(game, solved)
     if game.n == 3:
         assert values[DRAW] == 30  # endless play, as in the full game
 

@@ -11,6 +11,7 @@ import pytest
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier_helpers import engine_values
 
 from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
@@ -20,7 +21,6 @@ from perfectplay.games.registry import load_tiered_game
 from perfectplay.games.teeko import _tier_kernels as kernels
 from perfectplay.games.teeko.rules import Teeko, TeekoPosition
 from perfectplay.games.teeko.tiers import TieredTeeko
-from perfectplay.tiers import solve_tiers
 from perfectplay.values import DRAW, UNDECIDED
 
 
@@ -159,15 +159,7 @@ def test_engine_equals_the_in_memory_solver(
     solved_small: tuple[TieredTeeko, GameSolution[TeekoPosition]],
 ) -> None:
     game, solved = solved_small
-    db = solve_tiers(game, progress=False, jobs=2)
-    assert db.entry(*game.initial()).value is solved.value(solved.initial)
-    values: Counter[int] = Counter()
-    for pid in range(len(solved)):
-        position = solved.position_of(pid)
-        entry = db.entry(*game.locate(position))
-        assert int(entry.value) == solved.solution.value[pid], position
-        assert entry.remoteness == solved.solution.remoteness[pid], position
-        values[int(entry.value)] += 1
+    values = engine_values(game, solved)
     assert values[DRAW] > 0  # the moving phase has draws to compare
 
 
