@@ -84,11 +84,10 @@ def drawing(
             el("line", x1=0.5 * _CELL, y1=at, x2=size - 0.5 * _CELL, y2=at, stroke="#999999"),
         ]
         for side, out in ((0, speeds[k]), (1, 4 - speeds[k])):
-            for lane_end, dots in ((0.12, out), (0.88, 4 - out)):
+            for lane_end, dots in ((6.0, out), (size - 6.0, 4 - out)):  # outside the pieces
                 for d in range(dots):
                     offset = (d - (dots - 1) / 2) * 9
-                    x, y = (at + offset, lane_end * size) if side == 0 else (
-                        lane_end * size, at + offset)  # fmt: skip
+                    x, y = (at + offset, lane_end) if side == 0 else (lane_end, at + offset)
                     parts.append(el("circle", cx=x, cy=y, r=3, fill=INK))
     for side, pieces in enumerate((top, left)):
         for i, p in enumerate(pieces):
