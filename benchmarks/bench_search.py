@@ -1,9 +1,11 @@
-"""Single-position search of Connect Four 6 x 7 beside Pascal Pons's solver, on his test sets.
+"""Single-position search of Connect Four 6 x 7 beside Christophe Steininger's and Pascal Pons's
+solvers, on their test sets.
 
 Usage::
 
-    python benchmarks/bench_search.py [--sets DIR] [--pons-src SRC] [--limit N] [--hard-limit N]
-                                      [--modes strong,weak] [--memory 64M] [--empty]
+    python benchmarks/bench_search.py [--sets DIR] [--pons-src SRC] [--steininger-src SRC]
+                                      [--limit N] [--hard-limit N] [--only NAMES]
+                                      [--modes strong,weak] [--memory 16M] [--empty]
 
 ``--sets DIR`` holds Pons's six public test sets (``Test_L3_R1`` ... ``Test_L1_R3``: lines
 ``moves score``); without it their rows are skipped. ``--pons-src SRC`` is a checkout of
@@ -11,9 +13,18 @@ github.com/PascalPons/connect4 (or its bare git directory): the benchmark builds
 -O3 -march=native`` into a temporary folder and runs it beside ours; without it the peer's
 columns are skipped. His code is AGPL and never enters this repository.
 
+``--steininger-src SRC`` is a checkout of github.com/ChristopheSteininger/c4 (or its bare git
+directory, AGPL too): the benchmark copies his ``src/solver`` into a temporary folder, writes
+the board size, one search thread and a table of the same memory as ours (``--memory``: a prime
+number of 8-byte entries, as his ``settings.h`` asks) into its ``settings.h``, and compiles it
+with ``g++ -O3 -flto -march=native`` beside a small reader of our own (positions on standard
+input, one score out per line). His six 6 x 7 sets (``tst/data/7x6/*``: 0-based columns, the
+score for the player to move, Pons's scale) are then run too, by ours, his and Pons's.
+
 For each set and mode, Pons's binary reads all the set's positions on standard input in one
 process (no opening book: ``-b`` names a missing file, in an empty directory), and ours answers
-the same positions in this process through the public API (one :class:`perfectplay.search.
+the same positions (Steininger's reader likewise, one process per set and mode, its table kept
+across the positions) in this process through the public API (one :class:`perfectplay.search.
 Searcher`, whose table lives across the positions as his does), after one warm-up search that
 loads the compiled kernels. Wall-clock and CPU time per position are printed (CPU time is the
 steadier figure on a shared machine), with ``ours/Pons`` ratios and the count of answers equal
@@ -26,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -55,14 +67,7 @@ END_GAME = "2252576253462244111563365343671351441"
 def build_pons(source: str, into: str) -> str:
     """Pons's solver compiled from `source` (a checkout or a bare git directory) into `into`."""
     src = Path(into) / "src"
-    src.mkdir()
-    if (Path(source) / "Solver.cpp").exists():
-        shutil.copytree(source, src, dirs_exist_ok=True)
-    else:  # a bare repository: its newest commit's files
-        archive = subprocess.run(
-            ["git", "--git-dir", source, "archive", "HEAD"], capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    _source_files(source, src)
     binary = str(Path(into) / "c4solver")
     subprocess.run(
         ["g++", "-std=c++11", "-O3", "-march=native", "-DNDEBUG", "-o", binary,
@@ -72,6 +77,99 @@ def build_pons(source: str, into: str) -> str:
     return binary
 
 
+STEININGER_SETS = [
+    ("endgame_L1", "end"),
+    ("midgame_L1", "middle-1"),
+    ("midgame_L2", "middle-2"),
+    ("opening_L1", "opening-1"),
+    ("opening_L2", "opening-2"),
+    ("opening_L3", "opening-3"),
+]
+"""Steininger's 6 x 7 test sets, in ``tst/data/7x6/`` of his repository."""
+
+# Our reader of positions for Steininger's solver: 0-based column digits per line (an empty
+# line is the empty board), the score for the player to move out; "-w" for his weak solve.
+_STEININGER_MAIN = r"""
+#include <iostream>
+#include <string>
+#include "solver/position.h"
+#include "solver/solver.h"
+int main(int argc, char **argv) {
+    bool weak = argc > 1 && std::string(argv[1]) == "-w";
+    Solver solver{};
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        Position pos{};
+        for (char c : line) pos.move(c - '0');
+        std::cout << (weak ? solver.solve_weak(pos) : solver.solve_strong(pos)) << std::endl;
+    }
+    return 0;
+}
+"""
+
+
+def _prime_at_most(n: int) -> int:
+    """The largest odd prime ``<= n`` (his table needs an odd, preferably prime, size)."""
+    n -= 1 - n % 2
+    while any(n % d == 0 for d in range(3, int(n**0.5) + 1, 2)):
+        n -= 2
+    return n
+
+
+def _source_files(source: str, into: Path) -> None:
+    """The newest files of `source` (a checkout or a bare git directory) copied into `into`."""
+    into.mkdir()
+    if not (Path(source) / "HEAD").is_file() or (Path(source) / ".git").exists():
+        shutil.copytree(source, into, dirs_exist_ok=True)
+        return
+    archive = subprocess.run(
+        ["git", "--git-dir", source, "archive", "HEAD"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
+def build_steininger(source: str, into: str, rows: int, cols: int, memory: int) -> str:
+    """Steininger's solver for `rows` x `cols` with a table of `memory` bytes and one thread,
+    compiled from `source` into `into` (his ``settings.h`` rewritten in the copy)."""
+    src = Path(into) / "steininger"
+    _source_files(source, src)
+    settings = src / "src" / "solver" / "settings.h"
+    text = settings.read_text()
+    for name, value in [
+        ("BOARD_WIDTH", str(cols)),
+        ("BOARD_HEIGHT", str(rows)),
+        ("NUM_THREADS", "1"),
+        ("NUM_TABLE_ENTRIES", str(_prime_at_most(memory // 8))),
+    ]:
+        text, count = re.subn(rf"({name} = )[^;]+;", rf"\g<1>{value};", text)
+        if count != 1:
+            raise SystemExit(f"{settings}: no single '{name} = ...;' to set")
+    settings.write_text(text)
+    (src / "src" / "bench_main.cpp").write_text(_STEININGER_MAIN)
+    binary = str(Path(into) / "steininger_c4")
+    subprocess.run(
+        ["g++", "-std=c++20", "-O3", "-flto", "-march=native", "-DNDEBUG", "-pthread",
+         "-o", binary, str(src / "src" / "bench_main.cpp"),
+         *sorted(str(f) for f in (src / "src" / "solver").rglob("*.cpp"))],
+        check=True,
+    )  # fmt: skip
+    return binary
+
+
+def steininger_sets(source: str, into: str) -> list[tuple[str, str, list[str], list[int]]]:
+    """His 6 x 7 sets as ``(name, label, positions, scores)``, positions in our notation (1-based
+    columns)."""
+    folder = Path(into) / "steininger" / "tst" / "data" / "7x6"
+    if not folder.is_dir():
+        _source_files(source, Path(into) / "steininger")
+    sets = []
+    for name, label in STEININGER_SETS:
+        rows = [r.split() for r in (folder / f"{name}.txt").read_text().splitlines() if r.strip()]
+        lines = ["".join(str(int(c) + 1) for c in r[0]) for r in rows]
+        sets.append((name, label, lines, [int(r[1]) for r in rows]))
+    return sets
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -79,8 +177,18 @@ def _children_cpu() -> float:
 
 def run_pons(binary: str, lines: list[str], weak: bool) -> tuple[float, float, list[int]]:
     """Wall and CPU seconds of one Pons process on `lines`, and its scores."""
-    command = [binary, "-b", "/nonexistent/no.book", *(["-w"] if weak else [])]
-    with tempfile.TemporaryDirectory() as empty:  # no 7x6.book found by accident
+    return _run_peer([binary, "-b", "/nonexistent/no.book", *(["-w"] if weak else [])], lines)
+
+
+def run_steininger(binary: str, lines: list[str], weak: bool) -> tuple[float, float, list[int]]:
+    """Wall and CPU seconds of one Steininger process on `lines` (1-based), and its scores."""
+    zero_based = ["".join(str(int(c) - 1) for c in line) for line in lines]
+    return _run_peer([binary, *(["-w"] if weak else [])], zero_based)
+
+
+def _run_peer(command: list[str], lines: list[str]) -> tuple[float, float, list[int]]:
+    """Wall and CPU seconds of one peer process answering `lines`, and its scores."""
+    with tempfile.TemporaryDirectory() as empty:  # no book or table file found by accident
         cpu, began = _children_cpu(), time.perf_counter()
         out = subprocess.run(
             command, input="\n".join(lines) + "\n", capture_output=True, text=True,
@@ -162,15 +270,49 @@ def check_against_tiers(directory: str, count: int) -> str:
     )
 
 
+def _pons_sets(directory: str) -> list[tuple[str, str, list[str], list[int]]]:
+    sets = []
+    for name, label in SETS:
+        rows = [r.split() for r in Path(directory, name).read_text().splitlines() if r]
+        sets.append((name, label, [r[0] for r in rows], [int(r[1]) for r in rows]))
+    return sets
+
+
+def _peer_ok(scores: list[int], expected: list[int], weak: bool) -> int:
+    """How many of a peer's answers equal the file's (weak: the sign; Pons's -w prints bounds
+    beyond [-1, 1])."""
+    if weak:
+        return sum(_sign_value(a) == _sign_value(b) for a, b in zip(scores, expected, strict=True))
+    return sum(a == b for a, b in zip(scores, expected, strict=True))
+
+
+def _ratio(ours: float, peer: float | None) -> str:
+    return f"{ours / max(peer, 1e-9):>7.2f}" if peer is not None else f"{'-':>7}"
+
+
+def _ms(cpu: float | None, k: int) -> str:
+    return f"{1e3 * cpu / k:>10.4f}" if cpu is not None else f"{'-':>10}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", help="folder of Pons's Test_L*_R* files (without: no sets)")
     parser.add_argument("--pons-src", help="PascalPons/connect4 sources (or bare git dir)")
+    parser.add_argument(
+        "--steininger-src", help="ChristopheSteininger/c4 sources (or bare git dir): his solver "
+        "and his 6x7 sets",
+    )  # fmt: skip
     parser.add_argument("--limit", type=int, default=1000, help="positions per set")
-    parser.add_argument("--hard-limit", type=int, default=100, help="positions of begin-hard")
-    parser.add_argument("--only", default=",".join(n for n, _ in SETS), help="sets to run")
+    parser.add_argument(
+        "--hard-limit", type=int, default=100, help="positions of begin-hard and opening_L3"
+    )
+    parser.add_argument(
+        "--only",
+        default=",".join(n for n, _ in SETS + STEININGER_SETS),
+        help="sets to run (Pons's Test_L*_R* and Steininger's *_L* names)",
+    )
     parser.add_argument("--modes", default="strong,weak")
-    parser.add_argument("--memory", default="16M", help="our table (Pons's is about 80 MiB)")
+    parser.add_argument("--memory", default="16M", help="our table and Steininger's")
     parser.add_argument("--empty", action="store_true", help="also the empty board")
     parser.add_argument(
         "--check-tiers",
@@ -183,64 +325,77 @@ def main() -> None:
     game = ConnectFour(ROWS, COLS)
     with tempfile.TemporaryDirectory() as scratch:
         pons = build_pons(os.path.abspath(args.pons_src), scratch) if args.pons_src else None
+        stein = None
+        sets = _pons_sets(args.sets) if args.sets else []
+        if args.steininger_src:
+            source = os.path.abspath(args.steininger_src)
+            stein = build_steininger(source, scratch, ROWS, COLS, memory)
+            sets += steininger_sets(source, scratch)
         began = time.perf_counter()
         Searcher(game, memory=1 << 20).search(game.parse(END_GAME))
         print(f"# kernels loaded in {time.perf_counter() - began:.2f} s; our table {args.memory}")
-        print(f"# peer: {'Pons, built from ' + args.pons_src if pons else 'none (--pons-src)'}")
-        if args.sets is None:
-            print("# sets: none (--sets DIR, Pons's Test_L*_R* files): their rows skipped")
-        header = (
-            f"{'set':<11} {'name':<14} {'mode':<6} {'pos':>5} {'Pons ms/pos':>11} "
-            f"{'ours ms/pos':>11} {'wall ratio':>10} {'Pons cpu ms':>11} {'ours cpu ms':>11} "
-            f"{'cpu ratio':>9} {'ours ok':>9} {'Pons ok':>9} {'our nodes':>13}"
+        print(f"# Pons: {'built from ' + args.pons_src if pons else 'none (--pons-src)'}")
+        print(
+            f"# Steininger: {'built from ' + args.steininger_src if stein else 'none'}"
+            f"{f', one thread, table {_prime_at_most(memory // 8):,} entries' if stein else ''}"
         )
+        if not sets:
+            print("# sets: none (--sets DIR, --steininger-src SRC): their rows skipped")
+        header = (
+            f"{'set':<11} {'name':<14} {'mode':<6} {'pos':>5} {'ours wall':>10} "
+            f"{'ours cpu':>10} {'Stein cpu':>10} {'Pons cpu':>10} {'ours/St':>7} "
+            f"{'ours/Pons':>9} {'ours ok':>9} {'Stein ok':>9} {'Pons ok':>9} {'our nodes':>14}"
+        )
+        print("# ms per position; ratios of CPU time")
         print(header)
         print("-" * len(header))
-        for name, label in SETS:
-            if args.sets is None or name not in args.only.split(","):
+        hard = ("Test_L1_R3", "opening_L3")
+        for name, label, lines, scores in sets:
+            if name not in args.only.split(","):
                 continue
-            rows = [r.split() for r in Path(args.sets, name).read_text().splitlines() if r]
-            rows = rows[: args.hard_limit if name == "Test_L1_R3" else args.limit]
-            lines, scores = [r[0] for r in rows], [int(r[1]) for r in rows]
+            limit = args.hard_limit if name in hard else args.limit
+            lines, scores = lines[:limit], scores[:limit]
+            k = len(lines)
             for mode in args.modes.split(","):
                 weak = mode == "weak"
                 wall, cpu, answers, nodes = run_ours(game, lines, weak, memory)
                 expected = [_expected(a, s, weak) for a, s in zip(lines, scores, strict=True)]
                 ours_ok = sum(a == b for a, b in zip(answers, expected, strict=True))
-                k = len(lines)
-                row = f"{name:<11} {label:<14} {mode:<6} {k:>5} "
+                s_cpu = p_cpu = None
+                s_ok = p_ok = "-"
+                if stein:
+                    _, s_cpu, s_scores = run_steininger(stein, lines, weak)
+                    s_ok = f"{_peer_ok(s_scores, scores, weak)}/{k}"
                 if pons:
-                    p_wall, p_cpu, p_scores = run_pons(pons, lines, weak)
-                    if weak:  # his -w prints bounds beyond [-1, 1]: compare the signs
-                        pons_ok = sum(
-                            _sign_value(a) == _sign_value(b)
-                            for a, b in zip(p_scores, scores, strict=True)
-                        )
-                    else:
-                        pons_ok = sum(a == b for a, b in zip(p_scores, scores, strict=True))
-                    row += (
-                        f"{1e3 * p_wall / k:>11.4f} {1e3 * wall / k:>11.4f} {wall / p_wall:>10.2f} "
-                        f"{1e3 * p_cpu / k:>11.4f} {1e3 * cpu / k:>11.4f} "
-                        f"{cpu / max(p_cpu, 1e-9):>9.2f} {ours_ok:>4}/{k:<4} {pons_ok:>4}/{k:<4} "
-                    )
-                else:
-                    row += (
-                        f"{'-':>11} {1e3 * wall / k:>11.4f} {'-':>10} {'-':>11} "
-                        f"{1e3 * cpu / k:>11.4f} {'-':>9} {ours_ok:>4}/{k:<4} {'-':>9} "
-                    )
-                print(row + f"{nodes:>13,}", flush=True)
+                    _, p_cpu, p_scores = run_pons(pons, lines, weak)
+                    p_ok = f"{_peer_ok(p_scores, scores, weak)}/{k}"
+                print(
+                    f"{name:<11} {label:<14} {mode:<6} {k:>5} {1e3 * wall / k:>10.4f} "
+                    f"{_ms(cpu, k)} {_ms(s_cpu, k)} {_ms(p_cpu, k)} {_ratio(cpu, s_cpu)} "
+                    f"{_ratio(cpu, p_cpu):>9} {f'{ours_ok}/{k}':>9} {s_ok:>9} {p_ok:>9} "
+                    f"{nodes:>14,}",
+                    flush=True,
+                )
         if args.empty:
             wall, cpu, answers, nodes = run_ours(game, [""], False, 2 * memory)
             print(f"# ours on the empty board: {answers[0]}, {wall:.1f} s wall, {cpu:.1f} s CPU, "
                   f"{nodes:,} nodes", flush=True)  # fmt: skip
-            row = f"{'empty 6x7':<11} {'41st stone':<14} {'strong':<6} {1:>5} "
+            expected = [(Value.WIN, 41)]  # the first player wins with the 41st stone
+            s_cpu = p_cpu = None
+            s_ok = p_ok = "-"
+            if stein:
+                _, s_cpu, s_scores = run_steininger(stein, [""], False)
+                s_ok = f"{_peer_ok(s_scores, [1], False)}/1"
             if pons:
-                p_wall, p_cpu, p_scores = run_pons(pons, [""], False)
-                row += f"{p_wall:>10.1f}s {wall:>10.1f}s {wall / p_wall:>10.2f} "
-                row += f"{p_cpu:>10.1f}s {cpu:>10.1f}s {cpu / p_cpu:>9.2f} "
-            else:
-                row += f"{'-':>11} {wall:>10.1f}s {'-':>10} {'-':>11} {cpu:>10.1f}s {'-':>9} "
-            print(row + f"{answers[0]} nodes {nodes:,}", flush=True)
+                _, p_cpu, p_scores = run_pons(pons, [""], False)
+                p_ok = f"{_peer_ok(p_scores, [1], False)}/1"
+            print(
+                f"{'empty 6x7':<11} {'41st stone':<14} {'strong':<6} {1:>5} {1e3 * wall:>10.1f} "
+                f"{_ms(cpu, 1)} {_ms(s_cpu, 1)} {_ms(p_cpu, 1)} {_ratio(cpu, s_cpu)} "
+                f"{_ratio(cpu, p_cpu):>9} {f'{int(answers == expected)}/1':>9} {s_ok:>9} "
+                f"{p_ok:>9} {nodes:>14,}",
+                flush=True,
+            )
     if args.check_tiers:
         print(check_against_tiers(args.check_tiers, 2000))
     print(f"# perfectplay search on one end-game position, whole command: "
