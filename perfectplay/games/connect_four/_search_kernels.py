@@ -147,6 +147,58 @@ def _can_win_now(
     return (_winning_spots(current, mask, height, board) & _possible(mask, bottom, board)) != _ZERO
 
 
+@nb.njit(cache=True, inline="always")
+def _fours(stones: np.uint64, height: np.uint64) -> np.uint64:
+    """The cells of `stones` that lie on a line of four of `stones` (any direction)."""
+    cells = _ZERO
+    for d in (_ONE, height, height - _ONE, height + _ONE):
+        starts = stones & (stones >> d)
+        starts &= starts >> (d + d)  # bit i: cells i, i + d, i + 2d, i + 3d all in `stones`
+        line = starts | (starts << d)
+        cells |= line | (line << (d + d))
+    return cells
+
+
+@nb.njit(cache=True, inline="always")
+def _evens_bound(
+    current: np.uint64,
+    mask: np.uint64,
+    n: int,
+    rows: int,
+    cells: int,
+    height: np.uint64,
+    bottom: np.uint64,
+    board: np.uint64,
+) -> int:
+    """An upper bound on the score of the first player to move (`n` even) on a board of an
+    even number of rows, from the second player's *claimeven*: answer each stone on an odd
+    row (1-based) by the stone right above it, and a stone on an even cell playable now by
+    another such cell (their columns, of an odd number of stones, come in pairs). Then the
+    mover gets no other cell (`mine`), the second player every even cell not playable now.
+
+    If `mine` holds no line of four the mover never wins (bound 0); if moreover the second
+    player's cells hold one, the mover loses, at the latest when that line's last empty cell
+    is filled, which leaves the cells above it in its column empty. Returns a score above
+    every possible one when `mine` holds a line of four (no bound).
+    """
+    possible = _possible(mask, bottom, board)
+    evens = (bottom * (((_ONE << np.uint64(rows)) - _ONE) // np.uint64(3))) << _ONE  # rows 2, 4..
+    theirs = (current ^ mask) | (evens & board & ~mask & ~possible)
+    if _fours(board & ~theirs, height):
+        return 1000
+    lines = _fours(theirs, height) & ~mask
+    if lines == _ZERO:
+        return 0
+    top = 0  # the highest row of an empty cell of some line: no line ends above it
+    for r in range(rows - 1, -1, -1):
+        if lines & (bottom << np.uint64(r)):
+            top = r
+            break
+    last = cells - (rows - 1 - top)  # the latest stone that may complete a line
+    last -= (last - n) % 2  # the second player's stones have the parity of n
+    return -((cells + 2 - last) // 2)
+
+
 # ---------------------------------------------------------------------------- the search
 @nb.njit(cache=True)
 def _search(
@@ -228,6 +280,14 @@ def _search(
                         beta = stored_high
                     if alpha >= beta:  # both bounds stored and equal: the exact score
                         value = alpha
+                    elif rows % 2 == 0 and n % 2 == 0:
+                        bound = _evens_bound(cur, msk, n, rows, cells, height, bottom, board)
+                        if bound < beta:
+                            beta = bound
+                        if alpha >= beta:
+                            value = beta
+                        else:
+                            settled = False
                     else:
                         settled = False
         if not settled:
