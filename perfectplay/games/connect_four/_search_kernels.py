@@ -160,6 +160,16 @@ def _fours(stones: np.uint64, height: np.uint64) -> np.uint64:
 
 
 @nb.njit(cache=True, inline="always")
+def _has_four(stones: np.uint64, height: np.uint64) -> bool:
+    """Whether `stones` hold a line of four (any direction)."""
+    for d in (_ONE, height, height - _ONE, height + _ONE):
+        starts = stones & (stones >> d)
+        if starts & (starts >> (d + d)):
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
 def _evens_bound(
     current: np.uint64,
     mask: np.uint64,
@@ -184,7 +194,7 @@ def _evens_bound(
     possible = _possible(mask, bottom, board)
     evens = (bottom * (((_ONE << np.uint64(rows)) - _ONE) // np.uint64(3))) << _ONE  # rows 2, 4..
     theirs = (current ^ mask) | (evens & board & ~mask & ~possible)
-    if _fours(board & ~theirs, height):
+    if _has_four(board & ~theirs, height):
         return 1000
     lines = _fours(theirs, height) & ~mask
     if lines == _ZERO:
@@ -225,8 +235,8 @@ def _search(
 
     Row ``d`` of the work arrays is the node ``d`` plies below the root (``n0 + d`` stones):
     ``stack[d]`` = (current, mask, key), ``windows[d]`` = (alpha, beta, number of moves,
-    next move), ``moves[d]`` its moves in the order to try them (``order_scores[d]`` their
-    ordering scores). An explicit stack instead of recursion spares a call per node, with
+    next move, 1 when its one move is forced and it goes unstored), ``moves[d]`` its moves
+    in the order to try them (``order_scores[d]`` their ordering scores). An explicit stack instead of recursion spares a call per node, with
     its argument passing and reference counting of the arrays (measured: recursion was
     1.5x slower).
     """
@@ -249,6 +259,7 @@ def _search(
         alpha = windows[d, 0]
         beta = windows[d, 1]
         settled = True
+        forced = False
         value = 0
         playable = _non_losing(cur, msk, height, bottom, board)
         if playable == _ZERO:  # the opponent wins with the next stone, stone n + 2
@@ -267,6 +278,12 @@ def _search(
                 beta = high
             if alpha >= beta:
                 value = alpha if alpha == low else beta  # the bound that closed the window
+            elif playable & (playable - _ONE) == _ZERO:
+                # One move does not lose at once: the node is its child's mirror image, so
+                # it is neither probed nor stored (its child is), sparing a probe, likely a
+                # cache miss, and a slot.
+                settled = False
+                forced = True
             else:
                 stored_low, stored_high = table_get(slots, shift, key)
                 if stored_low != NO_BOUND and stored_low >= beta:
@@ -290,7 +307,15 @@ def _search(
                             settled = False
                     else:
                         settled = False
-        if not settled:
+        if forced:
+            moves[d, 0] = playable
+            prefetch(slots, table_slot(shift, (cur ^ msk) + (msk | playable)))
+            windows[d, 0] = alpha
+            windows[d, 1] = beta
+            windows[d, 2] = 1
+            windows[d, 3] = 0
+            windows[d, 4] = 1
+        elif not settled:
             # Order the moves by the winning cells they create (more first), ties center
             # first (insertion sort, stable), and prefetch each child's table slot so that
             # its probe, a likely cache miss, overlaps with the work before it.
@@ -316,6 +341,7 @@ def _search(
             windows[d, 1] = beta
             windows[d, 2] = k
             windows[d, 3] = 0
+            windows[d, 4] = 0
             if cells - n >= ETC_MIN_EMPTY:
                 # Enhanced transposition cutoff: a child whose stored upper bound u gives
                 # us -u >= beta refutes this node without a search. It costs a probe per
@@ -333,14 +359,16 @@ def _search(
                 d -= 1
                 value = -value
                 if value >= windows[d, 1]:  # fail high: a lower bound of the parent
-                    table_put(slots, shift, stack[d, 2], value, NO_BOUND)
+                    if windows[d, 4] == 0:
+                        table_put(slots, shift, stack[d, 2], value, NO_BOUND)
                     continue
                 if value > windows[d, 0]:
                     windows[d, 0] = value
                 if windows[d, 3] < windows[d, 2]:
                     break  # the parent has moves left: descend into the next one below
                 value = windows[d, 0]  # every move failed low: an upper bound
-                table_put(slots, shift, stack[d, 2], NO_BOUND, value)
+                if windows[d, 4] == 0:
+                    table_put(slots, shift, stack[d, 2], NO_BOUND, value)
             else:
                 return value, nodes
         # ---- descend into node d's next move
@@ -361,7 +389,7 @@ def _work_arrays(
     """The rows of :func:`_search` for `depth` plies: stack, windows, moves, order scores."""
     return (
         np.empty((depth, 3), dtype=np.uint64),
-        np.empty((depth, 4), dtype=np.int64),
+        np.empty((depth, 5), dtype=np.int64),
         np.empty((depth, cols), dtype=np.uint64),
         np.empty((depth, cols), dtype=np.int64),
     )
