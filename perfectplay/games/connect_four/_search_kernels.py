@@ -429,7 +429,7 @@ def solve_kernel(
     score exceeds ``m``, narrowing ``[low, high]`` (Pons's schedule: the first probes go
     halfway towards the extreme scores, cheap to settle when a side wins fast). Weak mode
     first tries those two extreme probes (a fast win or a fast loss settles the sign at
-    once), then decides with the probes ``[0, 1]`` and ``[-1, 0]``.
+    once), then decides with the probes ``[-1, 0]`` and ``[0, 1]``.
     """
     height, bottom, board, _ = _masks(rows, cols)
     cells = rows * cols
@@ -458,7 +458,7 @@ def solve_kernel(
                 if not low < med < high:
                     continue
             else:
-                med = 0 if high > 0 else -1  # [0, 1]: a win?  then [-1, 0]: a loss?
+                med = -1 if low < 0 else 0  # [-1, 0]: a loss?  then [0, 1]: a win?
         else:
             med = low + (high - low) // 2
             if med <= 0 and low // 2 < med:
