@@ -6,6 +6,7 @@ Usage::
     python benchmarks/bench_search.py [--sets DIR] [--pons-src SRC] [--steininger-src SRC]
                                       [--limit N] [--hard-limit N] [--only NAMES]
                                       [--modes strong,weak] [--memory 16M] [--empty]
+                                      [--baseline TREE]
 
 ``--sets DIR`` holds Pons's six public test sets (``Test_L3_R1`` ... ``Test_L1_R3``: lines
 ``moves score``); without it their rows are skipped. ``--pons-src SRC`` is a checkout of
@@ -29,13 +30,16 @@ Searcher`, whose table lives across the positions as his does), after one warm-u
 loads the compiled kernels. Wall-clock and CPU time per position are printed (CPU time is the
 steadier figure on a shared machine), with ``ours/Pons`` ratios and the count of answers equal
 to the file's (strong: the exact score, as value and remoteness; weak: its sign). Every
-answer is checked, not only timed. ``--empty`` adds the empty board (minutes on each side);
+answer is checked, not only timed. ``--baseline TREE`` also runs ours from another perfectplay
+source tree (the commit before a step) right after this tree on each set, in a process of its
+own, and prints its CPU time and ``ours/base``: how a step is measured. ``--empty`` adds the empty board (minutes on each side);
 a last row times ``perfectplay search`` on one end-game position as a whole command.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import resource
@@ -214,6 +218,30 @@ def run_ours(
     return time.perf_counter() - began, time.process_time() - cpu, answers, nodes
 
 
+def run_baseline(
+    tree: str, lines: list[str], weak: bool, memory: int
+) -> tuple[float, float, list[tuple[Value, int | None]], int]:
+    """:func:`run_ours` with the perfectplay of another source tree (the code before a step),
+    in a process of its own: this script again, with `tree` first on the path."""
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
+    out = subprocess.run(
+        [sys.executable, __file__, "--answer-json", "--memory", str(memory),
+         *(["--modes", "weak"] if weak else [])],
+        input=json.dumps(lines), capture_output=True, text=True, env=env, check=True,
+    ).stdout  # fmt: skip
+    wall, cpu, answers, nodes = json.loads(out)
+    return wall, cpu, [(Value[v], r) for v, r in answers], nodes
+
+
+def _answer_json(memory: int, weak: bool) -> None:
+    """The hidden mode of :func:`run_baseline`: positions in (JSON), ``run_ours`` out."""
+    game = ConnectFour(ROWS, COLS)
+    lines = json.load(sys.stdin)
+    Searcher(game, memory=1 << 20).search(game.parse(END_GAME))  # load the kernels first
+    wall, cpu, answers, nodes = run_ours(game, lines, weak, memory)
+    print(json.dumps([wall, cpu, [(v.name, r) for v, r in answers], nodes]))
+
+
 def _expected(line: str, score: int, weak: bool) -> tuple[Value, int | None]:
     value, remoteness = score_to_value(score, len(line), ROWS, COLS)
     return (value, None) if weak else (value, remoteness)
@@ -315,6 +343,13 @@ def main() -> None:
     parser.add_argument("--memory", default="16M", help="our table and Steininger's")
     parser.add_argument("--empty", action="store_true", help="also the empty board")
     parser.add_argument(
+        "--baseline",
+        metavar="TREE",
+        help="also run ours from TREE (a perfectplay source tree, e.g. the commit before a "
+        "step: git worktree add TREE COMMIT), right after this tree's run of each set",
+    )
+    parser.add_argument("--answer-json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
         "--check-tiers",
         metavar="DIR",
         help="also compare 2,000 random positions with DIR, a tier directory of Connect Four "
@@ -322,6 +357,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     memory = parse_bytes(args.memory)
+    if args.answer_json:
+        _answer_json(memory, args.modes == "weak")
+        return
     game = ConnectFour(ROWS, COLS)
     with tempfile.TemporaryDirectory() as scratch:
         pons = build_pons(os.path.abspath(args.pons_src), scratch) if args.pons_src else None
@@ -363,6 +401,14 @@ def main() -> None:
                 ours_ok = sum(a == b for a, b in zip(answers, expected, strict=True))
                 s_cpu = p_cpu = None
                 s_ok = p_ok = "-"
+                if args.baseline:
+                    _, b_cpu, b_answers, b_nodes = run_baseline(args.baseline, lines, weak, memory)
+                    b_ok = sum(a == b for a, b in zip(b_answers, expected, strict=True))
+                    print(
+                        f"{name:<11} {label:<14} {mode:<6} {k:>5} {'baseline':>10} "
+                        f"{_ms(b_cpu, k)} {'ours/base':>10} {cpu / max(b_cpu, 1e-9):>10.2f} "
+                        f"{'':>7} {'':>9} {f'{b_ok}/{k}':>9} {'':>9} {'':>9} {b_nodes:>14,}"
+                    )
                 if stein:
                     _, s_cpu, s_scores = run_steininger(stein, lines, weak)
                     s_ok = f"{_peer_ok(s_scores, scores, weak)}/{k}"
