@@ -22,18 +22,18 @@ with ``g++ -O3 -flto -march=native`` beside a small reader of our own (positions
 input, one score out per line). His six 6 x 7 sets (``tst/data/7x6/*``: 0-based columns, the
 score for the player to move, Pons's scale) are then run too, by ours, his and Pons's.
 
-For each set and mode, Pons's binary reads all the set's positions on standard input in one
-process (no opening book: ``-b`` names a missing file, in an empty directory), and ours answers
-the same positions (Steininger's reader likewise, one process per set and mode, its table kept
-across the positions) in this process through the public API (one :class:`perfectplay.search.
-Searcher`, whose table lives across the positions as his does), after one warm-up search that
-loads the compiled kernels. Wall-clock and CPU time per position are printed (CPU time is the
-steadier figure on a shared machine), with ``ours/Pons`` ratios and the count of answers equal
-to the file's (strong: the exact score, as value and remoteness; weak: its sign). Every
-answer is checked, not only timed. ``--baseline TREE`` also runs ours from another perfectplay
-source tree (the commit before a step) right after this tree on each set, in a process of its
-own, and prints its CPU time and ``ours/base``: how a step is measured. ``--empty`` adds the empty board (minutes on each side);
-a last row times ``perfectplay search`` on one end-game position as a whole command.
+For each set and mode, each peer's binary reads all the set's positions on standard input in
+one process, its table kept across them (Pons's without an opening book: ``-b`` names a missing
+file, in an empty directory), and ours answers the same positions in this process through the
+public API (one :class:`perfectplay.search.Searcher`, whose table lives across the positions as
+theirs do), after one warm-up search that loads the compiled kernels. CPU time per position is
+printed for each side (the steadier figure on a shared machine; ours also as wall-clock), with
+the ratios ``ours/St`` and ``ours/Pons`` and the count of answers equal to the file's (strong:
+the exact score, as value and remoteness; weak: its sign). Every answer is checked, not only
+timed. ``--baseline TREE`` also runs ours from another perfectplay source tree (the commit
+before a step) right after this tree on each set, in a process of its own, and prints its CPU
+time and ``ours/base``: how a step is measured. ``--empty`` adds the empty board (minutes on
+each side); a last row times ``perfectplay search`` on one end-game position as a whole command.
 """
 
 from __future__ import annotations

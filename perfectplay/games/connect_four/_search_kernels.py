@@ -236,9 +236,9 @@ def _search(
     Row ``d`` of the work arrays is the node ``d`` plies below the root (``n0 + d`` stones):
     ``stack[d]`` = (current, mask, key), ``windows[d]`` = (alpha, beta, number of moves,
     next move, 1 when its one move is forced and it goes unstored), ``moves[d]`` its moves
-    in the order to try them (``order_scores[d]`` their ordering scores). An explicit stack instead of recursion spares a call per node, with
-    its argument passing and reference counting of the arrays (measured: recursion was
-    1.5x slower).
+    in the order to try them (``order_scores[d]`` their ordering scores). An explicit stack
+    instead of recursion spares a call per node, with its argument passing and reference
+    counting of the arrays (measured: recursion was 1.5x slower).
     """
     height, bottom, board, column = _masks(rows, cols)
     cells = rows * cols
