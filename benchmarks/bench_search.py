@@ -298,9 +298,9 @@ def check_against_tiers(directory: str, count: int) -> str:
     )
 
 
-def _pons_sets(directory: str) -> list[tuple[str, str, list[str], list[int]]]:
+def _pons_sets(directory: str, only: list[str]) -> list[tuple[str, str, list[str], list[int]]]:
     sets = []
-    for name, label in SETS:
+    for name, label in (s for s in SETS if s[0] in only):
         rows = [r.split() for r in Path(directory, name).read_text().splitlines() if r]
         sets.append((name, label, [r[0] for r in rows], [int(r[1]) for r in rows]))
     return sets
@@ -364,7 +364,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         pons = build_pons(os.path.abspath(args.pons_src), scratch) if args.pons_src else None
         stein = None
-        sets = _pons_sets(args.sets) if args.sets else []
+        sets = _pons_sets(args.sets, args.only.split(",")) if args.sets else []
         if args.steininger_src:
             source = os.path.abspath(args.steininger_src)
             stein = build_steininger(source, scratch, ROWS, COLS, memory)
