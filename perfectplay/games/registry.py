@@ -67,6 +67,7 @@ FOLDERS = (
     "quixo",
     "teeko",
     "squadro",
+    "dobutsu",
 )
 """The game folders under ``perfectplay/games/``, in the order ``perfectplay games`` lists them."""
 

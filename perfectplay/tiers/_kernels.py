@@ -19,6 +19,7 @@ __all__ = [
     "apply_win_lose_level",
     "combine",
     "combine_scores",
+    "enqueue_decided",
     "finish_records",
     "gather_level",
     "get_bits",
@@ -387,6 +388,18 @@ def apply_tie_level(level, batch, pindptr, pranks, value, rem, queue, tail):  # 
                 queue[tail] = q
                 tail += 1
     return tail, -1
+
+
+@nb.njit(cache=True, nogil=True)
+def enqueue_decided(value, queue):  # type: ignore[no-untyped-def]
+    """Write the ranks whose value is WIN or LOSE into `queue` in increasing order; returns how
+    many (a tier without earlier tiers: its primitives, all at remoteness 0)."""
+    tail = 0
+    for p in range(value.shape[0]):
+        if value[p] == WIN or value[p] == LOSE:
+            queue[tail] = p
+            tail += 1
+    return tail
 
 
 @nb.njit(cache=True, nogil=True)

@@ -32,6 +32,7 @@ from perfectplay.tiers._kernels import (
     NO_POSITION_VALUE,
     apply_tie_level,
     apply_win_lose_level,
+    enqueue_decided,
     finish_records,
     gather_level,
     init_loopy,
@@ -40,7 +41,7 @@ from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
 from perfectplay.tiers.records import record_dtype
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
-__all__ = ["LOOPY_BYTES_PER_RANK", "solve_loopy"]
+__all__ = ["LOOPY_BYTES_PER_RANK", "loopy_bytes", "solve_loopy"]
 
 LOOPY_BYTES_PER_RANK = 27
 """Work memory per rank of a loopy tier, at most: value 1, remoteness 4, counter 2 or 4, queue
@@ -49,6 +50,20 @@ children and 8 for the list of LOSEs decided ahead of their level (counted here 
 those: a tier without child tiers needs 11 to 16 bytes per rank)."""
 
 _PARENT_BATCH = 1 << 14
+
+
+def loopy_bytes(size: int, has_children: bool, moves_below_2_16: bool) -> int:
+    """Work memory of a loopy tier of `size` ranks, at most: :data:`LOOPY_BYTES_PER_RANK` per
+    rank with earlier tiers; without them value 1, remoteness 4, counter 2 (fewer than 2^16
+    moves per position) or 4, queue 4 (8 past 2^31 ranks) and records up to 4 (the positions the
+    count decides go straight into the queue: no list of them, no summaries).
+
+    >>> loopy_bytes(10**9, True, True) // 10**9, loopy_bytes(10**9, False, True) // 10**9
+    (27, 15)
+    """
+    if has_children:
+        return LOOPY_BYTES_PER_RANK * size
+    return (1 + 4 + (2 if moves_below_2_16 else 4) + (4 if size < 2**31 else 8) + 4) * size
 
 
 def _grouped(
@@ -164,14 +179,16 @@ def _propagate(
     candidates: tuple[NDArray[np.int64], NDArray[np.int64]],
     candidate_value: int,
     pool: ThreadPoolExecutor | None,
+    queued: int = 0,
 ) -> None:
-    """Run one phase (WIN/LOSE, or TIE) level by level until no level has anything left."""
+    """Run one phase (WIN/LOSE, or TIE) level by level until no level has anything left; the
+    first `queued` entries of the queue are decided at level 0 already."""
     win_lose = candidate_value == WIN
     top = max(len(fixed[1]), len(candidates[1]))
     bucket_head = np.full(int(work.out_lose.max(initial=0)) + 2 if win_lose else 1, -1, np.int64)
     link = np.empty(len(work.value) if win_lose and work.has_out else 1, dtype=work.queue.dtype)
     buf = np.empty(0, dtype=np.int64)
-    head = tail = 0
+    head, tail = 0, queued
     level = 0
     while True:
         tail = gather_level(
@@ -248,9 +265,15 @@ def solve_loopy(
     try:
         _count(game, tier, work, children, pool, advance)
         value, rem = work.value, work.rem
-        decided = (value == WIN) | (value == LOSE)
-        open_ = value == UNDECIDED
-        if work.has_out:
+        none = _grouped(np.empty(0, np.int64), np.empty(0, np.int64))
+        if not work.has_out:
+            # Without earlier tiers the count decides only primitives (remoteness 0): they go
+            # straight into the queue, in rank order, as level 0 would put them.
+            queued = enqueue_decided(value, work.queue)
+            _propagate(game, tier, work, none, none, WIN, pool, queued)
+        else:
+            decided = (value == WIN) | (value == LOSE)
+            open_ = value == UNDECIDED
             # Positions whose children all lie in earlier tiers and cannot win or tie: LOSE.
             sure = open_ & (work.counter == 0) & ~work.blocked & (work.out_win == 0)
             value[sure] = LOSE
@@ -258,13 +281,11 @@ def solve_loopy(
             decided |= sure
             cand = np.flatnonzero(open_ & ~sure & (work.out_win > 0))
             candidates = _grouped(cand, work.out_win[cand].astype(np.int64))
-        else:
-            candidates = _grouped(np.empty(0, np.int64), np.empty(0, np.int64))
-        fixed_ranks = np.flatnonzero(decided)
-        _propagate(
-            game, tier, work, _grouped(fixed_ranks, rem[fixed_ranks].astype(np.int64)),
-            candidates, WIN, pool,
-        )  # fmt: skip
+            fixed_ranks = np.flatnonzero(decided)
+            _propagate(
+                game, tier, work, _grouped(fixed_ranks, rem[fixed_ranks].astype(np.int64)),
+                candidates, WIN, pool,
+            )  # fmt: skip
         ties = np.flatnonzero(value == TIE)
         if work.has_out:
             cand = np.flatnonzero((value == UNDECIDED) & (work.out_tie > 0))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from perfectplay.protocol.tiered import TieredGame
-from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK
+from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, loopy_bytes
 from perfectplay.tiers.plan import ACYCLIC_BYTES_PER_RANK, SolveStats
 
 __all__ = ["Executor", "Machine", "Scheduler"]
@@ -39,7 +39,8 @@ class Machine:
     A held copy is 1 byte per rank, ``copies`` times (the worker processes of a machine that
     do not share memory each read their own). Where ``assembles``, a running tier is held too,
     assembled from its chunks as they end (a Dask machine with shared memory). A tier with
-    inner moves works in ``LOOPY_BYTES_PER_RANK`` bytes per rank; chunks take
+    inner moves works in ``LOOPY_BYTES_PER_RANK`` bytes per rank, or fewer without child
+    tiers (:func:`~perfectplay.tiers.loopy.loopy_bytes`); chunks take
     ``ACYCLIC_BYTES_PER_RANK`` bytes per rank on each thread a tier has, and at most on the
     machine's ``threads``.
 
@@ -76,8 +77,14 @@ class Machine:
             sum(running[t] * c for t, c in chunks.items()),
             self.threads * max(chunks.values(), default=0),
         )
-        loopy = sum(sizes[t] for t in running if inner(t))
-        return total + ACYCLIC_BYTES_PER_RANK * work + LOOPY_BYTES_PER_RANK * loopy
+        bound = self.game.max_moves()
+        narrow = bound is not None and bound < 2**16
+        loopy = sum(
+            loopy_bytes(sizes[t], bool(self.game.child_tiers(t)), narrow)
+            for t in running
+            if inner(t)
+        )
+        return total + ACYCLIC_BYTES_PER_RANK * work + loopy
 
     def alone(self, tier: int) -> int:
         """Bytes of `tier` running alone on every thread with its child tiers: the figure

@@ -1,0 +1,1 @@
+"""Dobutsu Shogi: rules (:mod:`.rules`), tier form (:mod:`.tiers`), kernels and picture."""
