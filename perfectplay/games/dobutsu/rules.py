@@ -258,7 +258,7 @@ class DobutsuShogi(Game[DobutsuPosition]):
         if len(lines) == 7 and lines[0].startswith("sky holds "):
             words = lines[6].split()
             side = {"Forest": "F", "Sky": "S"}.get(words[0], "?") if words else "?"
-            held = lines[0][10:] + lines[5][13:]
+            held = (lines[0][10:] + lines[5][13:]).replace("-", "") or "-"
             text = "/".join(line.replace(" ", "") for line in lines[1:5]) + f" {side} {held}"
         words = text.split()
         if len(words) == 2:
