@@ -99,15 +99,21 @@ def _offsets() -> dict[str, int]:
 
 
 _AT = _offsets()
-TOTALS, KIND, STATE, RADIX, CODE_OF = (_AT[n] for n in ("TOTALS", "KIND", "STATE", "RADIX", "CODE_OF"))
+TOTALS, KIND, STATE, RADIX, CODE_OF = (
+    _AT[n] for n in ("TOTALS", "KIND", "STATE", "RADIX", "CODE_OF")
+)
 SWAP, MIRROR, DESTS, NDEST = _AT["SWAP"], _AT["MIRROR"], _AT["DESTS"], _AT["NDEST"]
 ORIGINS, NORIGIN, BINOM, PAIR = _AT["ORIGINS"], _AT["NORIGIN"], _AT["BINOM"], _AT["PAIR"]
 CLASS_OF, FLAG, BASE, FREE = _AT["CLASS_OF"], _AT["FLAG"], _AT["BASE"], _AT["FREE"]
 LAYOUT, REGION, LIONS = _AT["LAYOUT"], _AT["REGION"], _AT["LIONS"]
-COMBOS, NCOMBO, OFFSET, NFREE, MERGED = (_AT[n] for n in ("COMBOS", "NCOMBO", "OFFSET", "NFREE", "MERGED"))
+COMBOS, NCOMBO, OFFSET, NFREE, MERGED = (
+    _AT[n] for n in ("COMBOS", "NCOMBO", "OFFSET", "NFREE", "MERGED")
+)
 
 
-def _combination_size(n: int, a: tuple[int, int, int], totals: tuple[int, ...], merged: bool) -> int:
+def _combination_size(
+    n: int, a: tuple[int, int, int], totals: tuple[int, ...], merged: bool
+) -> int:
     size, left = 1, n
     for k, count in enumerate(a):
         size *= comb(left, count) * (2, 2, 4)[k] ** count * (1 if merged else totals[k] - count + 1)
@@ -212,7 +218,9 @@ def tables(giraffes: int, elephants: int, chicks: int) -> NDArray[np.int64]:
 
 # ---------------------------------------------------------------------------- ranking
 @nb.njit(cache=True, nogil=True, inline="always")
-def _config(board: NDArray[np.int64], own: NDArray[np.int64], v: int, tab: NDArray[np.int64]) -> int:
+def _config(
+    board: NDArray[np.int64], own: NDArray[np.int64], v: int, tab: NDArray[np.int64]
+) -> int:
     """The rank of the pieces other than the lions among the configs of layout `v`."""
     a0 = a1 = a2 = 0
     sub0 = sub1 = sub2 = 0
@@ -261,7 +269,12 @@ def _lions(board: NDArray[np.int64]) -> tuple[int, int]:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _rank(board: NDArray[np.int64], own: NDArray[np.int64], work: NDArray[np.int64], tab: NDArray[np.int64]) -> int:
+def _rank(
+    board: NDArray[np.int64],
+    own: NDArray[np.int64],
+    work: NDArray[np.int64],
+    tab: NDArray[np.int64],
+) -> int:
     """The canonical rank of a position (`work`: 12 cells of scratch)."""
     lo, lx = _lions(board)
     key = (lo + 1) * 12 + lx
@@ -293,7 +306,9 @@ def _class(rank: int, tab: NDArray[np.int64]) -> int:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _subset(a: int, sub: int, radix: int, st: int, tab: NDArray[np.int64]) -> tuple[int, int, int, int]:
+def _subset(
+    a: int, sub: int, radix: int, st: int, tab: NDArray[np.int64]
+) -> tuple[int, int, int, int]:
     """The relative cells (-1: none) and states of the `a` pieces of colex subset `sub`."""
     if a == 0:
         return -1, -1, 0, 0
@@ -304,7 +319,11 @@ def _subset(a: int, sub: int, radix: int, st: int, tab: NDArray[np.int64]) -> tu
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _unrank(
-    rank: int, board: NDArray[np.int64], own: NDArray[np.int64], opp: NDArray[np.int64], tab: NDArray[np.int64]
+    rank: int,
+    board: NDArray[np.int64],
+    own: NDArray[np.int64],
+    opp: NDArray[np.int64],
+    tab: NDArray[np.int64],
 ) -> int:
     """Fill `board` and the hands with the position of `rank`; return its class. Where the
     class ranks no hands (region X), the own hand holds every piece off the board."""
@@ -315,7 +334,11 @@ def _unrank(
     while c + 1 < tab[NCOMBO + v] and tab[COMBOS + v * 108 + (c + 1) * 4 + 3] <= x:
         c += 1
     x -= tab[COMBOS + v * 108 + (c) * 4 + 3]
-    a0, a1, a2 = tab[COMBOS + v * 108 + (c) * 4 + 0], tab[COMBOS + v * 108 + (c) * 4 + 1], tab[COMBOS + v * 108 + (c) * 4 + 2]
+    a0, a1, a2 = (
+        tab[COMBOS + v * 108 + (c) * 4 + 0],
+        tab[COMBOS + v * 108 + (c) * 4 + 1],
+        tab[COMBOS + v * 108 + (c) * 4 + 2],
+    )
     n = tab[NFREE + v]
     if tab[MERGED + v]:
         own[2], own[1], own[0] = tab[TOTALS + 2] - a2, tab[TOTALS + 1] - a1, tab[TOTALS + 0] - a0
@@ -358,17 +381,17 @@ def _unrank(
     ng = ne = 0
     for j in range(n):
         cell = tab[FREE + cls * 11 + j]
-        if j == g0 or j == g1:
+        if j == g0 or j == g1:  # noqa: SIM109 (scalars in numba, no tuple built)
             board[cell] = tab[CODE_OF + (gs0 if j == g0 else gs1)]
             ng += 1
             continue
         je = j - ng
-        if je == e0 or je == e1:
+        if je == e0 or je == e1:  # noqa: SIM109
             board[cell] = tab[CODE_OF + 4 + (es0 if je == e0 else es1)]
             ne += 1
             continue
         jc = je - ne
-        if jc == c0 or jc == c1:
+        if jc == c0 or jc == c1:  # noqa: SIM109
             board[cell] = tab[CODE_OF + 8 + (cs0 if jc == c0 else cs1)]
         else:
             board[cell] = 0
@@ -377,9 +400,14 @@ def _unrank(
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _flip(
-    board: NDArray[np.int64], own: NDArray[np.int64], opp: NDArray[np.int64],
-    out: NDArray[np.int64], out_own: NDArray[np.int64], out_opp: NDArray[np.int64], tab: NDArray[np.int64],
-) -> None:  # fmt: skip
+    board: NDArray[np.int64],
+    own: NDArray[np.int64],
+    opp: NDArray[np.int64],
+    out: NDArray[np.int64],
+    out_own: NDArray[np.int64],
+    out_opp: NDArray[np.int64],
+    tab: NDArray[np.int64],
+) -> None:
     """The position seen by the other player: board turned half round, colours swapped."""
     for cell in range(12):
         out[cell] = tab[SWAP + board[11 - cell]]
@@ -536,12 +564,9 @@ def _unmoves(
                     before = 9 if promoted else p
                     # what stood on d: the own lion (caught), nothing, or an own piece taken
                     for taken in range(6):
-                        if caught:
-                            if taken != 1:
-                                continue
-                        elif taken == 1:
+                        if (taken == 1) != caught:  # the own lion was taken iff it was caught
                             continue
-                        elif taken >= 2 and opp[tab[KIND + taken]] == 0:
+                        if taken >= 2 and opp[tab[KIND + taken]] == 0:
                             continue
                         for c in range(12):
                             pb[c] = board[c]
@@ -571,7 +596,9 @@ def _unmoves(
 
 
 @nb.njit(cache=True, nogil=True)
-def parents(rank: NDArray[np.int64], tab: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+def parents(
+    rank: NDArray[np.int64], tab: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Canonical ranks of the positions with a move to each rank.
 
     The opponent made the move undone: one of its pieces back to an empty cell it steps from

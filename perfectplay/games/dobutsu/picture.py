@@ -62,14 +62,15 @@ def _caption(game: Game[Any], position: tuple[str, str, str]) -> str:
     return f"{other}'s lion reached the far row: a try"
 
 
-def drawing(
-    game: Game[Any], position: tuple[str, str, str], moves: Mapping[str, Any]
-) -> Drawing:
+def drawing(game: Game[Any], position: tuple[str, str, str], moves: Mapping[str, Any]) -> Drawing:
     """The board and hands of `position` = ``(board, hands, turn)``, each move of `moves` by
     its value. Cost: O(cells + moves)."""
     board, hands, _ = position
     parts: list[str] = []
-    for row, held in ((0, [p for p in hands if p.islower()]), (1, [p for p in hands if p.isupper()])):
+    for row, held in (
+        (0, [p for p in hands if p.islower()]),
+        (1, [p for p in hands if p.isupper()]),
+    ):
         y = 10.0 if row == 0 else _HAND + 4 * _CELL + 10.0
         for i, piece in enumerate(held):
             parts += _tile(piece, 8.0 + 48.0 * i, y, 40.0)

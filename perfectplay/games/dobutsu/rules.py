@@ -82,7 +82,7 @@ __all__ = [
 ]
 
 DobutsuPosition = tuple[str, str, str]
-"""``(board, hands, turn)``: 12 cells from the top, the pieces held (``GECgec`` order), ``F``/``S``."""
+"""``(board, hands, turn)``: 12 cells from the top, the pieces held (``GECgec``), ``F``/``S``."""
 
 ROWS, COLS, CELLS = 4, 3, 12
 _HAND_ORDER = "GECgec"

@@ -100,7 +100,9 @@ class TieredDobutsu(TieredGame):
         out = {"play": 0, "try": 0, "caught": 0}
         names = ("play", "try", "caught")
         for cls in range(kernels.CLASSES):
-            out[names[int(t[kernels.REGION + cls])]] += int(t[kernels.BASE + cls + 1] - t[kernels.BASE + cls])
+            out[names[int(t[kernels.REGION + cls])]] += int(
+                t[kernels.BASE + cls + 1] - t[kernels.BASE + cls]
+            )
         return out
 
     # ------------------------------------------------------------------ positions
@@ -150,10 +152,14 @@ class TieredDobutsu(TieredGame):
     def locate(self, position: Any) -> tuple[int, int]:
         ok = isinstance(position, tuple) and len(position) == 3
         if not ok or not all(isinstance(part, str) for part in position):
-            raise InputFormatError(f"expected a dobutsu position (board, hands, turn), got {position!r}")
+            raise InputFormatError(
+                f"expected a dobutsu position (board, hands, turn), got {position!r}"
+            )
         board, hands, turn = position
         if len(board) != CELLS or turn not in ("F", "S"):
-            raise InputFormatError(f"expected a dobutsu position (board, hands, turn), got {position!r}")
+            raise InputFormatError(
+                f"expected a dobutsu position (board, hands, turn), got {position!r}"
+            )
         self._game.check(position)
         if turn == "S":
             board, hands, _ = turn_over(position)

@@ -54,7 +54,9 @@ def twin_outcome(grid: Grid, who: int) -> int:
     for player, cell in lions.items():
         if cell[0] == (0 if player == 0 else 3):  # a lion on its far row: a try was made
             assert player != who
-            caught = any(cell in twin_targets(grid, c, who) for c, (p, _) in grid.items() if p == who)
+            caught = any(
+                cell in twin_targets(grid, c, who) for c, (p, _) in grid.items() if p == who
+            )
             return Value.WIN if caught else LOSE
     return UNDECIDED
 

@@ -1,0 +1,121 @@
+"""Benchmark of the classic games strongly solved on the tier engine, beside GamesmanOne.
+
+One row per game: its positions reachable from the start (``perfectplay analyze``), the
+value at the start for the player to move, and the whole ``perfectplay solve GAME --tiers DIR
+--jobs 2`` command's wall time, CPU time and peak memory (a child process; ``os.wait4``'s
+figures), with GamesmanOne's wall time for the same game where it has it and ``--gamesmanone-src
+PATH`` names its source tree (``fetch`` of ``GamesCrafters/GamesmanOne``): the script builds it
+with CMake into a temporary folder (GPL code: never part of this repository) and times
+``gamesman solve NAME`` there on 2 OpenMP threads.
+
+By default the games are played reduced, so that ``make bench`` goes through in a minute:
+Dobutsu Shogi with one giraffe, one elephant and two chicks. ``--full`` solves the real games
+(Dobutsu Shogi: an hour of two busy cores and 12 GB; docs/tiers.md), ``--keep DIR`` keeps
+the tier directories under DIR.
+
+Usage: ``python benchmarks/bench_catalogue.py [--full] [--keep DIR] [--gamesmanone-src PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from _child import perfectplay_command, run_child
+
+_GAMES: list[tuple[str, dict[str, int], dict[str, int], str | None, str]] = [
+    # name, reduced parameters, full parameters, GamesmanOne's name, published
+    ("dobutsu", {"giraffes": 1, "elephants": 1, "chicks": 2}, {}, "dshogi",
+     "LOSE in 78, 246,803,167 positions (Tanaka 2009)"),
+]  # fmt: skip
+"""The games of the table; the gobblet and squadro rows join it as they land."""
+
+
+def _params(params: dict[str, int]) -> list[str]:
+    out = []
+    for key, value in params.items():
+        out += ["--param", f"{key}={value}"]
+    return out
+
+
+def _ours(name: str, params: dict[str, int], directory: str) -> dict:
+    shutil.rmtree(directory, ignore_errors=True)
+    command = [*perfectplay_command(), "solve", name, *_params(params), "--tiers", directory]
+    wall, cpu, rss, out = run_child([*command, "--jobs", "2", "--json"], os.devnull)
+    record = json.loads(out)
+    _, _, _, counted = run_child(
+        [*perfectplay_command(), "analyze", directory, "--json"], os.devnull
+    )
+    record.update(
+        wall=wall, cpu=cpu, rss=rss, positions=sum(json.loads(counted)["positions"].values())
+    )
+    return record
+
+
+def _build_gamesmanone(source: str, root: str) -> str:
+    """GamesmanOne built from `source` into `root`; the path of its ``gamesman`` binary."""
+    build = os.path.join(root, "build")
+    subprocess.run(
+        ["cmake", "-S", source, "-B", build, "-DCMAKE_BUILD_TYPE=Release"],
+        check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    subprocess.run(["cmake", "--build", build, "-j", "2"], check=True, stdout=subprocess.DEVNULL)
+    for folder, _, files in os.walk(build):
+        if "gamesman" in files:
+            return os.path.join(folder, "gamesman")
+    raise SystemExit(f"no gamesman binary was built under {build}")
+
+
+def _theirs(binary: str, name: str, root: str) -> float:
+    """Wall seconds of ``gamesman solve NAME`` on 2 OpenMP threads, in a fresh folder."""
+    work = os.path.join(root, f"g1-{name}")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(os.path.join(work, "data"))
+    # `env` and `sh` exec the binary in the same process: wait4 reports its own figures.
+    args = ["env", "OMP_NUM_THREADS=2", "sh", "-c", 'cd "$1" && exec "$0" solve "$2"',
+            os.path.abspath(binary), work, name]  # fmt: skip
+    wall, _, _, _ = run_child(args, os.devnull)
+    return wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="the real games, not reduced ones")
+    parser.add_argument("--keep", metavar="DIR", help="keep the tier directories under DIR")
+    parser.add_argument(
+        "--gamesmanone-src", metavar="PATH", help="GamesmanOne's source tree, built and timed"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.keep or scratch
+        os.makedirs(root, exist_ok=True)
+        binary = None
+        if args.gamesmanone_src and args.full:
+            binary = _build_gamesmanone(args.gamesmanone_src, scratch)
+        print("| game | positions | start | wall s | CPU s | peak RSS MiB | GamesmanOne wall s "
+              "| published |")  # fmt: skip
+        print("|---|---:|---|---:|---:|---:|---:|---|")
+        for name, reduced, full, theirs, published in _GAMES:
+            params = full if args.full else reduced
+            r = _ours(name, params, os.path.join(root, name))
+            start = r["start"]["value"]
+            if r["start"]["remoteness"] >= 0:
+                start += f" in {r['start']['remoteness']}"
+            peer = "-"
+            if binary is not None and theirs is not None:
+                peer = f"{_theirs(binary, theirs, scratch):.1f}"
+            title = name + (" " + " ".join(f"{k}={v}" for k, v in params.items()) if params else "")
+            print(
+                f"| {title} | {r['positions']:,} | {start} | {r['wall']:.1f} | {r['cpu']:.1f} "
+                f"| {r['rss'] / 2**20:.0f} | {peer} | {published if args.full else '-'} |"
+            )
+        if binary is None:
+            print("\n(GamesmanOne skipped: give --full and --gamesmanone-src PATH to time it)")
+
+
+if __name__ == "__main__":
+    main()
