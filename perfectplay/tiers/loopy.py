@@ -50,6 +50,9 @@ children and 8 for the list of LOSEs decided ahead of their level (counted here 
 those: a tier without child tiers needs 11 to 16 bytes per rank)."""
 
 _PARENT_BATCH = 1 << 14
+_PARENT_GROUP = _PARENT_BATCH << 6
+"""Positions of a level whose parents are held at once (a level of Dobutsu Shogi has 2.4e8
+positions and 1.2e9 parents: asked for in groups, they take tens of MB instead of 10 GB)."""
 
 
 def loopy_bytes(size: int, has_children: bool, moves_below_2_16: bool) -> int:
@@ -200,7 +203,12 @@ def _propagate(
         frontier = work.queue[head:tail]
         frontier.sort()
         head = tail
-        for batch, indptr, parents in _parents(game, tier, frontier, pool):
+        groups = range(0, len(frontier), _PARENT_GROUP)
+        for batch, indptr, parents in (
+            found
+            for g in groups
+            for found in _parents(game, tier, frontier[g : g + _PARENT_GROUP], pool)
+        ):
             if win_lose:
                 most = int(np.diff(indptr).max(initial=0))
                 if len(buf) < most:
