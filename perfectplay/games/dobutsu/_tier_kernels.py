@@ -179,7 +179,11 @@ def tables(giraffes: int, elephants: int, chicks: int) -> NDArray[np.int64]:
     # Lion classes: region M, then T, then X; a pair and its mirror image share a class.
     class_of = np.full(13 * 12, -1, dtype=np.int64)
     flag = np.zeros(13 * 12, dtype=np.int64)
-    base, free, layout, regions, lions = [0], [], [], [], []
+    base: list[int] = [0]
+    free: list[list[int]] = []
+    layout: list[int] = []
+    regions: list[int] = []
+    lions: list[tuple[int, int]] = []
     for region in (REGION_M, REGION_T, REGION_X):
         for own in range(-1, 12):
             for opp in range(12):

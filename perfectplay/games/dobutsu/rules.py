@@ -206,8 +206,8 @@ class DobutsuShogi(Game[DobutsuPosition]):
             held = hands.replace(piece, "", 1)
             for dest, cell in enumerate(board):
                 if cell == "-":
-                    cells = board[:dest] + piece + board[dest + 1 :]
-                    out.append((f"{kind.lower()}-{dest + 1}", (cells, held, other)))
+                    dropped = board[:dest] + piece + board[dest + 1 :]
+                    out.append((f"{kind.lower()}-{dest + 1}", (dropped, held, other)))
         return out
 
     def attacks(self, position: DobutsuPosition, cell: int) -> bool:
