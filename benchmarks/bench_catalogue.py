@@ -9,7 +9,7 @@ with CMake into a temporary folder (GPL code: never part of this repository) and
 ``gamesman solve NAME`` there on 2 OpenMP threads.
 
 By default the games are played reduced, so that ``make bench`` goes through in a minute:
-Dobutsu Shogi with one giraffe, one elephant and two chicks. ``--full`` solves the real games
+Dobutsu Shogi with one elephant and two chicks. ``--full`` solves the real games
 (Dobutsu Shogi: an hour of two busy cores and 12 GB; docs/tiers.md), ``--keep DIR`` keeps
 the tier directories under DIR.
 
@@ -29,7 +29,7 @@ from _child import perfectplay_command, run_child
 
 _GAMES: list[tuple[str, dict[str, int], dict[str, int], str | None, str]] = [
     # name, reduced parameters, full parameters, GamesmanOne's name, published
-    ("dobutsu", {"giraffes": 1, "elephants": 1, "chicks": 2}, {}, "dshogi",
+    ("dobutsu", {"giraffes": 0, "elephants": 1, "chicks": 2}, {}, "dshogi",
      "LOSE in 78, 246,803,167 positions (Tanaka 2009)"),
 ]  # fmt: skip
 """The games of the table; the gobblet and squadro rows join it as they land."""
