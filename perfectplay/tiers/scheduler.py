@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from perfectplay.protocol.tiered import TieredGame
-from perfectplay.tiers.loopy import LOOPY_BYTES_PER_RANK, loopy_bytes
+from perfectplay.tiers.loopy import loopy_bytes
 from perfectplay.tiers.plan import ACYCLIC_BYTES_PER_RANK, SolveStats
 
 __all__ = ["Executor", "Machine", "Scheduler"]
@@ -52,7 +52,7 @@ class Machine:
     >>> here = Machine(game, sizes, 4096, threads=2, copies=1, assembles=False)
     >>> a, b = [t for t in game.tiers() if game.counts(t) in ((2, 1), (1, 2))]
     >>> reads = sum(sizes[c] for c in game.child_tiers(a))
-    >>> here.alone(a) == reads + LOOPY_BYTES_PER_RANK * sizes[a]
+    >>> here.alone(a) == reads + loopy_bytes(sizes[a], True, False)  # 27 bytes per rank
     True
     >>> here.need({*game.child_tiers(a), *game.child_tiers(b)}, {a: 1, b: 1}) > here.alone(a)
     True
