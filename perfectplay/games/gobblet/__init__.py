@@ -1,0 +1,1 @@
+"""Gobblet Gobblers: rules (:mod:`.rules`), tier form (:mod:`.tiers`), kernels and picture."""
