@@ -68,6 +68,7 @@ FOLDERS = (
     "teeko",
     "squadro",
     "dobutsu",
+    "gobblet",
 )
 """The game folders under ``perfectplay/games/``, in the order ``perfectplay games`` lists them."""
 

@@ -28,7 +28,7 @@ Examples
 >>> moves = game.children(tier, np.array([rank]))
 >>> len(moves.rank), len(set(zip(moves.which.tolist(), moves.rank.tolist())))
 (27, 9)
->>> game.tier_size(game.locate(game.as_game().parse("LS,Ml,lm/s,-,-/-,-,- X"))[0])
+>>> game.tier_size(game.locate(game.as_game().parse("SL,sM,ml/S,M,sL/ml,-,- X"))[0])
 61725888
 """
 
