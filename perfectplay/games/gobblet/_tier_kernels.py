@@ -29,7 +29,6 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay._bits import popcount
 from perfectplay.games.tictactoe.rules import LINES, SYMMETRIES
 from perfectplay.values import LOSE, UNDECIDED, WIN
 
@@ -61,11 +60,11 @@ class Tables(NamedTuple):
     """Pieces of each size per player."""
     offset: NDArray[np.int64]
     """Per class, where its codes start in `code`, `image` and `orbit`."""
-    count: NDArray[np.int64]
+    class_size: NDArray[np.int64]
     """Per class, its number of codes."""
     code: NDArray[np.int32]
     """The codes of every class, each class in increasing order."""
-    index: NDArray[np.int32]
+    code_index: NDArray[np.int32]
     """Per code (``2^18`` entries), its index in its class."""
     image: NDArray[np.int32]
     """``image[s, offset[c] + i]``: the index of the image of code ``i`` of class ``c`` under
@@ -93,7 +92,11 @@ def tables(pieces: int) -> Tables:
     masks = np.arange(512)
     ones = np.array([bin(m).count("1") for m in range(512)])
     perm9 = np.array([[_image9(m, p) for m in range(512)] for p in SYMMETRIES], dtype=np.int64)
-    codes, offset, count, orbit_rep, orbit_offset = [], [], [], [], []
+    codes: list[NDArray[np.int64]] = []
+    orbit_rep: list[NDArray[np.int64]] = []
+    offset: list[int] = []
+    count: list[int] = []
+    orbit_offset: list[int] = []
     index = np.full(1 << 18, -1, dtype=np.int32)
     for c in range(k * k):
         i, j = divmod(c, k)
@@ -137,9 +140,8 @@ def tables(pieces: int) -> Tables:
 
 
 # ---------------------------------------------------------------------------- helpers
-# Layers travel as three scalars (by size), never through a small array indexed by the
-# ranking order: a store at a computed index followed by loads from it defeats the CPU's
-# memory disambiguation (ten times slower, measured).
+# Layers travel as three scalars (by size) and geometry rows are read in place,
+# ``geo[row, j]``: a row view made per rank cost five times the ranking itself (measured).
 @nb.njit(cache=True, nogil=True, inline="always")
 def _pick(l0: int, l1: int, l2: int, s: int) -> int:
     """The layer of size `s`."""
@@ -179,9 +181,9 @@ def _unrank(rank: int, geo: NDArray[np.int64], row: int, t: Tables) -> tuple[int
     second = r // geo[row, 8]
     third = r - second * geo[row, 8]
     c0, c1, c2 = geo[row, geo[row, 3]], geo[row, geo[row, 4]], geo[row, geo[row, 5]]
-    a = np.int64(t.code[t.offset[c0] + t.orbit_rep[t.orbit_offset[c0] + o]])
-    b = np.int64(t.code[t.offset[c1] + second])
-    c = np.int64(t.code[t.offset[c2] + third])
+    a = int(t.code[t.offset[c0] + t.orbit_rep[t.orbit_offset[c0] + o]])
+    b = int(t.code[t.offset[c1] + second])
+    c = int(t.code[t.offset[c2] + third])
     p0, p1 = geo[row, 3], geo[row, 4]
     l0 = a if p0 == 0 else (b if p1 == 0 else c)
     l1 = a if p0 == 1 else (b if p1 == 1 else c)
@@ -192,10 +194,14 @@ def _unrank(rank: int, geo: NDArray[np.int64], row: int, t: Tables) -> tuple[int
 @nb.njit(cache=True, nogil=True, inline="always")
 def _rank(l0: int, l1: int, l2: int, geo: NDArray[np.int64], row: int, t: Tables) -> int:
     """The rank of the smallest symmetric image of the board in the orientation ``geo[row]``."""
-    o0, o1, o2 = t.offset[geo[row, geo[row, 3]]], t.offset[geo[row, geo[row, 4]]], t.offset[geo[row, geo[row, 5]]]
-    i0 = np.int64(t.index[_pick(l0, l1, l2, geo[row, 3])])
-    i1 = np.int64(t.index[_pick(l0, l1, l2, geo[row, 4])])
-    i2 = np.int64(t.index[_pick(l0, l1, l2, geo[row, 5])])
+    o0, o1, o2 = (
+        t.offset[geo[row, geo[row, 3]]],
+        t.offset[geo[row, geo[row, 4]]],
+        t.offset[geo[row, geo[row, 5]]],
+    )
+    i0 = np.int64(t.code_index[_pick(l0, l1, l2, geo[row, 3])])
+    i1 = np.int64(t.code_index[_pick(l0, l1, l2, geo[row, 4])])
+    i2 = np.int64(t.code_index[_pick(l0, l1, l2, geo[row, 5])])
     best0, best1, best2 = i0, i1, i2
     for s in range(1, 8):
         k0 = np.int64(t.image[s, o0 + i0])
@@ -379,9 +385,9 @@ def orbit_sizes(
     for i in range(rank.shape[0]):
         g = _orientation(rank[i], geo, rows)
         l0, l1, l2 = _unrank(rank[i], geo, g, t)
-        i0 = t.offset[geo[g, 0]] + t.index[l0]
-        i1 = t.offset[geo[g, 1]] + t.index[l1]
-        i2 = t.offset[geo[g, 2]] + t.index[l2]
+        i0 = t.offset[geo[g, 0]] + t.code_index[l0]
+        i1 = t.offset[geo[g, 1]] + t.code_index[l1]
+        i2 = t.offset[geo[g, 2]] + t.code_index[l2]
         distinct = 0
         for s in range(8):
             key = (t.image[s, i0] * 2048 + t.image[s, i1]) * 2048 + t.image[s, i2]

@@ -74,7 +74,7 @@ from perfectplay.values import Value
 __all__ = ["GobbletGobblers", "GobbletPosition", "cell_name", "check_params", "swap"]
 
 GobbletPosition = tuple[tuple[str, ...], str]
-"""``(cells, turn)``: 9 stacks bottom-up (``S``/``M``/``L`` X's, ``s``/``m``/``l`` O's), ``X``/``O``."""
+"""``(cells, turn)``: 9 stacks bottom-up (``SML`` X's pieces, ``sml`` O's), ``"X"``/``"O"``."""
 
 SIZES = "SML"
 """The size letters, smallest first (X's pieces; O's are the lower case)."""
@@ -84,7 +84,9 @@ def check_params(sizes: Any, pieces: Any) -> tuple[int, int]:
     """``(sizes, pieces)`` checked: 1 to 3 sizes (the smallest ones), 1 to 3 pieces of each."""
     for name, value in (("sizes", sizes), ("pieces", pieces)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 3:
-            raise GameDefinitionError(f"gobblet-gobblers needs {name} between 1 and 3, got {value!r}")
+            raise GameDefinitionError(
+                f"gobblet-gobblers needs {name} between 1 and 3, got {value!r}"
+            )
     return sizes, pieces
 
 
@@ -177,16 +179,16 @@ class GobbletGobblers(Game[GobbletPosition]):
             piece = SIZES[size] if turn == "X" else SIZES[size].lower()
             for dest in range(9):
                 if _top_size(cells[dest]) < size:
-                    board = cells[:dest] + (cells[dest] + piece,) + cells[dest + 1 :]
+                    board = (*cells[:dest], cells[dest] + piece, *cells[dest + 1 :])
                     result.append((piece.upper() + cell_name(dest), (board, other)))
         for src in range(9):
             if not cells[src] or not _mine(cells[src][-1], turn):
                 continue
             piece = cells[src][-1]
-            lifted = cells[:src] + (cells[src][:-1],) + cells[src + 1 :]
+            lifted = (*cells[:src], cells[src][:-1], *cells[src + 1 :])
             for dest in range(9):
                 if dest != src and _top_size(cells[dest]) < _size(piece):
-                    board = lifted[:dest] + (lifted[dest] + piece,) + lifted[dest + 1 :]
+                    board = (*lifted[:dest], lifted[dest] + piece, *lifted[dest + 1 :])
                     result.append((f"{cell_name(src)}-{cell_name(dest)}", (board, other)))
         return result
 

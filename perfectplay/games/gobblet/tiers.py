@@ -48,6 +48,10 @@ from perfectplay.protocol.tiered import TieredGame, TierMoves
 __all__ = ["TieredGobblet"]
 
 
+_Plan = tuple[NDArray[np.int64], int, NDArray[np.int64], NDArray[np.int64], list[int]]
+"""A tier for the kernels: geometry rows, orientations, reserves, placements, child tiers."""
+
+
 class TieredGobblet(TieredGame):
     """Gobblet Gobblers for the tier engine: tiers by the two reserves (module doc).
 
@@ -63,14 +67,13 @@ class TieredGobblet(TieredGame):
             "gobblet-gobblers",
             {"sizes": sizes, "pieces": pieces},
             cyclic=True,
-            description=f"Gobblet Gobblers with {sizes} sizes of {pieces} pieces each, "
-            "by reserves",
+            description=f"Gobblet Gobblers with {sizes} sizes of {pieces} pieces each, by reserves",
         )
         self.base = pieces + 1
         self.reserves = self.base**sizes
         self._tables = kernels.tables(pieces)
         self._game = GobbletGobblers(sizes, pieces)
-        self._plans: dict[int, tuple[NDArray[np.int64], int, NDArray[np.int64], NDArray[np.int64], list[int]]] = {}
+        self._plans: dict[int, _Plan] = {}
 
     # ------------------------------------------------------------------ reserves and tiers
     def _reserve(self, code: int) -> list[int]:
@@ -107,14 +110,12 @@ class TieredGobblet(TieredGame):
             (self.pieces - mine[s]) * k + (self.pieces - theirs[s]) if s < self.sizes else 0
             for s in range(3)
         ]
-        order = sorted(range(3), key=lambda s: (-int(t.count[classes[s]]), -s))
+        order = sorted(range(3), key=lambda s: (-int(t.class_size[classes[s]]), -s))
         orbits = int(t.orbits[classes[order[0]]])
-        second, third = int(t.count[classes[order[1]]]), int(t.count[classes[order[2]]])
+        second, third = int(t.class_size[classes[order[1]]]), int(t.class_size[classes[order[2]]])
         return [*classes, *order, orbits * second * third, second, third, base]
 
-    def _plan(
-        self, tier: int
-    ) -> tuple[NDArray[np.int64], int, NDArray[np.int64], NDArray[np.int64], list[int]]:
+    def _plan(self, tier: int) -> _Plan:
         """``(geo, rows, reserve, place, child tiers)`` of `tier` for the kernels (cached)."""
         if tier in self._plans:
             return self._plans[tier]
@@ -163,9 +164,7 @@ class TieredGobblet(TieredGame):
         """The two reserves, each as its counts from the smallest size up: ``"222-221"``."""
         a, b = self.pair(tier)
         show = "".join
-        return "-".join(
-            show(str(n) for n in self._reserve(code)[: self.sizes]) for code in (a, b)
-        )
+        return "-".join(show(str(n) for n in self._reserve(code)[: self.sizes]) for code in (a, b))
 
     def inner_moves(self, tier: int) -> bool:
         """Every tier has moves of pieces inside it, but the start's tier has no piece down."""
@@ -221,7 +220,8 @@ class TieredGobblet(TieredGame):
             stack = ""
             for s in range(self.sizes):
                 code = int(layers[s])
-                stack += SIZES[s] if code >> d & 1 else SIZES[s].lower() if code >> (9 + d) & 1 else ""
+                letter = SIZES[s] if code >> d & 1 else SIZES[s].lower()
+                stack += letter if code >> d & 1 or code >> (9 + d) & 1 else ""
             cells.append(stack)
         return tuple(cells), "X"
 

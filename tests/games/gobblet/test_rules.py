@@ -121,7 +121,7 @@ def test_moves_and_outcomes_match_the_twin(shape: tuple[int, int], choices: list
     game = GobbletGobblers(*shape)
     position = game.initial()
     for k in [*choices, 0]:
-        cells, turn = position
+        turn = position[1]
         who = "XO".index(turn)
         board = to_board(position)
         outcome = game.outcome(position)

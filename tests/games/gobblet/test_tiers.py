@@ -126,7 +126,7 @@ def test_children_follow_the_rules_and_parents_invert_them(data: st.DataObject) 
             for w, r in zip(moves.which[lo:hi].tolist(), moves.rank[lo:hi].tolist(), strict=True)
         )
         assert got == Counter(game.locate(child) for _, child in rules.moves(position))
-        inside = {int(r) for w, r in zip(moves.which[lo:hi], moves.rank[lo:hi]) if w == 0}
+        inside = set(moves.rank[lo:hi][moves.which[lo:hi] == 0].tolist())
         for child in inside:  # this rank is a parent of each child inside the tier
             assert rank in game.parents(tier, np.array([child]))[1].tolist()
         _, listed = game.parents(tier, np.array([rank]))
