@@ -29,7 +29,7 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.games.tictactoe.rules import LINES, SYMMETRIES
+from perfectplay.games.gobblet.rules import LINES, SYMMETRIES
 from perfectplay.values import LOSE, UNDECIDED, WIN
 
 __all__ = [
@@ -81,7 +81,7 @@ class Tables(NamedTuple):
     """Per 9-bit mask of cells, whether it holds one of the 8 lines of three."""
 
 
-def _image9(mask: int, perm: tuple[int, ...]) -> int:
+def _image9(mask: int, perm: list[int]) -> int:
     return sum(1 << perm[d] for d in range(9) if mask >> d & 1)
 
 

@@ -67,17 +67,36 @@ from math import comb
 from typing import Any
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
-from perfectplay.games.tictactoe.rules import LINES, SYMMETRIES
+from perfectplay.games._square_board import square_symmetries
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 
-__all__ = ["GobbletGobblers", "GobbletPosition", "cell_name", "check_params", "swap"]
+__all__ = [
+    "LINES",
+    "SYMMETRIES",
+    "GobbletGobblers",
+    "GobbletPosition",
+    "cell_name",
+    "check_params",
+    "swap",
+]
 
 GobbletPosition = tuple[tuple[str, ...], str]
 """``(cells, turn)``: 9 stacks bottom-up (``SML`` X's pieces, ``sml`` O's), ``"X"``/``"O"``."""
 
 SIZES = "SML"
 """The size letters, smallest first (X's pieces; O's are the lower case)."""
+
+LINES = [
+    *((3 * r, 3 * r + 1, 3 * r + 2) for r in range(3)),
+    *((c, c + 3, c + 6) for c in range(3)),
+    (0, 4, 8),
+    (2, 4, 6),
+]
+"""The 8 lines of three cells: rows, columns, diagonals."""
+
+SYMMETRIES = square_symmetries(3)
+"""The 8 symmetries of the board as cell permutations."""
 
 
 def check_params(sizes: Any, pieces: Any) -> tuple[int, int]:

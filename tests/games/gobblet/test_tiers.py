@@ -16,10 +16,9 @@ from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.gobblet import _tier_kernels as kernels
-from perfectplay.games.gobblet.rules import GobbletGobblers, GobbletPosition, swap
+from perfectplay.games.gobblet.rules import SYMMETRIES, GobbletGobblers, GobbletPosition, swap
 from perfectplay.games.gobblet.tiers import TieredGobblet
 from perfectplay.games.registry import load_tiered_game
-from perfectplay.games.tictactoe.rules import SYMMETRIES
 from perfectplay.tiers import solve_tiers
 from perfectplay.values import DRAW, UNDECIDED
 
