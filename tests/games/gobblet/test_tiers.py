@@ -19,8 +19,8 @@ from perfectplay.games.gobblet import _tier_kernels as kernels
 from perfectplay.games.gobblet.rules import SYMMETRIES, GobbletGobblers, GobbletPosition, swap
 from perfectplay.games.gobblet.tiers import TieredGobblet
 from perfectplay.games.registry import load_tiered_game
-from perfectplay.tiers import solve_tiers
-from perfectplay.values import DRAW, UNDECIDED
+from perfectplay.tiers import analyze_tiers, solve_tiers
+from perfectplay.values import DRAW, UNDECIDED, Value
 
 SHAPES = [(3, 2), (2, 2), (1, 3), (3, 1), (2, 1)]
 
@@ -162,6 +162,11 @@ def test_engine_equals_the_in_memory_solver(
         assert entry.remoteness == solved.solution.remoteness[pid], position
         values[int(entry.value)] += 1
     assert values[DRAW] > 0 and len(values) == 3  # draws, wins and losses to compare
+    # analyze counts the classes reachable up to board and player symmetry: the positions the
+    # in-memory solver enumerates (canonical forms swap colours to X to move), by value
+    analysis = analyze_tiers(db, progress=False)
+    names = ("WIN", "LOSE", "TIE", "DRAW")
+    assert analysis.classes == {name: values[int(Value[name])] for name in names}
 
 
 def test_command_line_solves_queries_and_analyzes(tmp_path: Path) -> None:
