@@ -69,6 +69,7 @@ FOLDERS = (
     "squadro",
     "dobutsu",
     "gobblet",
+    "mills",
 )
 """The game folders under ``perfectplay/games/``, in the order ``perfectplay games`` lists them."""
 

@@ -1,0 +1,429 @@
+"""numba kernels of the Morris tier form (see :mod:`perfectplay.games.mills.tiers`).
+
+A position is seen from the player to move: two bitboards, ``x`` (the mover's stones) and
+``y`` (the opponent's), bit ``d`` for point ``d``, and the stones in hand of each, which the
+tier fixes. A *subspace* ``(m, o, mf, of)`` holds the boards of ``m`` stones of the mover and
+``o`` of the opponent, with ``mf`` and ``of`` in hand (Malom's ``std_W_B_WF_BF`` seen from the
+mover); a tier is one subspace or two (a *block* each), ranked one after the other.
+
+**Ranking** in a subspace: the colex rank of ``x`` among the ``C(P, m)`` sets of ``m`` points,
+then the colex rank of ``y`` among the ``P - m`` points ``x`` leaves free:
+``rank = rank_x * C(P - m, o) + rank_y`` (:mod:`perfectplay._ranking`). The rank order is the
+numeric order of ``(x, y)``, so a board's canonical form, its image with the smallest
+``(x, y)`` under the board's symmetries, is also its image of smallest rank.
+
+A symmetry's image of a bitboard is read byte by byte from a table (``image[s, i, v]``: the
+image of byte value ``v`` at byte ``i``), 3 look-ups for the 24-point boards.
+
+Kernels run array-at-a-time without the GIL (``nogil``): the tier engine calls them from threads.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+from numpy.typing import NDArray
+
+from perfectplay._bits import popcount
+from perfectplay._ranking import binomials
+from perfectplay._ranking_kernels import colex_unrank_bits
+from perfectplay.games.mills.board import layout
+from perfectplay.values import LOSE, UNDECIDED
+
+__all__ = [
+    "KINDS",
+    "Tables",
+    "boards",
+    "children",
+    "orbit_sizes",
+    "parents",
+    "ranks",
+    "slots",
+    "tables",
+]
+
+KINDS = 4
+"""The kinds of move, in the order of a block's row of child subspaces: a placement, a
+placement closing a mill, a move, a move closing a mill."""
+
+_NONE = np.int64(1) << 62
+"""A mill mask no bitboard fills (it pads the per-point rows of mills)."""
+
+
+class Tables(NamedTuple):
+    """Lookup tables of one board and variant, passed to every kernel as one tuple."""
+
+    points: int
+    """``P``, the number of points."""
+    binom: NDArray[np.int64]
+    """``binom[i, j] = C(i, j)`` for ``0 <= i, j <= P``."""
+    image: NDArray[np.int64]
+    """``image[s, i, v]``: the bitboard symmetry ``s`` (0 the identity) makes of byte value
+    ``v`` at byte ``i``."""
+    neighbours: NDArray[np.int64]
+    """Per point, the points next to it as a bitboard."""
+    mills: NDArray[np.int64]
+    """Every mill as a bitboard."""
+    point_mills: NDArray[np.int64]
+    """``point_mills[d, j]``: the mills through point ``d``, padded with a mask nothing fills."""
+    jumps: bool
+    """Whether a player with 3 stones on the board and none in hand jumps."""
+    lasker: bool
+    """Whether a player with stones in hand may move instead of placing."""
+
+
+@cache
+def tables(board: str, jumps: bool, lasker: bool, symmetries: bool = True) -> Tables:
+    """The kernels' tables for `board` (a layout's name), built once (~1 ms). Without
+    `symmetries` only the identity is used (every board its own class)."""
+    lay = layout(board)
+    points = len(lay.points)
+    perms = lay.symmetries if symmetries else lay.symmetries[:1]
+    nbytes = (points + 7) // 8
+    image = np.zeros((len(perms), nbytes, 256), dtype=np.int64)
+    for s, perm in enumerate(perms):
+        for i in range(nbytes):
+            for v in range(256):
+                image[s, i, v] = sum(
+                    1 << perm[8 * i + b] for b in range(8) if v >> b & 1 and 8 * i + b < points
+                )
+    neighbours = np.array([sum(1 << q for q in near) for near in lay.neighbours], dtype=np.int64)
+    mills = np.array([sum(1 << q for q in m) for m in lay.mills], dtype=np.int64)
+    point_mills = np.full((points, 4), _NONE, dtype=np.int64)
+    for d in range(points):
+        through = [mask for m, mask in zip(lay.mills, mills.tolist(), strict=True) if d in m]
+        point_mills[d, : len(through)] = through
+    return Tables(
+        points, binomials(points, points), image, neighbours, mills, point_mills, jumps, lasker
+    )
+
+
+# ---------------------------------------------------------------------------- bit helpers
+@nb.njit(cache=True, nogil=True, inline="always")
+def _cell(low: int) -> int:
+    """The point of a bitboard's lowest set bit `low` (a power of two)."""
+    return popcount(low - 1)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _colex(p: int, t: Tables) -> int:
+    """Colex rank of the set of points `p` among the sets of as many points."""
+    rank, j = 0, 1
+    while p:
+        low = p & -p
+        rank += t.binom[_cell(low), j]
+        j += 1
+        p ^= low
+    return rank
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _scatter(free: int, x: int, t: Tables) -> int:
+    """The points not in `x` numbered by the set bits of `free`."""
+    out, index = 0, 0
+    for d in range(t.points):
+        if not (x >> d) & 1:
+            if (free >> index) & 1:
+                out |= 1 << d
+            index += 1
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _gather(y: int, x: int, t: Tables) -> int:
+    """The bits of `y` on the points `x` leaves free, numbered among those points."""
+    out = 0
+    while y:
+        low = y & -y
+        out |= 1 << (_cell(low) - popcount(x & (low - 1)))
+        y ^= low
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _image(p: int, s: int, t: Tables) -> int:
+    out = 0
+    i = 0
+    while p:
+        out |= t.image[s, i, p & 255]
+        p >>= 8
+        i += 1
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _canonical(x: int, y: int, t: Tables) -> tuple[int, int]:
+    """The symmetric image of board ``(x, y)`` with the smallest ``(x, y)``: smallest rank."""
+    bx, by = x, y
+    for s in range(1, t.image.shape[0]):
+        ix = _image(x, s, t)
+        if ix > bx:
+            continue
+        iy = _image(y, s, t)
+        if ix < bx or iy < by:
+            bx, by = ix, iy
+    return bx, by
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _is_canonical(x: int, y: int, t: Tables) -> bool:
+    for s in range(1, t.image.shape[0]):
+        ix = _image(x, s, t)
+        if ix < x or (ix == x and _image(y, s, t) < y):
+            return False
+    return True
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _rank(x: int, y: int, m: int, o: int, t: Tables) -> int:
+    return _colex(x, t) * t.binom[t.points - m, o] + _colex(_gather(y, x, t), t)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _unrank(rank: int, m: int, o: int, t: Tables) -> tuple[int, int]:
+    per_x = t.binom[t.points - m, o]
+    rank_x = rank // per_x
+    x = colex_unrank_bits(rank_x, m, t.points, t.binom)
+    free = colex_unrank_bits(rank - rank_x * per_x, o, t.points - m, t.binom)
+    return x, _scatter(free, x, t)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _closes(b: int, d: int, t: Tables) -> bool:
+    """Whether the stones `b` fill a mill through point `d`."""
+    for j in range(t.point_mills.shape[1]):
+        mask = t.point_mills[d, j]
+        if b & mask == mask:
+            return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _removable(y: int, t: Tables) -> int:
+    """The stones of `y` a mill may remove: those in no mill of `y`, or all if none is."""
+    held = 0
+    for j in range(t.mills.shape[0]):
+        if y & t.mills[j] == t.mills[j]:
+            held |= t.mills[j]
+    free = y & ~held
+    return free if free else y
+
+
+# ---------------------------------------------------------------------------- kernels
+@nb.njit(cache=True, nogil=True)
+def ranks(
+    xs: NDArray[np.int64], ys: NDArray[np.int64], m: int, o: int, t: Tables, canonical: bool
+) -> NDArray[np.int64]:
+    """Ranks in the subspace of ``m`` mover's and ``o`` opponent's stones of boards
+    ``(xs, ys)``, of their canonical forms if `canonical`. ~50 ns per board."""
+    out = np.empty(xs.shape[0], dtype=np.int64)
+    for i in range(xs.shape[0]):
+        x, y = xs[i], ys[i]
+        if canonical:
+            x, y = _canonical(x, y, t)
+        out[i] = _rank(x, y, m, o, t)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def boards(
+    rank: NDArray[np.int64], m: int, o: int, t: Tables
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Boards ``(x, y)`` of ranks in the subspace of ``m`` and ``o`` stones on the board."""
+    xs = np.empty(rank.shape[0], dtype=np.int64)
+    ys = np.empty(rank.shape[0], dtype=np.int64)
+    for i in range(rank.shape[0]):
+        xs[i], ys[i] = _unrank(rank[i], m, o, t)
+    return xs, ys
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _room(a, n):  # type: ignore[no-untyped-def]
+    """`a`, or a copy twice as long when entry `n` is past its end."""
+    return np.concatenate((a, np.empty_like(a))) if n == a.shape[0] else a
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _put(which, child, n, w, r):  # type: ignore[no-untyped-def]
+    """`which` and `child` with entry `n` set to `w` and `r` (grown if full)."""
+    which, child = _room(which, n), _room(child, n)
+    which[n] = w
+    child[n] = r
+    return which, child
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _block(rank: int, blocks: NDArray[np.int64]) -> int:
+    """The block of the tier `rank` lies in (``blocks[b, 0]``: where block ``b`` starts)."""
+    b = 0
+    while b + 1 < blocks.shape[0] and rank >= blocks[b + 1, 0]:
+        b += 1
+    return b
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _land(which, child, n, nx, y, dest, removable, kinds, t):  # type: ignore[no-untyped-def]
+    """Append the children of the mover's stones becoming `nx` by a stone arriving on `dest`:
+    one child, or one per stone of `removable` if a mill closes there. `kinds` is the pair of
+    rows ``(which, offset, m, o)`` for the plain move and the move closing a mill."""
+    if removable and _closes(nx, _cell(dest), t):
+        gone = removable
+        while gone:
+            r = gone & -gone
+            gone ^= r
+            cx, cy = _canonical(y ^ r, nx, t)
+            rank = kinds[1, 1] + _rank(cx, cy, kinds[1, 2], kinds[1, 3], t)
+            which, child = _put(which, child, n, kinds[1, 0], rank)
+            n += 1
+    else:
+        cx, cy = _canonical(y, nx, t)
+        rank = kinds[0, 1] + _rank(cx, cy, kinds[0, 2], kinds[0, 3], t)
+        which, child = _put(which, child, n, kinds[0, 0], rank)
+        n += 1
+    return which, child, n
+
+
+@nb.njit(cache=True, nogil=True)
+def children(
+    rank: NDArray[np.int64], blocks: NDArray[np.int64], kinds: NDArray[np.int64], t: Tables
+) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.int8], NDArray[np.int64]]:
+    """Primitive values and canonical children of ranks of one tier.
+
+    ``blocks[b] = (start, m, o, mf, of)`` for each block of the tier; ``kinds[b, k] =
+    (which, offset, m, o)``: where a move of kind ``k`` (:data:`KINDS`) from block ``b`` lands
+    (its child tier's index and block start, the child's stones seen from its mover). A mover
+    with fewer than 3 stones has lost (LOSE, no moves). Moves come as the rules list them:
+    placements, then moves, each closing a mill once per removable stone.
+    """
+    count = rank.shape[0]
+    full = (1 << t.points) - 1
+    primitive = np.empty(count, dtype=np.uint8)
+    indptr = np.empty(count + 1, dtype=np.int64)
+    which = np.empty(max(16 * count, 64), dtype=np.int8)
+    child = np.empty(max(16 * count, 64), dtype=np.int64)
+    n = 0
+    indptr[0] = 0
+    for i in range(count):
+        b = _block(rank[i], blocks)
+        m, o, mf = blocks[b, 1], blocks[b, 2], blocks[b, 3]
+        x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
+        lost = m + mf < 3
+        primitive[i] = LOSE if lost else UNDECIDED
+        if not lost:
+            empty = full & ~(x | y)
+            removable = _removable(y, t)
+            targets = empty if mf > 0 else 0
+            while targets:
+                dest = targets & -targets
+                targets ^= dest
+                which, child, n = _land(which, child, n, x | dest, y, dest, removable,
+                                        kinds[b, 0:2], t)  # fmt: skip
+            stones = x if mf == 0 or t.lasker else 0
+            jumps = t.jumps and mf == 0 and m == 3
+            while stones:
+                src = stones & -stones
+                stones ^= src
+                targets = empty if jumps else t.neighbours[_cell(src)] & empty
+                while targets:
+                    dest = targets & -targets
+                    targets ^= dest
+                    which, child, n = _land(which, child, n, x ^ src ^ dest, y, dest, removable,
+                                            kinds[b, 2:4], t)  # fmt: skip
+        indptr[i + 1] = n
+    return primitive, indptr, which[:n].copy(), child[:n].copy()
+
+
+@nb.njit(cache=True, nogil=True)
+def parents(
+    rank: NDArray[np.int64], blocks: NDArray[np.int64], back: NDArray[np.int64], t: Tables
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Canonical ranks of the tier's positions with a move (no placement, no mill closed) to
+    each rank.
+
+    ``back[b]`` is the offset of the block whose moves land in block ``b``, or -1 where no
+    move lands there. The rank's opponent made the move undone: one of its stones in no mill
+    of its own goes back to an empty neighbour (any empty point where it jumped).
+    """
+    count = rank.shape[0]
+    full = (1 << t.points) - 1
+    indptr = np.empty(count + 1, dtype=np.int64)
+    out = np.empty(max(16 * count, 64), dtype=np.int64)
+    n = 0
+    indptr[0] = 0
+    for i in range(count):
+        b = _block(rank[i], blocks)
+        m, o, mf, of = blocks[b, 1], blocks[b, 2], blocks[b, 3], blocks[b, 4]
+        if back[b] >= 0 and m + mf >= 3:
+            x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
+            empty = full & ~(x | y)
+            jumps = t.jumps and of == 0 and o == 3
+            stones = y
+            while stones:
+                dest = stones & -stones
+                stones ^= dest
+                if x and _closes(y, _cell(dest), t):
+                    continue  # the move there closed a mill: it removed a stone
+                sources = empty if jumps else t.neighbours[_cell(dest)] & empty
+                while sources:
+                    src = sources & -sources
+                    sources ^= src
+                    px, py = _canonical(y ^ dest ^ src, x, t)
+                    out = _room(out, n)
+                    out[n] = back[b] + _rank(px, py, o, m, t)
+                    n += 1
+        indptr[i + 1] = n
+    return indptr, out[:n].copy()
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _next_set(p: int) -> int:
+    """The next larger set with as many bits (Gosper's hack)."""
+    low = p & -p
+    ripple = p + low
+    return (((ripple ^ p) >> 2) // low) | ripple
+
+
+@nb.njit(cache=True, nogil=True)
+def slots(start: int, stop: int, m: int, o: int, t: Tables) -> NDArray[np.bool_]:
+    """Which ranks ``start..stop-1`` of the subspace of ``m`` and ``o`` stones on the board
+    are canonical boards, walking them in rank order (Gosper's hack, no unranking per rank)."""
+    out = np.zeros(max(stop - start, 0), dtype=np.bool_)
+    if stop <= start:
+        return out
+    x, y = _unrank(start, m, o, t)
+    free = _gather(y, x, t)
+    width = t.points - m
+    for i in range(out.shape[0]):
+        out[i] = _is_canonical(x, y, t)
+        if o > 0:
+            free = _next_set(free)
+        if o == 0 or free >> width:
+            free = (1 << o) - 1
+            if m > 0:
+                x = _next_set(x)
+        y = _scatter(free, x, t)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def orbit_sizes(rank: NDArray[np.int64], m: int, o: int, t: Tables) -> NDArray[np.int64]:
+    """How many distinct boards the symmetries make of each rank's board."""
+    out = np.empty(rank.shape[0], dtype=np.int64)
+    count = t.image.shape[0]
+    images = np.empty(count, dtype=np.int64)
+    for i in range(rank.shape[0]):
+        x, y = _unrank(rank[i], m, o, t)
+        distinct = 0
+        for s in range(count):
+            images[s] = (_image(x, s, t) << t.points) | _image(y, s, t)
+            new = True
+            for c in range(s):
+                if images[c] == images[s]:
+                    new = False
+                    break
+            distinct += new
+        out[i] = distinct
+    return out
