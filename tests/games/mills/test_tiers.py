@@ -20,8 +20,10 @@ from perfectplay.games.mills import _tier_kernels as kernels
 from perfectplay.games.mills.rules import Mills, MillsPosition
 from perfectplay.games.mills.tiers import TieredMills
 from perfectplay.games.registry import load_tiered_game
+from perfectplay.graph import GameGraph
+from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.tiers import solve_tiers
-from perfectplay.values import DRAW, UNDECIDED
+from perfectplay.values import DRAW, UNDECIDED, WIN
 
 VARIANTS = [("three", 0), ("six", 3), ("nine", 3), ("nine", 4), ("lasker", 4),
             ("morabaraba", 4), ("six", 0), ("nine", 0)]  # fmt: skip
@@ -178,3 +180,40 @@ def test_no_position_has_more_moves_than_max_moves() -> None:
             ranks = np.flatnonzero(game.slots(tier, 0, size)).astype(np.int64)
             moves = game.children(tier, ranks)
             assert int(np.diff(moves.indptr).max(initial=0)) <= game.max_moves()
+
+
+def test_nine_board_with_three_stones_equals_retrograde_analysis_of_its_moves() -> None:
+    """Every slot of Nine Men's Morris with 3 stones each: the tier engine against one
+    in-memory retrograde analysis of the whole graph the kernels' moves make (the kernels are
+    checked against the rules above; the rules' own enumeration is too slow for a test)."""
+    game = TieredMills("nine", 3)
+    tiers = game.tiers()
+    slots = {t: np.flatnonzero(game.slots(t, 0, game.tier_size(t))) for t in tiers}
+    base = dict(zip(tiers, np.cumsum([0] + [len(slots[t]) for t in tiers]).tolist(), strict=False))
+    src, dst, primitive = [], [], []
+    for t in tiers:
+        moves = game.children(t, slots[t])
+        targets = np.array([t, *game.child_tiers(t)])[moves.which]
+        ids = np.empty(len(moves.rank), dtype=np.int64)
+        for target in set(targets.tolist()):
+            at = targets == target
+            found = np.searchsorted(slots[target], moves.rank[at])
+            assert np.array_equal(slots[target][found], moves.rank[at])  # children are slots
+            ids[at] = base[target] + found
+        src.append(base[t] + np.repeat(np.arange(len(slots[t])), np.diff(moves.indptr)))
+        dst.append(ids)
+        primitive.append(moves.primitive)
+    n = base[tiers[-1]] + len(slots[tiers[-1]])
+    graph = GameGraph.from_edges(np.concatenate(src), np.concatenate(dst), n)
+    expected = solve_retrograde(graph, np.concatenate(primitive))
+    db = solve_tiers(game, progress=False, jobs=2)
+    for t in tiers:
+        values, remoteness = db.arrays(t)
+        ids = slice(base[t], base[t] + len(slots[t]))
+        assert np.array_equal(values[slots[t]], expected.value[ids]), game.tier_label(t)
+        assert np.array_equal(remoteness[slots[t]], expected.remoteness[ids]), game.tier_label(t)
+    start = base[game.initial()[0]] + int(
+        np.searchsorted(slots[game.initial()[0]], game.initial()[1])
+    )
+    # White wins: with 3 stones each both sides jump, and White moves first after placing
+    assert expected.value[start] == WIN and (expected.value == DRAW).sum() > 0
