@@ -29,10 +29,10 @@ Examples
 >>> game.tier_label(tier), [game.tier_label(t) for t in game.child_tiers(tier)]
 ('0_0_9_9', ['0_1_9_8'])
 >>> moves = game.children(tier, np.array([rank]))
->>> len(moves.rank), sorted(set(moves.rank.tolist()))  # 24 placements, 3 up to symmetry
-(24, [0, 1, 3])
->>> game.tier_label(game.locate(game.as_game().parse("W-W-------B----B-----B-- W 0 0"))[0])
-'3_2_0_0'
+>>> len(moves.rank), len(set(moves.rank.tolist()))  # 24 placements, 4 up to symmetry
+(24, 4)
+>>> game.tier_label(game.locate(game.as_game().parse("WWW-------B----B-----BB- B 0 0"))[0])
+'4_3_0_0'
 """
 
 from __future__ import annotations
