@@ -1,5 +1,9 @@
 """numba kernels of the colex ranking of :mod:`perfectplay._ranking`, for game kernels.
 
+Boards of two kinds of pieces on ``top`` cells (Teeko's X and O, Morris's two colours) are
+ranked by :func:`two_sets_rank`: the colex rank of the first set, then that of the second among
+the cells the first leaves free. Sets are bitmasks here, bit ``d`` for cell ``d``.
+
 They read a binomial table ``binom[t, j] = C(t, j)`` (:func:`perfectplay._ranking.binomials`)
 with at least ``top + 1`` rows and ``k + 1`` columns, take and return int64 only, and are
 inlined into their callers (``inline="always"``), which run without the GIL.
@@ -12,6 +16,10 @@ Examples
 >>> colex_unrank(47, 3, 8, binom, out)
 >>> out.tolist(), bin(colex_unrank_bits(47, 3, 8, binom))
 ([2, 5, 7], '0b10100100')
+>>> binom = binomials(8, 8)
+>>> rank = two_sets_rank(0b101, 0b1010, 2, 2, 8, binom)
+>>> rank, [bin(s) for s in two_sets_unrank(rank, 2, 2, 8, binom)]
+(15, ['0b101', '0b1010'])
 """
 
 from __future__ import annotations
@@ -19,7 +27,18 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["colex_unrank", "colex_unrank_bits"]
+from perfectplay._bits import popcount
+
+__all__ = [
+    "colex_rank_bits",
+    "colex_unrank",
+    "colex_unrank_bits",
+    "gather_bits",
+    "next_set",
+    "scatter_bits",
+    "two_sets_rank",
+    "two_sets_unrank",
+]
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -54,3 +73,73 @@ def colex_unrank_bits(rank, k, top, binom):  # type: ignore[no-untyped-def]
         rank -= binom[t, j]
         t -= 1
     return mask
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def colex_rank_bits(p, binom):  # type: ignore[no-untyped-def]
+    """The colex rank of the set of bitmask `p` among the sets of as many elements.
+
+    Cost: O(set bits).
+    """
+    rank, j = 0, 1
+    while p:
+        low = p & -p
+        rank += binom[popcount(low - 1), j]
+        j += 1
+        p ^= low
+    return rank
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def scatter_bits(free, x, top):  # type: ignore[no-untyped-def]
+    """The cells of ``0..top-1`` outside `x` numbered by the set bits of `free` (the
+    inverse of :func:`gather_bits`). Cost: O(top)."""
+    out, index = 0, 0
+    for d in range(top):
+        if not (x >> d) & 1:
+            if (free >> index) & 1:
+                out |= 1 << d
+            index += 1
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def gather_bits(y, x):  # type: ignore[no-untyped-def]
+    """The bits of `y` (disjoint from `x`) numbered among the cells `x` leaves free.
+
+    Cost: O(set bits of y).
+    """
+    out = 0
+    while y:
+        low = y & -y
+        out |= 1 << (popcount(low - 1) - popcount(x & (low - 1)))
+        y ^= low
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def two_sets_rank(x, y, nx, ny, top, binom):  # type: ignore[no-untyped-def]
+    """The rank of the disjoint sets ``(x, y)`` of `nx` and `ny` cells of ``0..top-1``:
+    ``colex(x) * C(top - nx, ny) + colex(y among the free cells)``. The rank order is the
+    numeric order of ``(x, y)``. Cost: O(set bits)."""
+    return colex_rank_bits(x, binom) * binom[top - nx, ny] + colex_rank_bits(
+        gather_bits(y, x), binom
+    )
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def two_sets_unrank(rank, nx, ny, top, binom):  # type: ignore[no-untyped-def]
+    """The sets ``(x, y)`` of :func:`two_sets_rank` `rank`. Cost: O(top)."""
+    per_x = binom[top - nx, ny]
+    rank_x = rank // per_x
+    x = colex_unrank_bits(rank_x, nx, top, binom)
+    free = colex_unrank_bits(rank - rank_x * per_x, ny, top - nx, binom)
+    return x, scatter_bits(free, x, top)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def next_set(p):  # type: ignore[no-untyped-def]
+    """The next larger bitmask with as many set bits (Gosper's hack); `p` non-zero."""
+    low = p & -p
+    ripple = p + low
+    return (((ripple ^ p) >> 2) // low) | ripple

@@ -21,8 +21,16 @@ from perfectplay._ranking import (
     pair_rank,
     pair_unrank,
 )
+from perfectplay._ranking_kernels import (
+    colex_rank_bits,
+    colex_unrank_bits,
+    gather_bits,
+    next_set,
+    scatter_bits,
+    two_sets_rank,
+    two_sets_unrank,
+)
 from perfectplay._ranking_kernels import colex_unrank as kernel_unrank
-from perfectplay._ranking_kernels import colex_unrank_bits
 
 
 def colex_order(top: int, k: int) -> list[tuple[int, ...]]:
@@ -94,3 +102,25 @@ def test_pair_ranks_cover_the_range_in_colex_order() -> None:
     pairs = colex_order(30, 2)
     i, j = pair_unrank(np.arange(pair_count(30)))
     assert list(zip(i.tolist(), j.tolist(), strict=True)) == pairs
+
+
+@given(st.integers(1, 12), st.data())
+def test_two_sets_rank_numbers_the_boards_of_two_kinds_in_numeric_order(
+    top: int, data: st.DataObject
+) -> None:
+    nx = data.draw(st.integers(0, top))
+    ny = data.draw(st.integers(0, top - nx))
+    binom = binomials(top, top)
+    boards = sorted(
+        (sum(1 << c for c in xs), sum(1 << c for c in ys))
+        for xs in itertools.combinations(range(top), nx)
+        for ys in itertools.combinations(sorted(set(range(top)) - set(xs)), ny)
+    )
+    assert len(boards) == comb(top, nx) * comb(top - nx, ny)
+    for rank, (x, y) in enumerate(boards[:500]):
+        assert two_sets_rank(x, y, nx, ny, top, binom) == rank
+        assert two_sets_unrank(rank, nx, ny, top, binom) == (x, y)
+        assert colex_rank_bits(x, binom) == rank // comb(top - nx, ny)
+        assert scatter_bits(gather_bits(y, x), x, top) == y
+    masks = sorted(sum(1 << c for c in xs) for xs in itertools.combinations(range(top), nx))
+    assert all(next_set(a) == b for a, b in itertools.pairwise(masks[:500]))

@@ -29,7 +29,13 @@ from numpy.typing import NDArray
 
 from perfectplay._bits import popcount
 from perfectplay._ranking import binomials
-from perfectplay._ranking_kernels import colex_unrank_bits
+from perfectplay._ranking_kernels import (
+    gather_bits,
+    next_set,
+    scatter_bits,
+    two_sets_rank,
+    two_sets_unrank,
+)
 from perfectplay.games.mills.board import layout
 from perfectplay.values import LOSE, UNDECIDED
 
@@ -109,41 +115,6 @@ def _cell(low: int) -> int:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _colex(p: int, t: Tables) -> int:
-    """Colex rank of the set of points `p` among the sets of as many points."""
-    rank, j = 0, 1
-    while p:
-        low = p & -p
-        rank += t.binom[_cell(low), j]
-        j += 1
-        p ^= low
-    return rank
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _scatter(free: int, x: int, t: Tables) -> int:
-    """The points not in `x` numbered by the set bits of `free`."""
-    out, index = 0, 0
-    for d in range(t.points):
-        if not (x >> d) & 1:
-            if (free >> index) & 1:
-                out |= 1 << d
-            index += 1
-    return out
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _gather(y: int, x: int, t: Tables) -> int:
-    """The bits of `y` on the points `x` leaves free, numbered among those points."""
-    out = 0
-    while y:
-        low = y & -y
-        out |= 1 << (_cell(low) - popcount(x & (low - 1)))
-        y ^= low
-    return out
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
 def _image(p: int, s: int, t: Tables) -> int:
     out = 0
     i = 0
@@ -175,20 +146,6 @@ def _is_canonical(x: int, y: int, t: Tables) -> bool:
         if ix < x or (ix == x and _image(y, s, t) < y):
             return False
     return True
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _rank(x: int, y: int, m: int, o: int, t: Tables) -> int:
-    return _colex(x, t) * t.binom[t.points - m, o] + _colex(_gather(y, x, t), t)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _unrank(rank: int, m: int, o: int, t: Tables) -> tuple[int, int]:
-    per_x = t.binom[t.points - m, o]
-    rank_x = rank // per_x
-    x = colex_unrank_bits(rank_x, m, t.points, t.binom)
-    free = colex_unrank_bits(rank - rank_x * per_x, o, t.points - m, t.binom)
-    return x, _scatter(free, x, t)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -224,7 +181,7 @@ def ranks(
         x, y = xs[i], ys[i]
         if canonical:
             x, y = _canonical(x, y, t)
-        out[i] = _rank(x, y, m, o, t)
+        out[i] = two_sets_rank(x, y, m, o, t.points, t.binom)
     return out
 
 
@@ -236,7 +193,7 @@ def boards(
     xs = np.empty(rank.shape[0], dtype=np.int64)
     ys = np.empty(rank.shape[0], dtype=np.int64)
     for i in range(rank.shape[0]):
-        xs[i], ys[i] = _unrank(rank[i], m, o, t)
+        xs[i], ys[i] = two_sets_unrank(rank[i], m, o, t.points, t.binom)
     return xs, ys
 
 
@@ -275,12 +232,12 @@ def _land(which, child, n, nx, y, dest, removable, kinds, t):  # type: ignore[no
             r = gone & -gone
             gone ^= r
             cx, cy = _canonical(y ^ r, nx, t)
-            rank = kinds[1, 1] + _rank(cx, cy, kinds[1, 2], kinds[1, 3], t)
+            rank = kinds[1, 1] + two_sets_rank(cx, cy, kinds[1, 2], kinds[1, 3], t.points, t.binom)
             which, child = _put(which, child, n, kinds[1, 0], rank)
             n += 1
     else:
         cx, cy = _canonical(y, nx, t)
-        rank = kinds[0, 1] + _rank(cx, cy, kinds[0, 2], kinds[0, 3], t)
+        rank = kinds[0, 1] + two_sets_rank(cx, cy, kinds[0, 2], kinds[0, 3], t.points, t.binom)
         which, child = _put(which, child, n, kinds[0, 0], rank)
         n += 1
     return which, child, n
@@ -309,7 +266,7 @@ def children(
     for i in range(count):
         b = _block(rank[i], blocks)
         m, o, mf = blocks[b, 1], blocks[b, 2], blocks[b, 3]
-        x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
+        x, y = two_sets_unrank(rank[i] - blocks[b, 0], m, o, t.points, t.binom)
         lost = m + mf < 3
         primitive[i] = LOSE if lost else UNDECIDED
         if not lost:
@@ -357,7 +314,7 @@ def parents(
         b = _block(rank[i], blocks)
         m, o, mf, of = blocks[b, 1], blocks[b, 2], blocks[b, 3], blocks[b, 4]
         if back[b] >= 0 and m + mf >= 3:
-            x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
+            x, y = two_sets_unrank(rank[i] - blocks[b, 0], m, o, t.points, t.binom)
             empty = full & ~(x | y)
             jumps = t.jumps and of == 0 and o == 3
             stones = y
@@ -372,18 +329,10 @@ def parents(
                     sources ^= src
                     px, py = _canonical(y ^ dest ^ src, x, t)
                     out = _room(out, n)
-                    out[n] = back[b] + _rank(px, py, o, m, t)
+                    out[n] = back[b] + two_sets_rank(px, py, o, m, t.points, t.binom)
                     n += 1
         indptr[i + 1] = n
     return indptr, out[:n].copy()
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _next_set(p: int) -> int:
-    """The next larger set with as many bits (Gosper's hack)."""
-    low = p & -p
-    ripple = p + low
-    return (((ripple ^ p) >> 2) // low) | ripple
 
 
 @nb.njit(cache=True, nogil=True)
@@ -393,18 +342,18 @@ def slots(start: int, stop: int, m: int, o: int, t: Tables) -> NDArray[np.bool_]
     out = np.zeros(max(stop - start, 0), dtype=np.bool_)
     if stop <= start:
         return out
-    x, y = _unrank(start, m, o, t)
-    free = _gather(y, x, t)
+    x, y = two_sets_unrank(start, m, o, t.points, t.binom)
+    free = gather_bits(y, x)
     width = t.points - m
     for i in range(out.shape[0]):
         out[i] = _is_canonical(x, y, t)
         if o > 0:
-            free = _next_set(free)
+            free = next_set(free)
         if o == 0 or free >> width:
             free = (1 << o) - 1
             if m > 0:
-                x = _next_set(x)
-        y = _scatter(free, x, t)
+                x = next_set(x)
+        y = scatter_bits(free, x, t.points)
     return out
 
 
@@ -415,7 +364,7 @@ def orbit_sizes(rank: NDArray[np.int64], m: int, o: int, t: Tables) -> NDArray[n
     count = t.image.shape[0]
     images = np.empty(count, dtype=np.int64)
     for i in range(rank.shape[0]):
-        x, y = _unrank(rank[i], m, o, t)
+        x, y = two_sets_unrank(rank[i], m, o, t.points, t.binom)
         distinct = 0
         for s in range(count):
             images[s] = (_image(x, s, t) << t.points) | _image(y, s, t)

@@ -62,6 +62,7 @@ Examples
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from math import comb
 from typing import Any
 
@@ -70,22 +71,26 @@ from perfectplay.games.mills.board import Layout, layout
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 
-__all__ = ["VARIANTS", "Mills", "MillsPosition", "Variant", "swap_colours", "variant"]
+__all__ = ["VARIANTS", "Mills", "MillsPosition", "Variant", "swap_colours", "variant_of"]
 
 MillsPosition = tuple[str, str, int, int]
 """``(board, turn, white_in_hand, black_in_hand)``: points ``W``/``B``/``-``; ``"W"``/``"B"``."""
 
 
+@dataclass(frozen=True)
 class Variant:
     """One member of the family: its board, stones per side and the two rule switches."""
 
-    def __init__(self, name: str, board: str, stones: int, jumps: bool, lasker: bool) -> None:
-        self.name, self.stones, self.jumps, self.lasker = name, stones, jumps, lasker
-        self.board: Layout = layout(board)
-
-    def __repr__(self) -> str:
-        return f"Variant({self.name!r}, {self.board.name!r}, {self.stones}, {self.jumps}, " \
-            f"{self.lasker})"  # fmt: skip
+    name: str
+    """The variant's name (a key of :data:`VARIANTS`)."""
+    board: Layout
+    """The board layout."""
+    stones: int
+    """Stones per side."""
+    jumps: bool
+    """Whether a player with 3 stones on the board and none in hand jumps."""
+    lasker: bool
+    """Whether a player with stones in hand may move instead of placing."""
 
 
 VARIANTS = {
@@ -98,7 +103,7 @@ VARIANTS = {
 """Each variant's board layout, stones per side, whether 3 stones jump, and Lasker's rule."""
 
 
-def variant(name: Any, stones: Any) -> Variant:
+def variant_of(name: Any, stones: Any) -> Variant:
     """The variant `name` with `stones` per side (0: the variant's own count).
 
     Raises
@@ -122,7 +127,7 @@ def variant(name: Any, stones: Any) -> Variant:
             f"morris needs stones between 3 and {min(12, points // 2)} on the {board} board "
             f"(or 0 for the variant's {default}), got {stones!r}"
         )
-    return Variant(name, board, count, jumps, lasker)
+    return Variant(name, layout(board), count, jumps, lasker)
 
 
 def swap_colours(board: str) -> str:
@@ -147,7 +152,7 @@ class Mills(Game[MillsPosition]):
     """
 
     def __init__(self, variant: str = "nine", stones: int = 0) -> None:
-        self.variant = globals()["variant"](variant, stones)
+        self.variant = variant_of(variant, stones)
         self.board = self.variant.board
         self.points = len(self.board.points)
         self.stones = self.variant.stones

@@ -30,7 +30,14 @@ from numpy.typing import NDArray
 
 from perfectplay._bits import popcount
 from perfectplay._ranking import binomials, colex_rank
-from perfectplay._ranking_kernels import colex_unrank_bits
+from perfectplay._ranking_kernels import (
+    colex_rank_bits,
+    gather_bits,
+    next_set,
+    scatter_bits,
+    two_sets_rank,
+    two_sets_unrank,
+)
 from perfectplay.games._square_board import square_symmetries as board_symmetries
 from perfectplay.games.teeko.rules import patterns
 from perfectplay.values import LOSE, UNDECIDED
@@ -97,41 +104,6 @@ def _cell(low: int) -> int:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _colex(p: int, t: Tables) -> int:
-    """Colex rank of pattern `p` among the patterns with as many set bits."""
-    rank, j = 0, 1
-    while p:
-        low = p & -p
-        rank += t.binom[_cell(low), j]
-        j += 1
-        p ^= low
-    return rank
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _scatter(free: int, x: int, t: Tables) -> int:
-    """The pattern whose cells are the free cells (not in `x`) numbered by `free`'s bits."""
-    out, index = 0, 0
-    for d in range(t.cells):
-        if not (x >> d) & 1:
-            if (free >> index) & 1:
-                out |= 1 << d
-            index += 1
-    return out
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _gather(o: int, x: int, t: Tables) -> int:
-    """The bits of `o` on the cells `x` leaves free, numbered among those cells."""
-    out = 0
-    while o:
-        low = o & -o
-        out |= 1 << (_cell(low) - popcount(x & (low - 1)))
-        o ^= low
-    return out
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
 def _image(p: int, s: int, t: Tables) -> int:
     out = 0
     while p:
@@ -167,23 +139,9 @@ def _is_canonical(x: int, o: int, t: Tables) -> bool:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _rank(x: int, o: int, nx: int, no: int, t: Tables) -> int:
-    return _colex(x, t) * t.binom[t.cells - nx, no] + _colex(_gather(o, x, t), t)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _unrank(rank: int, nx: int, no: int, t: Tables) -> tuple[int, int]:
-    per_x = t.binom[t.cells - nx, no]
-    rank_x = rank // per_x
-    x = colex_unrank_bits(rank_x, nx, t.cells, t.binom)
-    free = colex_unrank_bits(rank - rank_x * per_x, no, t.cells - nx, t.binom)
-    return x, _scatter(free, x, t)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
 def _won(p: int, t: Tables) -> bool:
     """Whether the pieces `p` of one player form a winning pattern (they need all ``k``)."""
-    return popcount(p) == t.k and t.win[_colex(p, t)]
+    return popcount(p) == t.k and t.win[colex_rank_bits(p, t.binom)]
 
 
 # ---------------------------------------------------------------------------- kernels
@@ -198,7 +156,7 @@ def ranks(
         x, o = xs[i], os[i]
         if canonical:
             x, o = _canonical(x, o, t)
-        out[i] = _rank(x, o, nx, no, t)
+        out[i] = two_sets_rank(x, o, nx, no, t.cells, t.binom)
     return out
 
 
@@ -210,7 +168,7 @@ def boards(
     xs = np.empty(rank.shape[0], dtype=np.int64)
     os = np.empty(rank.shape[0], dtype=np.int64)
     for i in range(rank.shape[0]):
-        xs[i], os[i] = _unrank(rank[i], nx, no, t)
+        xs[i], os[i] = two_sets_unrank(rank[i], nx, no, t.cells, t.binom)
     return xs, os
 
 
@@ -237,7 +195,7 @@ def children(
     m = 0
     indptr[0] = 0
     for i in range(count):
-        x, o = _unrank(rank[i], nx, no, t)
+        x, o = two_sets_unrank(rank[i], nx, no, t.cells, t.binom)
         over = _won(x, t) or _won(o, t)
         primitive[i] = LOSE if over else UNDECIDED
         if not over:
@@ -253,7 +211,7 @@ def children(
                         targets ^= dest
                         bx, bo = _canonical(o, x ^ src ^ dest, t)
                         which[m] = 0
-                        child[m] = _rank(bx, bo, nx, no, t)
+                        child[m] = two_sets_rank(bx, bo, nx, no, t.cells, t.binom)
                         m += 1
             else:
                 x_moves = nx == no
@@ -263,7 +221,7 @@ def children(
                     empty ^= cell
                     bx, bo = _canonical(x | cell, o, t) if x_moves else _canonical(x, o | cell, t)
                     which[m] = 1
-                    child[m] = _rank(bx, bo, cx, co, t)
+                    child[m] = two_sets_rank(bx, bo, cx, co, t.cells, t.binom)
                     m += 1
         indptr[i + 1] = m
     return primitive, indptr, which[:m], child[:m]
@@ -286,7 +244,7 @@ def parents(rank: NDArray[np.int64], t: Tables) -> tuple[NDArray[np.int64], NDAr
     m = 0
     indptr[0] = 0
     for i in range(count):
-        x, o = _unrank(rank[i], k, k, t)
+        x, o = two_sets_unrank(rank[i], k, k, t.cells, t.binom)
         if not _won(x, t):  # a parent with X's pattern on the board is over
             empty = full & ~(x | o)
             pieces = o
@@ -301,18 +259,10 @@ def parents(rank: NDArray[np.int64], t: Tables) -> tuple[NDArray[np.int64], NDAr
                     if _won(before, t):
                         continue
                     bx, bo = _canonical(before, x, t)
-                    out[m] = _rank(bx, bo, k, k, t)
+                    out[m] = two_sets_rank(bx, bo, k, k, t.cells, t.binom)
                     m += 1
         indptr[i + 1] = m
     return indptr, out[:m]
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _next_pattern(p: int) -> int:
-    """The next larger pattern with as many set bits (Gosper's hack)."""
-    low = p & -p
-    ripple = p + low
-    return (((ripple ^ p) >> 2) // low) | ripple
 
 
 @nb.njit(cache=True, nogil=True)
@@ -325,18 +275,18 @@ def slots(start: int, stop: int, nx: int, no: int, t: Tables) -> NDArray[np.bool
     out = np.zeros(max(stop - start, 0), dtype=np.bool_)
     if stop <= start:
         return out
-    x, o = _unrank(start, nx, no, t)
-    free = _gather(o, x, t)
+    x, o = two_sets_unrank(start, nx, no, t.cells, t.binom)
+    free = gather_bits(o, x)
     width = t.cells - nx
     for i in range(out.shape[0]):
         out[i] = _is_canonical(x, o, t) and not (_won(x, t) and _won(o, t))
         if no > 0:
-            free = _next_pattern(free)
+            free = next_set(free)
         if no == 0 or free >> width:
             free = (1 << no) - 1
             if nx > 0:
-                x = _next_pattern(x)
-        o = _scatter(free, x, t)
+                x = next_set(x)
+        o = scatter_bits(free, x, t.cells)
     return out
 
 
@@ -349,7 +299,7 @@ def orbit_sizes(
     out = np.empty(rank.shape[0], dtype=np.int64)
     images = np.empty(8, dtype=np.int64)
     for i in range(rank.shape[0]):
-        x, o = _unrank(rank[i], nx, no, t)
+        x, o = two_sets_unrank(rank[i], nx, no, t.cells, t.binom)
         distinct = 0
         for s in range(t.symmetries):
             images[s] = (_image(x, s, t) << t.cells) | _image(o, s, t)
