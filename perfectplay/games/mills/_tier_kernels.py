@@ -12,8 +12,8 @@ then the colex rank of ``y`` among the ``P - m`` points ``x`` leaves free:
 numeric order of ``(x, y)``, so a board's canonical form, its image with the smallest
 ``(x, y)`` under the board's symmetries, is also its image of smallest rank.
 
-A symmetry's image of a bitboard is read byte by byte from a table (``image[s, i, v]``: the
-image of byte value ``v`` at byte ``i``), 3 look-ups for the 24-point boards.
+A symmetry's image of a bitboard is read byte by byte from a table
+(:mod:`perfectplay.games._symmetry_kernels`), 3 look-ups for the 24-point boards.
 
 Kernels run array-at-a-time without the GIL (``nogil``): the tier engine calls them from threads.
 """
@@ -35,6 +35,12 @@ from perfectplay._ranking_kernels import (
     scatter_bits,
     two_sets_rank,
     two_sets_unrank,
+)
+from perfectplay.games._symmetry_kernels import (
+    canonical_pair,
+    image_table,
+    is_canonical_pair,
+    orbit_size,
 )
 from perfectplay.games.mills.board import layout
 from perfectplay.values import LOSE, UNDECIDED
@@ -88,14 +94,7 @@ def tables(board: str, jumps: bool, lasker: bool, symmetries: bool = True) -> Ta
     lay = layout(board)
     points = len(lay.points)
     perms = lay.symmetries if symmetries else lay.symmetries[:1]
-    nbytes = (points + 7) // 8
-    image = np.zeros((len(perms), nbytes, 256), dtype=np.int64)
-    for s, perm in enumerate(perms):
-        for i in range(nbytes):
-            for v in range(256):
-                image[s, i, v] = sum(
-                    1 << perm[8 * i + b] for b in range(8) if v >> b & 1 and 8 * i + b < points
-                )
+    image = image_table(perms, points)
     neighbours = np.array([sum(1 << q for q in near) for near in lay.neighbours], dtype=np.int64)
     mills = np.array([sum(1 << q for q in m) for m in lay.mills], dtype=np.int64)
     point_mills = np.full((points, 4), _NONE, dtype=np.int64)
@@ -112,40 +111,6 @@ def tables(board: str, jumps: bool, lasker: bool, symmetries: bool = True) -> Ta
 def _cell(low: int) -> int:
     """The point of a bitboard's lowest set bit `low` (a power of two)."""
     return popcount(low - 1)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _image(p: int, s: int, t: Tables) -> int:
-    out = 0
-    i = 0
-    while p:
-        out |= t.image[s, i, p & 255]
-        p >>= 8
-        i += 1
-    return out
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _canonical(x: int, y: int, t: Tables) -> tuple[int, int]:
-    """The symmetric image of board ``(x, y)`` with the smallest ``(x, y)``: smallest rank."""
-    bx, by = x, y
-    for s in range(1, t.image.shape[0]):
-        ix = _image(x, s, t)
-        if ix > bx:
-            continue
-        iy = _image(y, s, t)
-        if ix < bx or iy < by:
-            bx, by = ix, iy
-    return bx, by
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _is_canonical(x: int, y: int, t: Tables) -> bool:
-    for s in range(1, t.image.shape[0]):
-        ix = _image(x, s, t)
-        if ix < x or (ix == x and _image(y, s, t) < y):
-            return False
-    return True
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -180,7 +145,7 @@ def ranks(
     for i in range(xs.shape[0]):
         x, y = xs[i], ys[i]
         if canonical:
-            x, y = _canonical(x, y, t)
+            x, y = canonical_pair(x, y, t.image)
         out[i] = two_sets_rank(x, y, m, o, t.points, t.binom)
     return out
 
@@ -231,12 +196,12 @@ def _land(which, child, n, nx, y, dest, removable, kinds, t):  # type: ignore[no
         while gone:
             r = gone & -gone
             gone ^= r
-            cx, cy = _canonical(y ^ r, nx, t)
+            cx, cy = canonical_pair(y ^ r, nx, t.image)
             rank = kinds[1, 1] + two_sets_rank(cx, cy, kinds[1, 2], kinds[1, 3], t.points, t.binom)
             which, child = _put(which, child, n, kinds[1, 0], rank)
             n += 1
     else:
-        cx, cy = _canonical(y, nx, t)
+        cx, cy = canonical_pair(y, nx, t.image)
         rank = kinds[0, 1] + two_sets_rank(cx, cy, kinds[0, 2], kinds[0, 3], t.points, t.binom)
         which, child = _put(which, child, n, kinds[0, 0], rank)
         n += 1
@@ -327,7 +292,7 @@ def parents(
                 while sources:
                     src = sources & -sources
                     sources ^= src
-                    px, py = _canonical(y ^ dest ^ src, x, t)
+                    px, py = canonical_pair(y ^ dest ^ src, x, t.image)
                     out = _room(out, n)
                     out[n] = back[b] + two_sets_rank(px, py, o, m, t.points, t.binom)
                     n += 1
@@ -346,7 +311,7 @@ def slots(start: int, stop: int, m: int, o: int, t: Tables) -> NDArray[np.bool_]
     free = gather_bits(y, x)
     width = t.points - m
     for i in range(out.shape[0]):
-        out[i] = _is_canonical(x, y, t)
+        out[i] = is_canonical_pair(x, y, t.image)
         if o > 0:
             free = next_set(free)
         if o == 0 or free >> width:
@@ -361,18 +326,7 @@ def slots(start: int, stop: int, m: int, o: int, t: Tables) -> NDArray[np.bool_]
 def orbit_sizes(rank: NDArray[np.int64], m: int, o: int, t: Tables) -> NDArray[np.int64]:
     """How many distinct boards the symmetries make of each rank's board."""
     out = np.empty(rank.shape[0], dtype=np.int64)
-    count = t.image.shape[0]
-    images = np.empty(count, dtype=np.int64)
     for i in range(rank.shape[0]):
         x, y = two_sets_unrank(rank[i], m, o, t.points, t.binom)
-        distinct = 0
-        for s in range(count):
-            images[s] = (_image(x, s, t) << t.points) | _image(y, s, t)
-            new = True
-            for c in range(s):
-                if images[c] == images[s]:
-                    new = False
-                    break
-            distinct += new
-        out[i] = distinct
+        out[i] = orbit_size(x, y, t.image, t.points)
     return out

@@ -2,8 +2,9 @@
 
 A board is two bitboards, bit ``d`` for cell ``d = row * n + col`` (row 0 on top): ``x`` (the X
 pieces) and ``o`` (the O pieces). A player holds at most ``k`` pieces, so every loop over a
-bitboard's pieces runs at most ``k`` times: a symmetric image is ``k`` look-ups of a cell
-permutation, a colex rank ``k`` binomials, a pattern test one look-up of the colex rank.
+bitboard's pieces runs at most ``k`` times: a colex rank is ``k`` binomials, a pattern test one
+look-up of the colex rank; a symmetric image is one look-up per byte of the board
+(:mod:`perfectplay.games._symmetry_kernels`, 4 on 5x5).
 
 **Ranking** of a tier with ``nx`` X and ``no`` O pieces: the colex rank of ``x`` among the
 ``C(N, nx)`` patterns of ``nx`` cells (:mod:`perfectplay._ranking`), then the colex rank of ``o``
@@ -39,6 +40,12 @@ from perfectplay._ranking_kernels import (
     two_sets_unrank,
 )
 from perfectplay.games._square_board import square_symmetries as board_symmetries
+from perfectplay.games._symmetry_kernels import (
+    canonical_pair,
+    image_table,
+    is_canonical_pair,
+    orbit_size,
+)
 from perfectplay.games.teeko.rules import patterns
 from perfectplay.values import LOSE, UNDECIDED
 
@@ -65,15 +72,14 @@ class Tables(NamedTuple):
     """Pieces per player."""
     binom: NDArray[np.int64]
     """``binom[i, j] = C(i, j)`` for ``0 <= i, j <= cells``."""
-    perm: NDArray[np.int64]
-    """``perm[s, d]``: the cell symmetry ``s`` (0 the identity) takes cell ``d`` to."""
+    image: NDArray[np.int64]
+    """The symmetries canonical forms use as an image table
+    (:func:`perfectplay.games._symmetry_kernels.image_table`): the 8 of the square, or the
+    identity alone (every board its own class; to measure what the symmetries save)."""
     neighbours: NDArray[np.int64]
     """Per cell, its up to 8 neighbours as a bitboard."""
     win: NDArray[np.bool_]
     """Per colex rank of a set of ``k`` cells: whether those cells form a winning pattern."""
-    symmetries: int
-    """How many of the 8 symmetries canonical forms use: 8, or 1 (none: every board its own
-    class; to measure what the symmetries save)."""
 
 
 @cache
@@ -92,8 +98,8 @@ def tables(n: int, k: int, symmetries: int = 8) -> Tables:
         neighbours.append(mask)
     win = np.zeros(int(binom[cells, k]), dtype=np.bool_)
     win[colex_rank(patterns(n, k), binom)] = True
-    perm = np.array(board_symmetries(n), dtype=np.int64)
-    return Tables(n, cells, k, binom, perm, np.array(neighbours, dtype=np.int64), win, symmetries)
+    image = image_table(board_symmetries(n)[:symmetries], cells)
+    return Tables(n, cells, k, binom, image, np.array(neighbours, dtype=np.int64), win)
 
 
 # ---------------------------------------------------------------------------- bit helpers
@@ -101,41 +107,6 @@ def tables(n: int, k: int, symmetries: int = 8) -> Tables:
 def _cell(low: int) -> int:
     """The cell of a bitboard's lowest set bit `low` (a power of two)."""
     return popcount(low - 1)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _image(p: int, s: int, t: Tables) -> int:
-    out = 0
-    while p:
-        low = p & -p
-        out |= 1 << t.perm[s, _cell(low)]
-        p ^= low
-    return out
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _canonical(x: int, o: int, t: Tables) -> tuple[int, int]:
-    """The symmetric image of board ``(x, o)`` with the smallest ``(x, o)``: smallest rank."""
-    bx, bo = x, o
-    for s in range(1, t.symmetries):
-        ix = _image(x, s, t)
-        if ix > bx:
-            continue
-        io = _image(o, s, t)
-        if ix < bx or io < bo:
-            bx, bo = ix, io
-    return bx, bo
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _is_canonical(x: int, o: int, t: Tables) -> bool:
-    for s in range(1, t.symmetries):
-        ix = _image(x, s, t)
-        if ix < x:
-            return False
-        if ix == x and _image(o, s, t) < o:
-            return False
-    return True
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -155,7 +126,7 @@ def ranks(
     for i in range(xs.shape[0]):
         x, o = xs[i], os[i]
         if canonical:
-            x, o = _canonical(x, o, t)
+            x, o = canonical_pair(x, o, t.image)
         out[i] = two_sets_rank(x, o, nx, no, t.cells, t.binom)
     return out
 
@@ -209,7 +180,7 @@ def children(
                     while targets:
                         dest = targets & -targets
                         targets ^= dest
-                        bx, bo = _canonical(o, x ^ src ^ dest, t)
+                        bx, bo = canonical_pair(o, x ^ src ^ dest, t.image)
                         which[m] = 0
                         child[m] = two_sets_rank(bx, bo, nx, no, t.cells, t.binom)
                         m += 1
@@ -219,7 +190,10 @@ def children(
                 while empty:
                     cell = empty & -empty
                     empty ^= cell
-                    bx, bo = _canonical(x | cell, o, t) if x_moves else _canonical(x, o | cell, t)
+                    if x_moves:
+                        bx, bo = canonical_pair(x | cell, o, t.image)
+                    else:
+                        bx, bo = canonical_pair(x, o | cell, t.image)
                     which[m] = 1
                     child[m] = two_sets_rank(bx, bo, cx, co, t.cells, t.binom)
                     m += 1
@@ -258,7 +232,7 @@ def parents(rank: NDArray[np.int64], t: Tables) -> tuple[NDArray[np.int64], NDAr
                     before = o ^ dest ^ src
                     if _won(before, t):
                         continue
-                    bx, bo = _canonical(before, x, t)
+                    bx, bo = canonical_pair(before, x, t.image)
                     out[m] = two_sets_rank(bx, bo, k, k, t.cells, t.binom)
                     m += 1
         indptr[i + 1] = m
@@ -279,7 +253,7 @@ def slots(start: int, stop: int, nx: int, no: int, t: Tables) -> NDArray[np.bool
     free = gather_bits(o, x)
     width = t.cells - nx
     for i in range(out.shape[0]):
-        out[i] = _is_canonical(x, o, t) and not (_won(x, t) and _won(o, t))
+        out[i] = is_canonical_pair(x, o, t.image) and not (_won(x, t) and _won(o, t))
         if no > 0:
             free = next_set(free)
         if no == 0 or free >> width:
@@ -297,17 +271,7 @@ def orbit_sizes(
     """How many distinct boards the 8 symmetries make of each rank's board, twice as many if
     `swapped` (the moving tier: each board also stands for its colour swap, O to move)."""
     out = np.empty(rank.shape[0], dtype=np.int64)
-    images = np.empty(8, dtype=np.int64)
     for i in range(rank.shape[0]):
         x, o = two_sets_unrank(rank[i], nx, no, t.cells, t.binom)
-        distinct = 0
-        for s in range(t.symmetries):
-            images[s] = (_image(x, s, t) << t.cells) | _image(o, s, t)
-            new = True
-            for b in range(s):
-                if images[b] == images[s]:
-                    new = False
-                    break
-            distinct += new
-        out[i] = distinct * (2 if swapped else 1)
+        out[i] = orbit_size(x, o, t.image, t.cells) * (2 if swapped else 1)
     return out
