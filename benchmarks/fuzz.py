@@ -175,8 +175,8 @@ def problem_surface(name: str) -> Surface:
 
 
 def params_surface() -> Surface:
-    from perfectplay.cli._params import parse_params
     from perfectplay.games.registry import game_entry, game_names, load_game
+    from perfectplay.params import parse_params
 
     names = game_names()
     seeds = [b"x=1"]

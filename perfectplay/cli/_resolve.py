@@ -115,11 +115,11 @@ def build_game(
     Raises
     ------
     UnknownNameError, InputFormatError, GameDefinitionError
-        Unknown names, bad parameters (see :mod:`perfectplay.cli._params`).
+        Unknown names, bad parameters (see :mod:`perfectplay.params`).
     """
-    from perfectplay.cli._params import load_target, parse_params
     from perfectplay.errors import InputFormatError
     from perfectplay.games.registry import game_entry, load_game, load_tiered_game
+    from perfectplay.params import load_target, parse_params
 
     if target is not None:
         if text is not None:
@@ -171,7 +171,7 @@ def saved_game(path: str, target: str | None, params: Sequence[str]) -> Any:
         `params` without `target` (a saved file's parameters are its own).
     UnknownNameError
         `target` is not an importable game class (see
-        :func:`~perfectplay.cli._params.load_target`).
+        :func:`~perfectplay.params.load_target`).
     """
     if target is None:
         if params:
@@ -179,7 +179,7 @@ def saved_game(path: str, target: str | None, params: Sequence[str]) -> Any:
 
             raise InputFormatError(f"--param applies to a game name, not to the saved {path}")
         return None
-    from perfectplay.cli._params import load_target
+    from perfectplay.params import load_target
     from perfectplay.solved import is_tier_directory
 
     return load_target(target, params, tiered=is_tier_directory(path))

@@ -53,7 +53,6 @@ from starlette.staticfiles import StaticFiles
 
 from perfectplay._names import normalise_name
 from perfectplay._targets import class_target
-from perfectplay.cli._params import parse_params
 from perfectplay.errors import (
     InputFormatError,
     PerfectPlayError,
@@ -62,6 +61,7 @@ from perfectplay.errors import (
     UnknownNameError,
 )
 from perfectplay.games.registry import game_entry, game_names, load_game
+from perfectplay.params import parse_params
 from perfectplay.protocol.answers import Answers
 from perfectplay.protocol.game import Game, param_value_text
 from perfectplay.search.service import SearchedGame, Thinking

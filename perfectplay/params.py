@@ -1,4 +1,7 @@
-"""A game's parameters as the command line writes them (``--param KEY=VALUE``), and ``--game``.
+"""A game's parameters written as text (``KEY=VALUE``), and ``--game MODULE:CLASS``.
+
+The command line reads them from ``--param``, the web app from its ``params`` argument: both
+import them from here, so that neither front end imports the other.
 
 A registered game's parameters are typed by its entry (read from its constructor); a class of
 one's own (``--game package.module:Class``) is typed the same way from its constructor's

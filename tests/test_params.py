@@ -1,4 +1,4 @@
-"""Parameters as the command line writes them, and --game (perfectplay.cli._params)."""
+"""Parameters as the command line writes them, and --game (perfectplay.params)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from perfectplay.cli._params import load_target, parse_params
 from perfectplay.errors import InputFormatError, UnknownNameError
 from perfectplay.games.registry import game_entry
+from perfectplay.params import load_target, parse_params
 
 
 def test_parse_params_from_the_command_line() -> None:
