@@ -273,24 +273,44 @@ def test_numba_kernels_live_in_private_modules() -> None:
     assert public_kernels() == []
 
 
-def test_no_modules_import_each_other_in_a_cycle() -> None:
+def module_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module of the package (the root left out) to the modules it imports."""
     graph: dict[str, set[str]] = {}
-    known = modules()
+    known = modules(root)
     for name, path in known.items():
         if name == "perfectplay":
             continue
-        graph[name] = {t for t, _ in imports(name, path) if t in known and t != "perfectplay"}
+        graph[name] = {t for t, _ in imports(name, path, root) if t in known and t != "perfectplay"}
     # Importing a submodule runs its package's __init__ first; that edge is not a cycle.
     for name, targets in graph.items():
         targets.discard(name.rpartition(".")[0])
-    cycles = []
+    return graph
+
+
+def package_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each first-level package (``perfectplay.cli``) to the other first-level packages its
+    modules import; top-level modules (``perfectplay.store``) stand for themselves."""
+
+    def first(name: str) -> str:
+        return ".".join(name.split(".")[:2])
+
+    graph: dict[str, set[str]] = {}
+    for name, targets in module_graph(root).items():
+        edges = graph.setdefault(first(name), set())
+        edges.update(first(t) for t in targets if first(t) != first(name))
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[str]:
+    """One line per cycle found by a depth-first walk of `graph` (``a -> b -> a``)."""
+    found = []
     state: dict[str, int] = {}
 
     def visit(node: str, path: list[str]) -> None:
         state[node] = 1
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                cycles.append(" -> ".join([*path[path.index(nxt) :], nxt]))
+                found.append(" -> ".join([*path[path.index(nxt) :], nxt]))
             elif nxt not in state:
                 visit(nxt, [*path, nxt])
         state[node] = 2
@@ -298,7 +318,17 @@ def test_no_modules_import_each_other_in_a_cycle() -> None:
     for node in sorted(graph):
         if node not in state:
             visit(node, [node])
-    assert cycles == []
+    return found
+
+
+def test_no_modules_import_each_other_in_a_cycle() -> None:
+    assert cycles(module_graph()) == []
+
+
+def test_no_packages_import_each_other_in_a_cycle() -> None:
+    """Two front ends importing each other's modules (``cli`` and ``web``) is a cycle of
+    packages even when no two modules form one."""
+    assert cycles(package_graph()) == []
 
 
 # ---------------------------------------------------------------------------- planted
@@ -406,3 +436,16 @@ def test_a_planted_kernel_in_a_public_module_is_reported(tmp_path: Path) -> None
     kernel = "import numba as nb\n\n@nb.njit(cache=True)\ndef count(a):\n    return a.size\n"
     root = plant(tmp_path, {"graphfile.py": kernel, "_graphfile_kernels.py": kernel})
     assert public_kernels(root) == ["perfectplay/graphfile.py:4 count"]
+
+
+def test_a_planted_cycle_of_packages_is_reported(tmp_path: Path) -> None:
+    root = plant(
+        tmp_path,
+        {
+            "web/__init__.py": "",
+            "web/app.py": "from perfectplay.cli import solve\n",
+            "cli/serve.py": "from perfectplay.web import app\n",
+        },
+    )
+    assert cycles(module_graph(root)) == []
+    assert cycles(package_graph(root)) == ["perfectplay.cli -> perfectplay.web -> perfectplay.cli"]
