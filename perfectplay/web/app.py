@@ -67,7 +67,7 @@ from perfectplay.protocol.game import Game, param_value_text
 from perfectplay.search.service import SearchedGame, Thinking
 from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
-from perfectplay.web.report import position_report, searched_report
+from perfectplay.web.report import board_report, position_report, searched_report
 from perfectplay.web.solutions import (
     DEFAULT_MAX_POSITIONS,
     RETRY_SECONDS,
@@ -370,11 +370,15 @@ def create_app(
         # in a worker thread: a search's answer is waited for up to SEARCH_WAIT
         report = await run_in_threadpool(_report, found, request)
         if isinstance(report, Thinking):
+            start, played = _query_text(request, "position"), _move_labels(request)
+            # the board without values, so that the page shows it while the search runs
+            board = await run_in_threadpool(board_report, found.game, start, played)
             status = {
                 "thinking": True,
                 "game": report.game,
                 "elapsed": round(report.elapsed, 2),
                 "running": report.running,
+                **board,
             }
             return JSONResponse(status, status_code=202)
         return JSONResponse(report)

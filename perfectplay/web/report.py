@@ -41,6 +41,7 @@ from perfectplay.values import NO_REMOTENESS, Value
 __all__ = [
     "MAX_MOVES",
     "MAX_POSITION_CHARS",
+    "board_report",
     "position_report",
     "searched_report",
     "start_position",
@@ -183,6 +184,30 @@ def position_report(solved: Answers, start: str | None, moves: Sequence[str]) ->
     report = _describe(game, position, solved.move_values(position), best, history)
     report["history_from"] = 0
     return report
+
+
+def board_report(game: Game[Any], start: str | None, moves: Sequence[str]) -> dict[str, Any]:
+    """The position reached, its text and its board with no move valued: what a page shows
+    while the position is searched (``position`` and ``svg`` of :func:`position_report`).
+
+    >>> from perfectplay.games.registry import load_game
+    >>> shown = board_report(load_game("tic-tac-toe"), None, ["b2"])
+    >>> shown["position"], shown["svg"].count("data-move=")
+    ('. . .\\n. X .\\n. . .', 0)
+
+    Raises
+    ------
+    InputFormatError
+        As :func:`position_report`.
+
+    Notes
+    -----
+    Cost: the replay (O(moves)) and drawing the board.
+    """
+    from perfectplay.draw import position_svg
+
+    position = _replay(game, _parse_start(game, start), moves)[-1]
+    return {"position": game.render(position), "svg": position_svg(game, position)}
 
 
 def searched_report(

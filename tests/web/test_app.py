@@ -19,7 +19,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 from starlette.testclient import TestClient
 
 import perfectplay
-from perfectplay.draw import PALETTE
+from perfectplay.draw import PALETTE, position_svg
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.values import NO_REMOTENESS
 from perfectplay.web import app as web_app
@@ -308,6 +308,8 @@ def test_requests_during_a_long_search_answer_at_once(monkeypatch: pytest.Monkey
     board's search (a second search slot) ends while the long one still runs. The long search
     is not abandoned for going unasked while the test's requests run (a loaded machine took
     longer than ABANDON_AFTER between two of them)."""
+    from perfectplay.search import search
+
     monkeypatch.setattr("perfectplay.search.service.ABANDON_AFTER", 3600.0)
     cache = SolutionCache(max_positions=200_000)
     cache.wait(TTT)
@@ -340,6 +342,13 @@ def test_requests_during_a_long_search_answer_at_once(monkeypatch: pytest.Monkey
     waiting, running = timed[2][2], timed[3][2]
     assert waiting["thinking"] and not waiting["running"]  # one search per game at a time
     assert running["thinking"] and running["running"] and running["elapsed"] >= 1.0
+    # each 202 carries the position and its board, no move valued, the size of a valued one
+    found = search(C4_BIG, C4_BIG.parse(LATE), all_moves=True)
+    valued = position_svg(C4_BIG, C4_BIG.parse(LATE), found.moves)
+    for status, text in [(waiting, LATE), (running, "4")]:
+        assert C4_BIG.parse(status["position"]) == C4_BIG.parse(text)
+        assert status["svg"].count("data-move=") == 0
+        assert status["svg"].split(">")[0] == valued.split(">")[0]  # the same width, height
     assert other.status_code == 200 and other.json()["value"] == "WIN"
     assert still.status_code == 202 and still.json()["running"]
 

@@ -393,3 +393,45 @@ def test_a_game_too_large_to_solve_is_played_by_search(browser: Any, shots: Path
         assert page.is_hidden("#progress") and page.is_hidden("#error")
         _screenshot(page, shots / "connect-four-6x7.png")
     page.close()
+
+
+def test_the_board_stays_while_the_first_search_runs(browser: Any, shots: Path) -> None:
+    """Connect Four 6x7 eight plies in, opened from a link on a fresh server: while the
+    position is searched (seconds: the search process starts, then searches), the board of
+    the position is shown, without values, as large as it is drawn once its moves are
+    valued; so nothing below it jumps when the answer comes."""
+    early = "bbebegfb"  # 8 plies: a search of seconds
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    # The board at every change of the page: the turn shown, its size, stones, move marks.
+    page.add_init_script(
+        """new MutationObserver(() => {
+             const status = document.getElementById("status");
+             const board = document.getElementById("board");
+             if (!status || !board) return;
+             const box = board.getBoundingClientRect();
+             window.boards = window.boards || [];
+             window.boards.push([status.dataset.turn, box.width, box.height,
+                                 board.querySelectorAll("svg").length,
+                                 board.querySelectorAll("[data-move]").length,
+                                 board.querySelectorAll('circle[stroke-width="2"]').length]);
+           }).observe(document, {subtree: true, attributes: true, childList: true,
+                                 characterData: true});"""
+    )
+    with running_server() as server:
+        moves = ",".join(early)
+        page.goto(f"{server.url}games/connect-four?params=rows%3D6%3Bcols%3D7&moves={moves}")
+        page.wait_for_selector('#status[data-turn="thinking"]')
+        _screenshot(page, shots / "connect-four-6x7-thinking.png")
+        _wait_turn(page, 8)
+        seen = page.evaluate("window.boards")
+        shown = page.eval_on_selector("#board", "b => [b.clientWidth, b.clientHeight]")
+    page.close()
+    thinking = [s for s in seen if s[0] == "thinking"]
+    assert thinking
+    done = seen[-1]
+    assert done[0] == "human" and done[4] == 7  # every column's drop valued
+    assert [done[1], done[2]] == pytest.approx(shown, abs=1)
+    for _, width, height, svgs, marks, stones in thinking:
+        assert svgs == 1 and marks == 0 and stones == len(early)  # the position, no values
+        assert (width, height) == (done[1], done[2])

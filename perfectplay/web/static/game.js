@@ -20,6 +20,7 @@ const state = {
   redo: [],
   mode: ["first", "second", "explore"].includes(query.get("side")) ? query.get("side") : "first",
   report: null,
+  boardSvg: null, // the picture drawn in #board
   palette: {},
   request: 0,
   computerTimer: null,
@@ -101,6 +102,13 @@ async function show(changes, errorBox = "error") {
       $("progress-text").textContent =
         `Thinking: searching this position, ${body.elapsed.toFixed(1)} s${wait}`;
       setStatus("thinking", "Thinking…");
+      if (body.svg !== state.boardSvg) {
+        // the position searched, drawn without values: the board stays while it is searched
+        $("board").innerHTML = body.svg;
+        state.boardSvg = body.svg;
+        $("moves").replaceChildren();
+        $("position-text").value = body.position;
+      }
     } else {
       const wait = body.running ? "" : " (waiting for another game's solve to finish)";
       $("progress-bar").setAttribute("aria-label", "solving");
@@ -158,6 +166,7 @@ function render() {
   $("title").textContent = `${report.game}${report.param_text ? ` (${report.param_text.replaceAll(";", ", ")})` : ""}`;
   document.title = `${report.game} · perfectplay`;
   $("board").innerHTML = report.svg;
+  state.boardSvg = report.svg;
   for (const mark of $("board").querySelectorAll("[data-move]")) {
     mark.setAttribute("role", "button");
     mark.setAttribute("tabindex", "0");
