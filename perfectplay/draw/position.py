@@ -18,15 +18,51 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from perfectplay.draw.text import text_drawing
 from perfectplay.protocol.game import Game
+from perfectplay.solution import optimal_moves
 from perfectplay.svg.elements import Drawing, page
+from perfectplay.values import Value
 
 __all__ = ["graph_position_svg", "position_svg"]
 
-_NOTE = "moves coloured by their value for the player making them; number: remoteness"
+_NOTE = (
+    "moves coloured by their value for the player making them; number: remoteness; "
+    "ringed: a best move"
+)
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """A move as a picture draws it: its label, value and remoteness for the player making
+    it, its score, and whether it is a best move (ringed)."""
+
+    label: str
+    value: Value
+    remoteness: int
+    score: int | None
+    best: bool
+
+
+def _shown(moves: Sequence[Any]) -> list[_Shown]:
+    """`moves` with the best ones flagged, by the one rule of
+    :func:`~perfectplay.solution.optimal_moves` (the position's value for the player to move
+    is the best of its moves', its score the best of their scores).
+
+    Cost: O(len(moves)).
+    """
+    if not moves:
+        return []
+    scores = [m.score for m in moves if getattr(m, "score", None) is not None]
+    value = max(int(m.value) for m in moves)
+    best = {m.label for m in optimal_moves(moves, value, max(scores) if scores else None)}
+    return [
+        _Shown(m.label, Value(m.value), m.remoteness, getattr(m, "score", None), m.label in best)
+        for m in moves
+    ]
 
 
 def _board(game: Game[Any], position: Any, by_label: dict[str, Any]) -> Drawing | None:
@@ -65,7 +101,8 @@ def position_svg(
         open store's) returns them: ``GameMove.value`` is already the value **for the player
         making the move** (the child's value for its own player to move, flipped). Each is
         drawn in the value's colour (:data:`~perfectplay.svg.palette.PALETTE`) with its value
-        initial and remoteness. None or empty: the board alone.
+        initial and remoteness, the best ones (by the rule of ``best_moves``) with their
+        value tag ringed. None or empty: the board alone.
     size : float, optional
         Width in pixels of the rendered picture; default its natural size.
 
@@ -78,7 +115,7 @@ def position_svg(
     -----
     Cost: O(board cells + moves); no solving happens here.
     """
-    listed = list(moves or [])
+    listed = _shown(list(moves or []))
     by_label = {m.label: m for m in listed}
     board = _board(game, position, by_label)
     if board is None:
@@ -96,5 +133,5 @@ def graph_position_svg(position: int, moves: Sequence[Any], *, size: float | Non
     >>> graph_position_svg(0, []).count("data-move")
     0
     """
-    drawing = text_drawing(f"position {position}", list(moves))
+    drawing = text_drawing(f"position {position}", _shown(list(moves)))
     return page(drawing, title="game graph", note=_NOTE, size=size)

@@ -96,12 +96,16 @@ def move_mark(move: Any, shapes: Sequence[str]) -> str:
         tip += f" in {move.remoteness}"
     if getattr(move, "score", None) is not None:
         tip += f", score {move.score:+d}"
+    best = bool(getattr(move, "best", False))
+    if best:
+        tip += " (a best move)"
     return group(
         [el("title", tip), *shapes],
         class_="move",
         data_move=move.label,
         data_value=value.name,
         data_remoteness=move.remoteness,
+        data_best="true" if best else None,
     )
 
 
@@ -239,10 +243,25 @@ def page(
 
 
 def tag(move: Any, x: float, y: float, font_size: float = 14.0) -> str:
-    """A move's :func:`value_tag` centred at (x, y), in the ink that reads on its colour."""
-    return el(
+    """A move's :func:`value_tag` centred at (x, y), in the ink that reads on its colour;
+    ringed (white inside a dark ring, ``class="best"``) when ``move.best`` is true."""
+    text = value_tag(move.value, move.remoteness)
+    ring = ""
+    if getattr(move, "best", False):
+        width = font_size * (0.5 + 0.68 * len(text))
+        height = font_size * 1.35
+        ring = group(
+            [
+                el("rect", x=x - width / 2, y=y - height / 2, width=width, height=height,
+                   rx=height / 2, fill="none", stroke=INK, stroke_width=4),
+                el("rect", x=x - width / 2, y=y - height / 2, width=width, height=height,
+                   rx=height / 2, fill="none", stroke="#FFFFFF", stroke_width=1.5),
+            ],
+            class_="best",
+        )  # fmt: skip
+    return ring + el(
         "text",
-        value_tag(move.value, move.remoteness),
+        text,
         x=x,
         y=y + 0.36 * font_size,
         fill=ink_on(move.value),

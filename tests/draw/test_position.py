@@ -82,6 +82,33 @@ def test_every_legal_move_is_marked_with_the_solvers_value(name: str, choices: l
         assert int(element.get("data-remoteness", "")) == (NO_REMOTENESS if r < 0 else r + 1)
         fills = {e.get("fill") for e in element.iter()}
         assert PALETTE[expected.name] in fills
+    assert ringed(found) == {m.label for m in solution.best_moves(position)}
+
+
+def ringed(found: dict[str, ET.Element]) -> set[str]:
+    """The moves whose mark holds the best-move ring (and says so in data-best)."""
+    rings = {
+        label
+        for label, element in found.items()
+        if any(e.get("class") == "best" for e in element.iter())
+    }
+    assert rings == {label for label, e in found.items() if e.get("data-best") == "true"}
+    return rings
+
+
+def test_the_best_moves_are_ringed_and_only_they() -> None:
+    """Tic-tac-toe, O to move facing X's two in a row: blocking at c1 is the one best move
+    (every other move loses); at the start every move ties, the best ones ringed, the
+    legend says what a ring means."""
+    game, solution = solved("tic-tac-toe")
+    threat = game.parse("XX. .O. ...")
+    svg = position_svg(game, threat, solution.move_values(threat))
+    assert [m.label for m in solution.best_moves(threat)] == ["c1"]
+    assert ringed(marks(svg)) == {"c1"}
+    assert svg.count('class="best"') == 1 and "ringed: a best move" in svg
+    start = game.initial()
+    found = marks(position_svg(game, start, solution.move_values(start)))
+    assert ringed(found) == {m.label for m in solution.best_moves(start)}
 
 
 @pytest.mark.parametrize("name", sorted(PARAMS))
