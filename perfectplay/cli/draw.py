@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     """Solve or open, play the moves, draw, write."""
     from perfectplay.draw import position_svg, value_history_svg, write_picture
     from perfectplay.draw.output import check_picture_path
-    from perfectplay.draw.position import graph_position_svg
+    from perfectplay.draw.position import graph_position_svg, side_to_move
 
     if args.width is not None and not 0 < args.width <= 100_000:
         from perfectplay.errors import InputFormatError
@@ -123,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     if args.history is not None:
-        write_picture(args.history, value_history_svg(history, size=args.width))
+        side = None if game is None else side_to_move(game, path[0])
+        write_picture(args.history, value_history_svg(history, side=side, size=args.width))
     if args.output is None:
         sys.stdout.write(svg)
     else:

@@ -45,14 +45,22 @@ def nice_ticks(top: float, count: int = 5) -> list[int]:
     return [k * step for k in range(math.ceil(top / step) + 1)]
 
 
-def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | None = None) -> str:
-    """A game's value history: one point per position reached, from the first player's side.
+def value_history_svg(
+    history: Sequence[tuple[Value, int]], *, side: str | None = None, size: float | None = None
+) -> str:
+    """A game's value history: one point per position reached, from the side of the player to
+    move at its first position.
 
     Parameters
     ----------
     history : sequence of (Value, int)
         For each position of the game so far (the start first): its value and remoteness
         **for the player to move** there.
+    side : str, optional
+        The name of the player to move at the first position (``"X"``, as
+        :func:`~perfectplay.draw.position.side_to_move` finds it), naming the chart's halves
+        (``X wins``); default "the player to move at the start" (a typed start position may
+        have the game's second player to move).
     size : float, optional
         Width in pixels of the rendered picture.
 
@@ -60,8 +68,8 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
     -------
     str
         An ``<svg>`` document. Point k sits at move k; its height is the remoteness, above the
-        middle line where the *first* player wins, below where the first player loses, on it
-        for ties and draws (values at odd moves are flipped to the first player's side, so
+        middle line where the player to move at the start (`side`) wins, below where that
+        player loses, on it for ties and draws (values at odd moves are flipped to that side, so
         perfect play draws a steady line toward 0 and a mistake shows as a jump across the
         line, ringed). Each point carries ``data-ply``, ``data-value`` (for the player to move
         there) and ``data-remoteness``.
@@ -70,6 +78,7 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
     -----
     Cost: O(len(history)).
     """
+    who = side or "the player to move at the start"
     points = [(Value(v), int(r)) for v, r in history]
     top = max([r for _, r in points if r != NO_REMOTENESS] + [1])
     half = 110.0
@@ -81,8 +90,8 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
         el("rect", x=_AXIS, y=8, width=width - _AXIS, height=half, fill="#EEF7F3"),
         el("rect", x=_AXIS, y=mid, width=width - _AXIS, height=half, fill="#FBEFE8"),
         el("line", x1=_AXIS, y1=mid, x2=width, y2=mid, stroke=INK, stroke_width=1.5),
-        el("text", "first player wins", x=_AXIS + 6, y=24, font_size=12, fill=INK),
-        el("text", "first player loses", x=_AXIS + 6, y=mid + half - 8, font_size=12, fill=INK),
+        el("text", f"{who} wins", x=_AXIS + 6, y=24, font_size=12, fill=INK),
+        el("text", f"{who} loses", x=_AXIS + 6, y=mid + half - 8, font_size=12, fill=INK),
         el(
             "text",
             "remoteness",
@@ -166,8 +175,7 @@ def value_history_svg(history: Sequence[tuple[Value, int]], *, size: float | Non
     return page(
         drawing,
         title="value history",
-        note="values for the first player; ringed: the value changed, a mistake by the "
-        "player who just moved",
+        note=f"values for {who}; ringed: the value changed, a mistake by the player who just moved",
         size=size,
     )
 

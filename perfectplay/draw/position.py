@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,7 @@ from perfectplay.solution import optimal_moves
 from perfectplay.svg.elements import Drawing, page
 from perfectplay.values import Value
 
-__all__ = ["graph_position_svg", "position_svg"]
+__all__ = ["graph_position_svg", "position_svg", "side_to_move"]
 
 _NOTE = (
     "moves coloured by their value for the player making them; number: remoteness; "
@@ -83,6 +84,21 @@ def _board(game: Game[Any], position: Any, by_label: dict[str, Any]) -> Drawing 
         return None
     result: Drawing | None = drawing(game, position, by_label)
     return result
+
+
+def side_to_move(game: Game[Any], position: Any) -> str | None:
+    """The name of the player to move at `position` as the game's board picture writes it
+    (``X``, ``Blue``), or None: a game without names (Nim), or play over there.
+
+    >>> from perfectplay import load_game
+    >>> side_to_move(load_game("tic-tac-toe"), "X........"), side_to_move(load_game("nim"), (1, 2))
+    ('O', None)
+
+    Cost: drawing the board without moves, O(board cells).
+    """
+    board = _board(game, position, {})
+    found = re.match(r"(\w+) to (move|drop)\b", board.caption) if board is not None else None
+    return found.group(1) if found else None
 
 
 def position_svg(

@@ -117,9 +117,12 @@ def _describe(
     options: Sequence[GameMove[Any]],
     best: set[str],
     history: Sequence[tuple[Value, int]],
+    first: Any,
 ) -> dict[str, Any]:
-    """The report of `position` (the last of `history`) with its valued moves."""
+    """The report of `position` (the last of `history`, whose first is `first`) with its
+    valued moves."""
     from perfectplay.draw import position_svg, value_history_svg
+    from perfectplay.draw.position import side_to_move
 
     value, remoteness = history[-1]
     return {
@@ -139,7 +142,7 @@ def _describe(
             for m in options
         ],
         "history": [{"value": v.name, "remoteness": _remoteness(r)} for v, r in history],
-        "history_svg": value_history_svg(history),
+        "history_svg": value_history_svg(history, side=side_to_move(game, first)),
     }
 
 
@@ -181,7 +184,7 @@ def position_report(solved: Answers, start: str | None, moves: Sequence[str]) ->
     position = path[-1]
     history = [(e.value, e.remoteness) for e in map(solved.probe, path)]
     best = {m.label for m in solved.best_moves(position)}
-    report = _describe(game, position, solved.move_values(position), best, history)
+    report = _describe(game, position, solved.move_values(position), best, history, path[0])
     report["history_from"] = 0
     return report
 
@@ -221,8 +224,8 @@ def searched_report(
     reachable (a search answers any legal position). The history holds the positions whose
     values are known (searched, or a searched position's move), from the earliest ply such
     that every later one is known, moved to an even ply where it holds more than the last
-    position, so that the chart's first player is the game's (``history_from`` names that
-    ply; the chart is drawn from the side of the player to move there).
+    position (``history_from`` names that ply; the chart is drawn from the side of the player
+    to move there, and names it).
 
     Raises
     ------
@@ -253,6 +256,6 @@ def searched_report(
     if first % 2 and len(history) > 1:
         first += 1
         history = history[1:]
-    report = _describe(game, position, found.moves, set(found.best), history)
+    report = _describe(game, position, found.moves, set(found.best), history, path[first])
     report["history_from"] = first
     return report

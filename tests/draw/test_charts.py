@@ -98,13 +98,13 @@ def test_nice_ticks_are_whole_numbers_printed_without_a_point(top: float, count:
 def test_value_history_points_stay_inside_the_bands_below_their_labels(
     history: list[tuple[Value, int]],
 ) -> None:
-    # Regression: the largest remoteness sat on the band's edge, over "first player wins".
+    # Regression: the largest remoteness sat on the band's edge, over "... wins".
     svg = value_history_svg(history)
     labels = {
         e.text: float(e.get("y", "")) for e in ET.fromstring(svg).iter() if e.tag.endswith("text")
     }
-    top_label = labels["first player wins"]
-    bottom_label = labels["first player loses"]
+    top_label = labels["the player to move at the start wins"]
+    bottom_label = labels["the player to move at the start loses"]
     for group in points(svg):
         y = centre_y(group)
         assert top_label + 7 <= y <= bottom_label - 14
@@ -141,3 +141,11 @@ def test_counts_chart_names_what_it_counts() -> None:
     assert ">positions<" in default and "7 positions" in default
     assert ">symmetry classes<" in classes and "7 symmetry classes" in classes
     assert "positions" not in classes.replace("symmetry classes", "")
+
+
+def test_the_halves_are_named_for_the_side_to_move_at_the_start() -> None:
+    named = value_history_svg([(Value.WIN, 1)], side="O")
+    assert ">O wins<" in named and ">O loses<" in named and "values for O;" in named
+    unnamed = value_history_svg([(Value.WIN, 1)])
+    assert ">the player to move at the start wins<" in unnamed
+    assert "first player" not in named + unnamed
