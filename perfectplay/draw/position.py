@@ -38,10 +38,11 @@ _NOTE = (
 
 @dataclass(frozen=True)
 class _Shown:
-    """A move as a picture draws it: its label, value and remoteness for the player making
-    it, its score, and whether it is a best move (ringed)."""
+    """A move as a picture draws it: its label, the position it leads to, its value and
+    remoteness for the player making it, its score, and whether it is a best move (ringed)."""
 
     label: str
+    position: Any
     value: Value
     remoteness: int
     score: int | None
@@ -61,7 +62,14 @@ def _shown(moves: Sequence[Any]) -> list[_Shown]:
     value = max(int(m.value) for m in moves)
     best = {m.label for m in optimal_moves(moves, value, max(scores) if scores else None)}
     return [
-        _Shown(m.label, Value(m.value), m.remoteness, getattr(m, "score", None), m.label in best)
+        _Shown(
+            m.label,
+            getattr(m, "position", None),
+            Value(m.value),
+            m.remoteness,
+            getattr(m, "score", None),
+            m.label in best,
+        )
         for m in moves
     ]
 

@@ -127,12 +127,12 @@ def test_the_value_history_names_the_side_to_move_at_the_start() -> None:
     """After a typed start with O to move, the chart's halves are O's (not "first player");
     from the initial position they are X's; a game without names says "the player to move
     at the start"."""
-    ttt = Solved(load_game("tic-tac-toe"), perfectplay.solve(load_game("tic-tac-toe")))
+    ttt = perfectplay.solve(load_game("tic-tac-toe"))
     typed = position_report(ttt, "X.. ... ...", ["b2"])["history_svg"]
     assert ">O wins<" in typed and ">O loses<" in typed and "values for O;" in typed
     assert "first player" not in typed and ">X wins<" not in typed
     initial = position_report(ttt, None, ["b2"])["history_svg"]
     assert ">X wins<" in initial and ">X loses<" in initial
-    nim = Solved(load_game("nim", heaps=(1, 2)), perfectplay.solve(load_game("nim", heaps=(1, 2))))
+    nim = perfectplay.solve(load_game("nim", heaps=(1, 2)))
     unnamed = position_report(nim, "1 1", [])["history_svg"]
     assert ">the player to move at the start wins<" in unnamed
