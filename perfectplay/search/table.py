@@ -2,10 +2,10 @@
 
 Each slot holds one position's key (its canonical form), a lower and an upper bound on its
 score and the index of the move that was best last time (searched first next time). A key
-goes to slot ``hash(key) % capacity``, replacing whatever was there (*always replace*: the
-latest entries are the ones the search is about to need). A replaced entry only costs work,
-never correctness: every stored bound is a true fact about its position, so a lost bound is
-recomputed and a kept one is never stale.
+goes to slot ``slot_hash(key) % capacity`` (the same in every process), replacing whatever
+was there (*always replace*: the latest entries are the ones the search is about to need).
+A replaced entry only costs work, never correctness: every stored bound is a true fact about
+its position, so a lost bound is recomputed and a kept one is never stale.
 
 The capacity is fixed when the table is made, from a byte budget
 (:meth:`BoundTable.for_budget`), so a search never grows beyond it; the four slot lists are
@@ -21,12 +21,30 @@ Examples
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Hashable
 
 from perfectplay._memory import check_memory, format_bytes
 from perfectplay.errors import InputFormatError
 
-__all__ = ["BYTES_PER_ENTRY", "DEFAULT_MEMORY", "BoundTable"]
+__all__ = ["BYTES_PER_ENTRY", "DEFAULT_MEMORY", "BoundTable", "slot_hash"]
+
+
+def slot_hash(key: Hashable) -> int:
+    """A hash of `key` that is the same in every process: an integer is its own hash, any other
+    key the CRC-32 of its ``repr``. Python's ``hash`` of a string is salted per process, so a
+    table built on it would search a different number of positions in a worker process than in
+    the parent (the same answers, other node counts). Cost: O(length of the key's repr).
+
+    Examples
+    --------
+    >>> slot_hash(7), slot_hash("xo.") == slot_hash("xo.")
+    (7, True)
+    """
+    if isinstance(key, int):
+        return key
+    return zlib.crc32(repr(key).encode())
+
 
 BYTES_PER_ENTRY = 240
 """Bytes one filled slot costs, an estimate: four list slots and two bound integers beyond the
@@ -137,7 +155,7 @@ class BoundTable:
         >>> BoundTable(4).get("anything") is None
         True
         """
-        slot = hash(key) % self.capacity
+        slot = slot_hash(key) % self.capacity
         if self._keys[slot] != key:
             return None
         return self._lower[slot], self._upper[slot], self._move[slot]
@@ -154,7 +172,7 @@ class BoundTable:
         >>> table.get("p")
         (1, 1, 0)
         """
-        slot = hash(key) % self.capacity
+        slot = slot_hash(key) % self.capacity
         if self._keys[slot] is _NO_KEY:
             self.filled += 1
         self._keys[slot] = key

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -58,3 +62,20 @@ def test_bytes_per_entry_estimate_holds() -> None:
     tracemalloc.stop()
     key_bytes = 64 + 3 * 28
     assert used / n + key_bytes <= BYTES_PER_ENTRY * 1.1
+
+
+def test_slots_are_the_same_in_every_process() -> None:
+    """Python salts ``hash`` of a string per process; the table's slots must not depend on it,
+    or a worker process searches other node counts than its parent."""
+    code = "from perfectplay.search.table import slot_hash; print(slot_hash(('xo.', 3)) % 1009)"
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(seen) == 1

@@ -58,7 +58,7 @@ Examples
 >>> game.notation(start)
 'gle/-c-/-C-/ELG F -'
 >>> [label for label, _ in game.moves(start)]
-['8-5', '10-7', '11-7', '11-9', '12-9']
+['8-5', '11-7', '11-9', '12-9']
 >>> after = dict(game.moves(start))["8-5"]
 >>> game.notation(after)
 'gle/-C-/---/ELG S C'

@@ -241,6 +241,10 @@ class Squadro(Game[SquadroPosition]):
         """The position :meth:`notation` writes or :meth:`render` draws; InputFormatError
         naming the fault for anything else, or a position no game reaches."""
         lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        if not lines:
+            raise InputFormatError(
+                "expected a squadro position like '0,0,0,0,0/0,0,0,0,0 T', got an empty text"
+            )
         one = len(lines) == 1
         position = self._parse_notation(lines[0]) if one else self._parse_board(lines)
         self.check(position)

@@ -214,6 +214,8 @@ def test_render() -> None:
          "one crossing"),
         ("12,12,12,12,0/0,0,0,0,0 T", "4 pieces home for the player to move"),
         (". v\nT to move", "expected a squadro board of 7 rows"),
+        ("", "got an empty text"),
+        (" \n \n", "got an empty text"),
     ],
 )  # fmt: skip
 def test_bad_positions_are_refused(text: str, message: str) -> None:
