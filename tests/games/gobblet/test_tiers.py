@@ -11,6 +11,7 @@ import pytest
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier_helpers import check_children_and_parents
 
 from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
@@ -20,7 +21,7 @@ from perfectplay.games.gobblet.rules import SYMMETRIES, GobbletGobblers, Gobblet
 from perfectplay.games.gobblet.tiers import TieredGobblet
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.tiers import analyze_tiers, solve_tiers
-from perfectplay.values import DRAW, UNDECIDED, Value
+from perfectplay.values import DRAW, Value
 
 SHAPES = [(3, 2), (2, 2), (1, 3), (3, 1), (2, 1)]
 
@@ -108,30 +109,9 @@ def test_slots_and_orbits_cover_every_position_once(sizes: int, pieces: int) -> 
 @given(st.data())
 def test_children_follow_the_rules_and_parents_invert_them(data: st.DataObject) -> None:
     game = TieredGobblet(*data.draw(st.sampled_from(SHAPES)))
-    rules = game.as_game()
     tier = data.draw(st.sampled_from(game.tiers()))
-    size = game.tier_size(tier)
-    start = data.draw(st.integers(0, size - 1))
-    ranks = (np.flatnonzero(game.slots(tier, start, min(start + 400, size))) + start)[:12]
-    moves = game.children(tier, ranks)
-    targets = [tier, *game.child_tiers(tier)]
-    for i, rank in enumerate(ranks.tolist()):
-        position = game.position(tier, rank)
-        outcome = rules.outcome(position)
-        assert moves.primitive[i] == (UNDECIDED if outcome is None else int(outcome))
-        lo, hi = moves.indptr[i], moves.indptr[i + 1]
-        got = Counter(
-            (targets[w], int(r))
-            for w, r in zip(moves.which[lo:hi].tolist(), moves.rank[lo:hi].tolist(), strict=True)
-        )
-        assert got == Counter(game.locate(child) for _, child in rules.moves(position))
-        inside = set(moves.rank[lo:hi][moves.which[lo:hi] == 0].tolist())
-        for child in inside:  # this rank is a parent of each child inside the tier
-            assert rank in game.parents(tier, np.array([child]))[1].tolist()
-        _, listed = game.parents(tier, np.array([rank]))
-        for parent in listed.tolist():  # and each parent listed has a move to this rank
-            assert game.slots(tier, parent, parent + 1)[0]
-            assert rank in game.children(tier, np.array([parent])).rank.tolist()
+    start = data.draw(st.integers(0, game.tier_size(tier) - 1))
+    check_children_and_parents(game, tier, start, 12)
 
 
 @pytest.mark.parametrize(("sizes", "pieces", "samples"), [(1, 3, 300), (3, 1, 300), (3, 2, 8)])

@@ -12,6 +12,7 @@ import pytest
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier_helpers import check_children_and_parents
 
 from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
@@ -23,7 +24,7 @@ from perfectplay.games.registry import load_tiered_game
 from perfectplay.graph import GameGraph
 from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.tiers import solve_tiers
-from perfectplay.values import DRAW, UNDECIDED, WIN
+from perfectplay.values import DRAW, WIN
 
 VARIANTS = [("three", 0), ("six", 3), ("nine", 3), ("nine", 4), ("lasker", 4),
             ("morabaraba", 4), ("six", 0), ("nine", 0)]  # fmt: skip
@@ -84,33 +85,9 @@ def test_rank_round_trips(data: st.DataObject) -> None:
 @given(st.data())
 def test_children_follow_the_rules_and_parents_invert_them(data: st.DataObject) -> None:
     game = TieredMills(*data.draw(st.sampled_from(VARIANTS)))
-    rules = game.as_game()
     tier = data.draw(st.sampled_from(game.tiers()))
-    size = game.tier_size(tier)
-    start = data.draw(st.integers(0, size - 1))
-    ranks = (np.flatnonzero(game.slots(tier, start, min(start + 400, size))) + start)[:10]
-    moves = game.children(tier, ranks)
-    targets = [tier, *game.child_tiers(tier)]
-    for i, rank in enumerate(ranks.tolist()):
-        position = game.position(tier, rank)
-        outcome = rules.outcome(position)
-        assert moves.primitive[i] == (UNDECIDED if outcome is None else int(outcome))
-        lo, hi = moves.indptr[i], moves.indptr[i + 1]
-        got = Counter(
-            (targets[w], int(r))
-            for w, r in zip(moves.which[lo:hi].tolist(), moves.rank[lo:hi].tolist(), strict=True)
-        )
-        assert got == Counter(game.locate(child) for _, child in rules.moves(position))
-        if not game.inner_moves(tier):
-            continue
-        inner = [r for w, r in zip(moves.which[lo:hi].tolist(), moves.rank[lo:hi].tolist(),
-                                   strict=True) if w == 0]  # fmt: skip
-        for child in set(inner):  # this rank is a parent of each child in the tier
-            assert rank in game.parents(tier, np.array([child]))[1].tolist()
-        _, listed = game.parents(tier, np.array([rank]))
-        for parent in set(listed.tolist()):  # and each parent listed has a move to this rank
-            assert game.slots(tier, parent, parent + 1)[0]
-            assert rank in game.children(tier, np.array([parent])).rank.tolist()
+    start = data.draw(st.integers(0, game.tier_size(tier) - 1))
+    check_children_and_parents(game, tier, start, 10, inner=game.inner_moves(tier))
 
 
 def test_slots_and_orbits_count_every_board_once() -> None:

@@ -3,7 +3,6 @@ on reduced boards."""
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +10,7 @@ import pytest
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tier_helpers import engine_values
+from tier_helpers import check_children_and_parents, engine_values
 
 from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
@@ -116,31 +115,9 @@ def test_no_position_is_without_a_move() -> None:
 def test_children_follow_the_rules_and_parents_invert_them(data: st.DataObject) -> None:
     n = data.draw(st.sampled_from([4, 5]))
     game = TieredTeeko(n, data.draw(st.integers(3, 4)))
-    rules = game.as_game()
     tier = data.draw(st.sampled_from(game.tiers()))
-    size = game.tier_size(tier)
-    start = data.draw(st.integers(0, size - 1))
-    ranks = (np.flatnonzero(game.slots(tier, start, min(start + 400, size))) + start)[:20]
-    moves = game.children(tier, ranks)
-    targets = [tier, *game.child_tiers(tier)]
-    for i, rank in enumerate(ranks.tolist()):
-        position = game.position(tier, rank)
-        outcome = rules.outcome(position)
-        assert moves.primitive[i] == (UNDECIDED if outcome is None else int(outcome))
-        lo, hi = moves.indptr[i], moves.indptr[i + 1]
-        got = Counter(
-            (targets[w], int(r))
-            for w, r in zip(moves.which[lo:hi].tolist(), moves.rank[lo:hi].tolist(), strict=True)
-        )
-        assert got == Counter(game.locate(child) for _, child in rules.moves(position))
-        if tier != game.moving:
-            continue
-        for child in set(moves.rank[lo:hi].tolist()):  # this rank is a parent of each child
-            assert rank in game.parents(tier, np.array([child]))[1].tolist()
-        _, listed = game.parents(tier, np.array([rank]))
-        for parent in listed.tolist():  # and each parent listed has a move to this rank
-            assert game.slots(tier, parent, parent + 1)[0]
-            assert rank in game.children(tier, np.array([parent])).rank.tolist()
+    start = data.draw(st.integers(0, game.tier_size(tier) - 1))
+    check_children_and_parents(game, tier, start, 20, inner=tier == game.moving)
 
 
 @pytest.mark.parametrize(("size", "pieces", "samples"), [(3, 3, 500), (4, 3, 200), (5, 4, 60)])
