@@ -28,14 +28,18 @@ def perfectplay_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from perfectplay.cli import main; sys.exit(main())"]
 
 
-def run_child(args: list[str], stdin_path: str) -> tuple[float, float, int, str]:
+def run_child(
+    args: list[str], stdin_path: str, env: dict[str, str] | None = None, cwd: str | None = None
+) -> tuple[float, float, int, str]:
     """Run a command with a file on stdin: wall s, CPU s (user + sys), max RSS bytes, stdout.
+
+    `env` is the child's environment and `cwd` its directory (default: this process's).
 
     Raises SystemExit, naming the command, if it exits with a nonzero code.
     """
     with open(stdin_path, "rb") as source, tempfile.TemporaryFile() as out:
         wall = time.perf_counter()
-        child = subprocess.Popen(args, stdin=source, stdout=out)
+        child = subprocess.Popen(args, stdin=source, stdout=out, env=env, cwd=cwd)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - wall
         code = os.waitstatus_to_exitcode(status)

@@ -21,10 +21,17 @@ from the start and reports the time and the peak RSS above the baseline:
 * ``implicit``: :class:`~perfectplay.builders.pursuit_tiers.PursuitTiers` solved in memory by
   :func:`perfectplay.tiers.solve_tiers` (moves and un-moves generated from the board).
 
-The whole command carries numba's start-up (about 0.8-1 s of CPU on this machine for loading
-the cached kernels, whatever the input): no judge-size pursuit input can go below it.
+The whole command carries numba's start-up, whatever the input: the ``start-up`` row runs the
+judge sample (three boards of five vertices), so every other row reads as that floor plus the
+input's own work. ``x C++`` is the whole command's wall time over the C++ time quoted for the
+input (a ratio below 1 is faster).
 
-Run: ``.venv/bin/python benchmarks/bench_pursuit.py [--jobs N]``.
+``--baseline TREE`` also runs the whole command from another perfectplay source tree (a
+checkout of an older commit, e.g. ``git worktree add --detach /tmp/old COMMIT``) with this
+interpreter, and prints its wall time and ours over it: the way to find a regression with
+``git bisect``. A tree older than ``--no-limits`` is run without the flag.
+
+Run: ``.venv/bin/python benchmarks/bench_pursuit.py [--jobs N] [--baseline TREE]``.
 Target (issue 9): at most half the C++ time and at most 200 MB at n = 2000.
 """
 
@@ -43,7 +50,12 @@ from _child import perfectplay_command, run_child
 
 SEED = 20261124
 REPEATS = 3
-CPP = {"dense": "3.0 s, 67 MB", "sparse": "1.1 s", "path": "-", "n500": "0.04 s"}
+CPP = {
+    "dense": (3.0, "3.0 s, 67 MB"),
+    "sparse": (1.1, "1.1 s"),
+    "path": (None, "-"),
+    "n500": (0.04, "0.04 s"),
+}
 
 
 def _distinct_edges(rng: np.random.Generator, n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -54,7 +66,11 @@ def _distinct_edges(rng: np.random.Generator, n: int, m: int) -> tuple[np.ndarra
 
 
 def make_input(name: str) -> str:
-    """The judge input of case `name` (1-based vertices)."""
+    """The judge input of case `name` (1-based vertices); ``start-up`` is the judge sample."""
+    if name == "start-up":
+        from perfectplay.problems.make_you_happy import SAMPLE
+
+        return SAMPLE.decode("ascii")
     rng = np.random.default_rng(SEED)
     n = 500 if name == "n500" else 2000
     if name == "dense":
@@ -117,37 +133,83 @@ def _status(key: str) -> int:
     raise SystemExit(f"no {key} in /proc/self/status")
 
 
+def baseline_command(tree: str) -> tuple[list[str], dict[str, str], list[str]]:
+    """The whole command run from source tree `tree`: arguments, environment, its flags.
+
+    The command is run in `tree` (``python -c`` puts its directory first on the path)."""
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
+    args = [sys.executable, "-c", "import sys; from perfectplay.cli import main; sys.exit(main())"]
+    usage = subprocess.run(
+        [*args, "problem", "make-you-happy", "--help"],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+    )
+    return args, env, ["--no-limits"] if "--no-limits" in usage.stdout else []
+
+
+def _ratio(ours: float, other: float | None) -> str:
+    return "-" if other is None else f"{ours / other:.2f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=None, help="engine threads (default: all)")
+    parser.add_argument("--baseline", metavar="TREE", help="also run another source tree's command")
     parser.add_argument("--solve", nargs=2, metavar=("PATH", "METHOD"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.solve:
         print(json.dumps(solve_alone(args.solve[0], args.solve[1], args.jobs)))
         return
-    base = perfectplay_command()
+    command = [*perfectplay_command(), "problem", "make-you-happy", "--no-limits"]
+    baseline = None
+    if args.baseline:
+        base_args, base_env, base_flags = baseline_command(args.baseline)
+        baseline = [*base_args, "problem", "make-you-happy", *base_flags]
     jobs = [] if args.jobs is None else ["--jobs", str(args.jobs)]
     print("whole command: perfectplay problem make-you-happy < input (best of 3 wall);")
     print("solve alone: the reachable board solved once in a warm child: wall s / CPU s,")
     print("peak RSS above the child's base; mat = materialised graph, impl = implicit (engine)")
+    if baseline:
+        print(f"base s: the whole command from {args.baseline} (best of 3 wall); x base: ours / it")
     print(
-        f"{'input':<7} {'n':>5} {'m':>5} {'C++ (issue)':>13} {'cmd s':>6} {'cpu s':>6} "
-        f"{'cmd MiB':>7} {'mat s':>11} {'mat MiB':>7} {'impl s':>11} {'impl MiB':>8}  answer"
+        f"{'input':<8} {'n':>5} {'m':>5} {'C++ (issue)':>13} {'cmd s':>6} {'x C++':>5} "
+        f"{'cpu s':>6} {'cmd MiB':>7}"
+        + (f" {'base s':>6} {'x base':>6}" if baseline else "")
+        + f" {'mat s':>11} {'mat MiB':>7} {'impl s':>11} {'impl MiB':>8}  answer"
     )
     with tempfile.TemporaryDirectory() as tmp:
         warm = os.path.join(tmp, "warm.txt")
         with open(warm, "w", encoding="ascii") as f:
             f.write(make_input("n500"))
-        run_child([*base, "problem", "make-you-happy", "--no-limits"], warm)
-        for name in CPP:
+        run_child(command, warm)
+        if baseline:
+            run_child(baseline, warm, env=base_env, cwd=args.baseline)
+        for name in ["start-up", *CPP]:
+            cpp_seconds, cpp_text = CPP.get(name, (None, "-"))
             path = os.path.join(tmp, f"{name}.txt")
             with open(path, "w", encoding="ascii") as f:
                 f.write(make_input(name))
-            runs = [
-                run_child([*base, "problem", "make-you-happy", "--no-limits"], path)
-                for _ in range(REPEATS)
-            ]
-            wall, cpu, rss, out = min(runs)
+            wall, cpu, rss, out = min(run_child(command, path) for _ in range(REPEATS))
+            base = ""
+            if baseline:
+                base_wall, _, _, base_out = min(
+                    run_child(baseline, path, env=base_env, cwd=args.baseline)
+                    for _ in range(REPEATS)
+                )
+                if base_out != out:
+                    raise SystemExit(f"{name}: the baseline answers otherwise")
+                base = f" {base_wall:>6.2f} {wall / base_wall:>6.2f}"
+            with open(path, encoding="ascii") as f:
+                n, m = f.readlines()[1].split()
+            line = (
+                f"{name:<8} {n:>5} {m:>5} {cpp_text:>13} {wall:>6.2f} "
+                f"{_ratio(wall, cpp_seconds):>5} {cpu:>6.2f} {rss / 2**20:>7.0f}{base}"
+            )
+            if name == "start-up":
+                print(f"{line} {'-':>11} {'-':>7} {'-':>11} {'-':>8}  {out.splitlines()[0]}")
+                continue
             alone = {}
             for method in ("materialised", "implicit"):
                 child = subprocess.run(
@@ -159,12 +221,9 @@ def main() -> None:
                 alone[method] = json.loads(child.stdout)
             if alone["materialised"]["value"] != alone["implicit"]["value"]:
                 raise SystemExit(f"{name}: the two methods disagree")
-            with open(path, encoding="ascii") as f:
-                n, m = f.readlines()[1].split()
             mat, imp = alone["materialised"], alone["implicit"]
             print(
-                f"{name:<7} {n:>5} {m:>5} {CPP[name]:>13} {wall:>6.2f} {cpu:>6.2f} "
-                f"{rss / 2**20:>7.0f} {_times(mat):>11} {mat['peak'] / 2**20:>7.0f} "
+                f"{line} {_times(mat):>11} {mat['peak'] / 2**20:>7.0f} "
                 f"{_times(imp):>11} {imp['peak'] / 2**20:>8.0f}  {out.strip()}",
                 flush=True,
             )
