@@ -109,6 +109,18 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
     )
 
 
+def _send_own_module(client: Any, game: TieredGame) -> None:
+    """Send the game's module to every worker when it is a file in the current directory
+    (``--game mygame:MyGame`` with ``mygame.py`` beside the user), so that workers started in
+    other directories or on other machines import it (:meth:`distributed.Client.upload_file`,
+    which also reaches workers that join later). A package of one's own must be installed
+    where the workers run (docs/distributed.md). Cost: one copy of the file per worker."""
+    module = sys.modules.get(type(game).__module__)
+    path = getattr(module, "__file__", None)
+    if path and path.endswith(".py") and os.path.dirname(os.path.abspath(path)) == os.getcwd():
+        client.upload_file(path)
+
+
 def _room(game: TieredGame, sizes: Mapping[int, int]) -> int:
     """Shared memory that the worst tier takes alone: its child tiers and itself, 1 byte per
     rank each."""
@@ -348,6 +360,7 @@ def solve_on_cluster(
     bytes per rank) and each tier with inner moves (up to 27 bytes per rank), within `budget`.
     """
     with dask_client(spec) as client:
+        _send_own_module(client, game)
         # Shared copies left by a killed run's workers, before the room is measured.
         client.run(clean_up, os.path.abspath(store.directory))
         executor = _Dask(client, game, order, store, stats, progress)

@@ -493,3 +493,26 @@ def test_a_driver_killed_while_tiers_run_side_by_side_then_run_again_gives_the_s
     assert run["tiers_kept"] + run["tiers_solved"] == len(game.tiers())
     assert tree(directory) == tree(reference)
     _no_shared_copy_left(directory)
+
+
+def test_a_game_module_beside_the_user_is_sent_to_workers_started_elsewhere(
+    tmp_path: Path, dask_cluster: Cluster
+) -> None:
+    (tmp_path / "mygame.py").write_text(
+        "from perfectplay.games.dodgem.tiers import DodgemTiers\n\n\n"
+        "class MyDodgem(DodgemTiers):\n"
+        '    """Dodgem under a name only this folder knows."""\n'
+    )
+    runs = {}
+    for where in ("dask", "here"):
+        dask = ["--dask", dask_cluster.address] if where == "dask" else []
+        command = [sys.executable, "-c", DRIVER, "solve", "--game", "mygame:MyDodgem"]
+        done = subprocess.run(
+            [*command, "--tiers", where, "--chunk-size", str(CHUNK), *dask],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        runs[where] = tree(tmp_path / where)
+    assert runs["dask"] == runs["here"]
