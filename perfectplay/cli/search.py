@@ -196,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputFormatError("give a POSITION or --positions FILE, not both")
     if args.jobs < 1:
         raise InputFormatError(f"--jobs must be at least 1, got {args.jobs}")
+    titled = _titled(game)  # every JSON answer names the game and its board
     if args.jobs == 1:  # streamed: each answer as soon as its line is searched
         with _opened(args.positions) as stream:
             bad = 0
@@ -205,7 +206,9 @@ def run(args: argparse.Namespace) -> int:
                 except PerfectPlayError as error:
                     bad += _report(args, number, error)
                     continue
-                print(json.dumps(_answer(result)) if args.json else _line(result), flush=True)
+                print(
+                    json.dumps(titled | _answer(result)) if args.json else _line(result), flush=True
+                )
         return 2 if bad else 0
     from perfectplay.search.batch import search_positions
 
@@ -230,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(result, PerfectPlayError):
             bad += _report(args, number, result)
             continue
-        print(json.dumps(_answer(result)) if args.json else _line(result), flush=True)
+        print(json.dumps(titled | _answer(result)) if args.json else _line(result), flush=True)
     return 2 if bad else 0
 
 

@@ -91,6 +91,23 @@ def test_one_answer_names_the_game_and_its_board() -> None:
     assert (answer["game"], answer["params"]) == ("connect-four", {"rows": 4, "cols": 5})
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_every_json_answer_of_a_positions_file_names_the_game_and_its_board(
+    tmp_path: Path, jobs: str
+) -> None:
+    source = tmp_path / "positions.txt"
+    source.write_text("4433\n44\n")
+    result = run_cli(
+        ["search", "connect-four", "--param", "cols=4", "--positions", str(source), "--json",
+         "--jobs", jobs]
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    answers = [json.loads(line) for line in result.out.splitlines()]
+    assert len(answers) == 2
+    for answer in answers:
+        assert (answer["game"], answer["params"]) == ("connect-four", {"rows": 4, "cols": 4})
+
+
 def test_messages_name_positions_and_files_as_elsewhere(tmp_path: Path) -> None:
     over = run_cli(["search", "connect-four", "--param", "rows=6", "--param", "cols=7", "4455667"])
     assert over.code == 2
