@@ -25,10 +25,10 @@ from typing import Any
 from perfectplay.draw.text import text_drawing
 from perfectplay.protocol.game import Game
 from perfectplay.solution import optimal_moves
-from perfectplay.svg.elements import Drawing, page
+from perfectplay.svg.elements import Drawing, page, thumbnail
 from perfectplay.values import Value
 
-__all__ = ["graph_position_svg", "position_svg", "side_to_move"]
+__all__ = ["graph_position_svg", "position_svg", "side_to_move", "thumbnail_svg"]
 
 _NOTE = (
     "moves coloured by their value for the player making them; number: remoteness; "
@@ -147,6 +147,26 @@ def position_svg(
     params = game.info.param_text()
     title = f"{game.info.name}{' ' + params if params else ''}"
     return page(board, title=title, note=_NOTE, size=size)
+
+
+def thumbnail_svg(game: Game[Any], position: Any, *, size: float = 180.0) -> str:
+    """A small standalone SVG of `position`'s board alone, `size` pixels wide: the game's own
+    picture (its text where it has none), no moves marked, no title or legend (the web app's
+    list of games).
+
+    >>> from perfectplay import load_game
+    >>> game = load_game("tic-tac-toe")
+    >>> svg = thumbnail_svg(game, game.initial(), size=120)
+    >>> svg.startswith("<svg"), 'width="120"' in svg, "data-move" in svg
+    (True, True, False)
+
+    Cost: O(board cells), as :func:`position_svg`.
+    """
+    board = _board(game, position, {})
+    if board is None:
+        board = text_drawing(game.render(position), [])
+    params = game.info.param_text()
+    return thumbnail(board, title=f"{game.info.name}{' ' + params if params else ''}", size=size)
 
 
 def graph_position_svg(position: int, moves: Sequence[Any], *, size: float | None = None) -> str:

@@ -36,6 +36,7 @@ __all__ = [
     "move_mark",
     "page",
     "tag",
+    "thumbnail",
     "value_tag",
     "xo_mark",
 ]
@@ -239,6 +240,34 @@ def page(
         height=_number(shown_height),
         font_family=FONT,
     )[:-2]
+    return f"{head}>{''.join(body)}</svg>\n"
+
+
+def thumbnail(drawing: Drawing, *, title: str, size: float) -> str:
+    """A standalone SVG document of the drawing alone, `size` pixels wide (the height follows):
+    no title line, caption or legend, for a list of small pictures. `title` is its ``<title>``
+    (what a screen reader and a hover say).
+
+    >>> svg = thumbnail(Drawing(100, 50, [el("circle", cx=5, cy=5, r=4)]), title="a", size=40)
+    >>> svg.split(">")[0]
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 108 58" width="40" height="21.48" \
+font-family="DejaVu Sans, Verdana, Arial, sans-serif"'
+    """
+    pad = 4.0
+    width, height = drawing.width + 2 * pad, drawing.height + 2 * pad
+    head = el(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {_number(width)} {_number(height)}",
+        width=_number(size),
+        height=_number(height * size / width),
+        font_family=FONT,
+    )[:-2]
+    body = [
+        el("title", title),
+        el("rect", x=0, y=0, width=width, height=height, fill="#FFFFFF"),
+        group(drawing.parts, transform=f"translate({_number(pad)},{_number(pad)})"),
+    ]
     return f"{head}>{''.join(body)}</svg>\n"
 
 

@@ -3,10 +3,12 @@
 Routes (the API is documented in ``docs/web.md``):
 
 =====================================  =======================================================
-``GET /``                              the list of games and databases (a page)
+``GET /``                              the gallery of games and databases (a page)
 ``GET /games/{name}``                  a game's page (``?params=...&position=...&moves=...``)
 ``GET /databases/{id}``                a database's page
 ``GET /api/games``                     registered games and databases, the value colours
+``GET /api/gallery``                   the front page's cards: each game's start pictured,
+                                       its value and size as far as known (never waits)
 ``GET /api/games/{name}/position``     a position of a registered game (solved on first use)
 ``GET /api/databases/{id}/position``   a position of a database given on the command line
 ``GET /static/...``                    the pages' scripts and style sheet
@@ -67,6 +69,7 @@ from perfectplay.protocol.game import Game, param_value_text
 from perfectplay.search.service import SearchedGame, Thinking
 from perfectplay.solved import open_solved
 from perfectplay.store import SolutionStore
+from perfectplay.web.gallery import Gallery
 from perfectplay.web.report import board_report, position_report, searched_report
 from perfectplay.web.solutions import (
     DEFAULT_MAX_POSITIONS,
@@ -341,6 +344,17 @@ def create_app(
         ]
         return JSONResponse({"games": listing, "databases": stores, "palette": PALETTE})
 
+    gallery = Gallery(
+        [*games, *(entry["name"] for entry in listing[len(games) :])], databases, solutions
+    )
+
+    async def gallery_cards(request: Request) -> Response:
+        from perfectplay.draw import PALETTE
+
+        # in a worker thread: the first call draws every start and estimates every size
+        cards = await run_in_threadpool(gallery.cards)
+        return JSONResponse({"cards": cards, "palette": PALETTE})
+
     async def game_position(request: Request) -> Response:
         game = own.get(normalise_name(request.path_params["name"]))
         if game is None:
@@ -422,6 +436,7 @@ def create_app(
         Route("/games/{name}", page("game.html")),
         Route("/databases/{id}", page("game.html")),
         Route("/api/games", games_listing),
+        Route("/api/gallery", gallery_cards),
         Route("/api/games/{name}/position", game_position),
         Route("/api/databases/{id}/position", database_position),
         Mount("/static", StaticFiles(directory=_STATIC), name="static"),

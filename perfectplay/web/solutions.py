@@ -335,9 +335,39 @@ class SolutionCache:
             if isinstance(job.future.exception(), TooLargeError) and offers_search(game):
                 return self._by_search(game)
             return job.future.result()
+        return self._status(job)
+
+    def _status(self, job: _Job) -> Solving:
+        """The status of `job`, not done yet."""
         with self._lock:  # jobs are kept in queue order; done and cancelled ones are skipped
             first = next((j for j in self._jobs.values() if not j.future.done()), None)
-        return Solving(game.info.name, time.monotonic() - job.started, first is job)
+        return Solving(job.game.info.name, time.monotonic() - job.started, first is job)
+
+    def peek(self, game: Game[Any]) -> GameSolution[Any] | Solving | None:
+        """The solved game or its status if its solve was asked for, else None: nothing is
+        started, and a solved game keeps its place among the least recently asked.
+
+        Raises
+        ------
+        PerfectPlayError
+            Whatever its solve raised (TooLargeError, ...).
+
+        Notes
+        -----
+        Cost: a dictionary look-up (and a pass over the jobs for a status).
+        """
+        with self._lock:
+            job = self._jobs.get(game_key(game))
+        if job is None:
+            return None
+        if job.future.done():
+            return job.future.result()
+        return self._status(job)
+
+    def pending(self) -> int:
+        """How many games are solving or waiting for the solver. Cost: O(games kept)."""
+        with self._lock:
+            return sum(not job.future.done() for job in self._jobs.values())
 
     def _by_search(self, game: Game[Any]) -> SearchedGame:
         """`game` served by search: its SearchedGame, made on first use (the least recently
