@@ -55,6 +55,7 @@ from perfectplay.values import Value
 from perfectplay.web.solutions import Busy, SolutionCache, Solving, game_key
 
 if TYPE_CHECKING:
+    from perfectplay.api import GameSolution
     from perfectplay.web.app import Database
 
 __all__ = [
@@ -285,12 +286,13 @@ class Gallery:
         limit = min(SOLVE_ON_VIEW, self.cache.max_positions)
         if estimate is not None and estimate > limit:
             return self._unsolved(game, estimate, on_request=estimate <= self.cache.max_positions)
+        found: GameSolution[Any] | Solving | Busy | SearchedGame | None
         try:
             found = self.cache.peek(game)
             if found is not None or self.cache.pending() == 0:  # a new solve waits its turn
                 found = self.cache.lookup(game, wait)
-        except TooLargeError as error:
-            return dict(self._unsolved(game, estimate, on_request=False), note=str(error))
+        except TooLargeError:  # its solve stopped at the server's limit
+            return self._unsolved(game, estimate, on_request=False)
         if found is None or isinstance(found, Busy):
             return {"state": "waiting", "note": "waiting for the solver"}
         if isinstance(found, Solving):

@@ -484,6 +484,7 @@ def test_a_graph_store_is_refused(tmp_path: Path) -> None:
         ("/games/tic-tac-toe", "text/html"),
         ("/databases/any", "text/html"),
         ("/static/game.js", "javascript"),
+        ("/static/gallery.js", "javascript"),
         ("/static/style.css", "text/css"),
     ],
 )

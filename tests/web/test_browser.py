@@ -1,4 +1,4 @@
-"""The web pages in headless Chromium (Playwright): the games list, a whole tic-tac-toe game
+"""The web pages in headless Chromium (Playwright): the gallery of games, a whole tic-tac-toe game
 against perfect play by clicking moves, colours and values checked against the solver, undo
 and redo, a typed position, a Connect Four position. Screenshots go to
 ``$PERFECTPLAY_SCREENSHOTS`` (default: pytest's temporary directory)."""
@@ -20,7 +20,7 @@ from web_helpers import Server, running_server
 
 import perfectplay
 from perfectplay.draw import PALETTE
-from perfectplay.games.registry import game_names, load_game
+from perfectplay.games.registry import game_entry, game_names, load_game
 
 CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
@@ -139,20 +139,70 @@ def _position(page: Any, game: Any) -> Any:
     return game.parse(page.input_value("#position-text"))
 
 
-def test_the_list_opens_a_game_at_its_start_with_moves_at_once(
+def _card(page: Any, name: str, where: str = "#games") -> dict[str, Any]:
+    """What the front page's card of `name` shows."""
+    card: dict[str, Any] = page.eval_on_selector(
+        f'{where} a.card[data-game="{name}"]',
+        """a => ({
+            state: a.dataset.state, href: a.getAttribute('href'),
+            pictures: a.querySelectorAll('.card-picture svg, .card-picture img').length,
+            value: a.querySelector('.card-value')?.dataset.value ?? null,
+            valueText: a.querySelector('.card-value')?.textContent ?? null,
+            text: a.textContent,
+        })""",
+    )
+    return card
+
+
+def test_the_gallery_shows_every_game_at_its_start_with_what_is_known(
     page: Any, server: Server, ttt: Any, shots: Path
 ) -> None:
+    began = time.monotonic()
     page.goto(server.url)
     page.wait_for_selector("#games[aria-busy=false]")
-    names = page.eval_on_selector_all("#games a.game", "as => as.map(a => a.textContent)")
+    shown = time.monotonic() - began
+    names = page.eval_on_selector_all("#games a.card", "as => as.map(a => a.dataset.game)")
     assert names == game_names()
-    _screenshot(page, shots / "list.png")
-    page.click("a.game >> text=tic-tac-toe")
-    page.wait_for_selector("#moves button[data-move]")
-    assert page.url == f"{server.url}games/tic-tac-toe"
+    assert all(_card(page, name)["pictures"] == 1 for name in names)
+    assert shown < 10, f"the cards took {shown:.1f} s to show"
+    # tic-tac-toe: the value read from the database the server was given
+    card = _card(page, "tic-tac-toe")
+    assert card["state"] == "solved" and card["href"] == "/databases/ttt"
+    assert card["value"] == ttt.value(TTT.initial()).name
+    assert card["valueText"].startswith(f"{card['value']} for X, the player to move")
+    # a game too large to solve here: its size estimate and how to solve it, no value
+    tiered = game_entry("dobutsu").build({}, tiered=True)
+    ranks = sum(tiered.tier_size(t) for t in tiered.tiers())
+    card = _card(page, "dobutsu")
+    assert card["state"] == "not-solved" and card["value"] is None
+    assert f"up to {ranks:,} positions" in card["text"]
+    assert "not solved here" in card["text"]
+    assert "perfectplay solve dobutsu --tiers DIR" in card["text"]
+    assert _card(page, "tic-tac-toe", "#databases")["pictures"] == 1
+    # a small game solved by the server on viewing: the solver's value
+    nim = load_game("nim")
+    page.wait_for_selector(
+        '#games a.card[data-game="nim"][data-state="solved"]', timeout=SOLVE_TIMEOUT_MS
+    )
+    found = perfectplay.solve(nim, progress=False).probe(nim.initial())
+    card = _card(page, "nim")
+    assert card["value"] == found.value.name
+    assert card["valueText"] == (
+        f"{found.value.name} for the player to move, {found.remoteness} moves to the end"
+    )
+    _screenshot(page, shots / "gallery.png")
+
+
+def test_a_card_opens_its_games_page_at_the_start_with_moves(page: Any, server: Server) -> None:
+    nim = load_game("nim")
+    solved = perfectplay.solve(nim, progress=False)
+    page.goto(server.url)
+    page.click('#games a.card[data-game="nim"]')
+    page.wait_for_selector("#moves button[data-move]", timeout=SOLVE_TIMEOUT_MS)
+    assert page.url == f"{server.url}games/nim?params=heaps%3D3%2C4%2C5"
     assert _wait_turn(page, 0) == "human"
-    assert _position(page, TTT) == TTT.initial()
-    _check_controls(page, ttt, TTT.initial())
+    assert _position(page, nim) == nim.initial()
+    _check_controls(page, solved, nim.initial())
 
 
 def test_a_whole_game_against_perfect_play_by_clicking_moves(
@@ -334,7 +384,7 @@ def test_the_computer_moves_on_request_or_first(page: Any, server: Server, ttt: 
 
 def test_a_database_page(page: Any, server: Server, ttt: Any) -> None:
     page.goto(server.url)
-    page.click("#databases a.game >> text=ttt")
+    page.click('#databases a.card[data-game="tic-tac-toe"]')
     assert page.url == f"{server.url}databases/ttt"
     _wait_turn(page, 0)
     assert "served without solving" in page.text_content("#description")

@@ -73,6 +73,24 @@ def test_a_game_is_solved_once_in_the_background_with_a_status_meanwhile() -> No
         cache.close()
 
 
+def test_peek_and_pending_start_nothing_and_say_what_is_under_way() -> None:
+    gate = threading.Event()
+    game = Gate("held", gate)
+    cache = SolutionCache()
+    try:
+        assert cache.peek(game) is None and cache.pending() == 0
+        assert game.calls == 0  # peeking started nothing
+        cache.lookup(game)
+        assert isinstance(cache.peek(game), Solving) and cache.pending() == 1
+        gate.set()
+        solved = cache.wait(game, timeout=30)
+        assert cache.peek(game) is solved and cache.pending() == 0
+        assert game.calls == 1
+    finally:
+        gate.set()
+        cache.close()
+
+
 def test_an_error_is_remembered_without_solving_again() -> None:
     gate = threading.Event()
     gate.set()
