@@ -40,10 +40,8 @@ import os
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -58,7 +56,6 @@ from perfectplay._targets import class_target
 from perfectplay.errors import (
     InputFormatError,
     PerfectPlayError,
-    StoreError,
     TooLargeError,
     UnknownNameError,
 )
@@ -67,21 +64,20 @@ from perfectplay.params import parse_params
 from perfectplay.protocol.answers import Answers
 from perfectplay.protocol.game import Game, param_value_text
 from perfectplay.search.service import SearchedGame, Thinking
-from perfectplay.solved import open_solved
-from perfectplay.store import SolutionStore
 from perfectplay.web.gallery import Gallery
 from perfectplay.web.report import board_report, position_report, searched_report
 from perfectplay.web.solutions import (
     DEFAULT_MAX_POSITIONS,
     RETRY_SECONDS,
     Busy,
+    Database,
     SolutionCache,
     Solving,
     game_key,
+    game_page,
+    open_database,
+    param_text,
 )
-
-if TYPE_CHECKING:
-    from perfectplay.tiers.database import TierDatabase
 
 __all__ = [
     "Database",
@@ -99,47 +95,6 @@ games refused as their solve starts (too large) answer at once."""
 SEARCH_WAIT = 0.2
 """Seconds a position of a game served by search waits for its search before answering 202:
 positions near the end are answered at once, the others show that the program thinks."""
-
-
-@dataclass(frozen=True)
-class Database:
-    """A database served by the app: a saved solution of a registered game, opened once."""
-
-    id: str
-    """Its name in URLs (``/databases/{id}``): the file's name without extension, made unique."""
-    path: str
-    """The store file or tier directory."""
-    source: SolutionStore | TierDatabase
-    """The open store or tier database."""
-    positions: int
-    """Positions stored (a tier directory stores symmetric positions once)."""
-
-
-def open_database(key: str, path: str) -> Database:
-    """Open a store file or a tier directory as database `key`; close its ``source`` after use.
-
-    Raises
-    ------
-    StoreError
-        If `path` is missing, damaged, or holds a plain game graph (no game to draw).
-    UnknownNameError
-        If its game is not registered in this version of perfectplay.
-
-    Notes
-    -----
-    Cost: opening the file (see :func:`~perfectplay.store.open_store`, which verifies small
-    files' checksums) or reading the tier files' headers.
-    """
-    source = open_solved(path)
-    try:
-        if source.game_name is None:
-            raise StoreError(f"{path} holds a game graph; the web app serves games only")
-        source.game  # noqa: B018 - rebuilds the game now: an unknown game fails here
-        positions = source.n if isinstance(source, SolutionStore) else source.footprint()[0]
-    except BaseException:
-        source.close()
-        raise
-    return Database(key, path, source, positions)
 
 
 def database_ids(paths: Sequence[str]) -> list[str]:
@@ -172,16 +127,6 @@ def parse_param_text(name: str, text: str) -> dict[str, Any]:
     return parse_params(game_entry(name), items)
 
 
-def game_page(game: Game[Any]) -> str:
-    """The path of `game`'s page, relative to the server's root, with its parameters.
-
-    >>> game_page(load_game("nim", heaps=(1, 2)))
-    'games/nim?params=heaps%3D1%2C2'
-    """
-    text = _param_text(game)
-    return f"games/{game.info.name}" + (f"?params={quote(text)}" if text else "")
-
-
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -210,13 +155,6 @@ def _json_params(game: Game[Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in game.info.params.items()}
 
 
-def _param_text(game: Game[Any]) -> str:
-    return ";".join(
-        f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}"
-        for k, v in game.info.params.items()
-    )
-
-
 def _game_listing() -> list[dict[str, Any]]:
     """Every registered game's name, description and parameters, as ``/api/games`` lists them."""
     listing = []
@@ -238,7 +176,7 @@ def _game_listing() -> list[dict[str, Any]]:
 def _own_listing(game: Game[Any]) -> dict[str, Any]:
     """A game of one's own (``serve --game``) as ``/api/games`` lists it: its parameters are
     fixed, so none is offered."""
-    params = _param_text(game).replace(";", ", ")
+    params = param_text(game).replace(";", ", ")
     fixed = f"; parameters {params}" if params else ""
     about = game.info.description or (type(game).__doc__ or "").strip().split("\n")[0]
     summary = f"{about} ({class_target(type(game))}{fixed})".lstrip()
@@ -253,7 +191,7 @@ def _check_own_params(game: Game[Any], request: Request) -> None:
     asked = {k.strip(): v.strip() for k, _, v in (i.partition("=") for i in text.split(";") if i)}
     if asked != {k: param_value_text(v) for k, v in game.info.params.items()}:
         raise InputFormatError(
-            f"params={text!r}: {game.info.name} is served with params={_param_text(game)!r}, "
+            f"params={text!r}: {game.info.name} is served with params={param_text(game)!r}, "
             "which are fixed; leave params out"
         )
 
@@ -268,7 +206,7 @@ def _check_database_params(db: Database, request: Request) -> None:
     if game_key(asked) != game_key(game):
         raise InputFormatError(
             f"params={text!r}: database {db.id!r} holds {game.info.name} with "
-            f"params={_param_text(game)!r}, which are fixed; leave params out"
+            f"params={param_text(game)!r}, which are fixed; leave params out"
         )
 
 
@@ -286,7 +224,7 @@ def _report(solved: Answers, request: Request) -> dict[str, Any] | Thinking:
     report: dict[str, Any] = {
         "game": game.info.name,
         "params": _json_params(game),
-        "param_text": _param_text(game),
+        "param_text": param_text(game),
         "start": start,
         "played": played,
     }

@@ -52,11 +52,10 @@ from perfectplay.protocol.answers import Answers
 from perfectplay.protocol.game import Game, param_value_text, provides
 from perfectplay.search.service import SearchedGame, offers_search
 from perfectplay.values import Value
-from perfectplay.web.solutions import Busy, SolutionCache, Solving, game_key
+from perfectplay.web.solutions import Busy, Database, SolutionCache, Solving, game_key, game_page
 
 if TYPE_CHECKING:
     from perfectplay.api import GameSolution
-    from perfectplay.web.app import Database
 
 __all__ = [
     "SOLVE_ON_VIEW",
@@ -227,8 +226,6 @@ class Gallery:
 
     def _picture(self, game: Game[Any], *, kind: str) -> dict[str, Any]:
         """What never changes on a card: name, description, link, picture, estimate."""
-        from perfectplay.web.app import game_page
-
         key = game_key(game)
         with self._lock:
             found = self._static.get(key)

@@ -52,14 +52,20 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from perfectplay._memory import format_bytes
 from perfectplay.api import GameSolution, solve
 from perfectplay.enumeration.enumerate import _BYTES_PER_POSITION
-from perfectplay.errors import InputFormatError, TooLargeError
+from perfectplay.errors import InputFormatError, StoreError, TooLargeError
 from perfectplay.protocol.game import Game, provides
 from perfectplay.search.service import SearchedGame, offers_search
+from perfectplay.solved import open_solved
+from perfectplay.store import SolutionStore
+
+if TYPE_CHECKING:
+    from perfectplay.tiers.database import TierDatabase
 
 __all__ = [
     "DEFAULT_KEEP_POSITIONS",
@@ -68,10 +74,14 @@ __all__ = [
     "DEFAULT_MAX_SOLVES",
     "MAX_SEARCHED_GAMES",
     "Busy",
+    "Database",
     "SolutionCache",
     "Solving",
     "game_key",
     "game_label",
+    "game_page",
+    "open_database",
+    "param_text",
     "preflight",
 ]
 
@@ -132,6 +142,71 @@ def preflight(game: Game[Any], max_positions: int) -> None:
             f"of memory to solve), more than the server's limit of {max_positions:,} "
             "(serve --max-positions)"
         )
+
+
+def param_text(game: Game[Any]) -> str:
+    """A game's parameters as the API's ``params`` text: ``KEY=VALUE;KEY=VALUE``.
+
+    >>> from perfectplay.games.registry import load_game
+    >>> param_text(load_game("connect-four", rows=4, cols=5)), param_text(load_game("tic-tac-toe"))
+    ('rows=4;cols=5', '')
+    """
+    return ";".join(
+        f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}"
+        for k, v in game.info.params.items()
+    )
+
+
+def game_page(game: Game[Any]) -> str:
+    """The path of `game`'s page, relative to the server's root, with its parameters.
+
+    >>> from perfectplay.games.registry import load_game
+    >>> game_page(load_game("nim", heaps=(1, 2)))
+    'games/nim?params=heaps%3D1%2C2'
+    """
+    text = param_text(game)
+    return f"games/{game.info.name}" + (f"?params={quote(text)}" if text else "")
+
+
+@dataclass(frozen=True)
+class Database:
+    """A database served by the app: a saved solution of a registered game, opened once."""
+
+    id: str
+    """Its name in URLs (``/databases/{id}``): the file's name without extension, made unique."""
+    path: str
+    """The store file or tier directory."""
+    source: SolutionStore | TierDatabase
+    """The open store or tier database."""
+    positions: int
+    """Positions stored (a tier directory stores symmetric positions once)."""
+
+
+def open_database(key: str, path: str) -> Database:
+    """Open a store file or a tier directory as database `key`; close its ``source`` after use.
+
+    Raises
+    ------
+    StoreError
+        If `path` is missing, damaged, or holds a plain game graph (no game to draw).
+    UnknownNameError
+        If its game is not registered in this version of perfectplay.
+
+    Notes
+    -----
+    Cost: opening the file (see :func:`~perfectplay.store.open_store`, which verifies small
+    files' checksums) or reading the tier files' headers.
+    """
+    source = open_solved(path)
+    try:
+        if source.game_name is None:
+            raise StoreError(f"{path} holds a game graph; the web app serves games only")
+        source.game  # noqa: B018 - rebuilds the game now: an unknown game fails here
+        positions = source.n if isinstance(source, SolutionStore) else source.footprint()[0]
+    except BaseException:
+        source.close()
+        raise
+    return Database(key, path, source, positions)
 
 
 @dataclass(frozen=True)
