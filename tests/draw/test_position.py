@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from perfectplay.api import solve
 from perfectplay.draw import PALETTE, position_svg
-from perfectplay.draw.position import graph_position_svg
+from perfectplay.draw.position import graph_position_svg, thumbnail_svg
 from perfectplay.enumeration.solving import GameMove
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.protocol.game import Game, GameInfo
@@ -118,6 +118,21 @@ def test_the_board_alone_has_no_move_marks_and_a_legend(name: str) -> None:
     assert marks(svg) == {}
     for value in ("WIN", "LOSE", "TIE", "DRAW"):
         assert f">{value}</text>" in svg
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_thumbnail_is_the_games_own_board_at_its_defaults_without_marks(name: str) -> None:
+    game = load_game(name)
+    start = game.initial()
+    svg = thumbnail_svg(game, start, size=150)
+    root = ET.fromstring(svg)
+    assert marks(svg) == {} and float(root.get("width", "")) == 150
+    board = root.find(f"{SVG}g")
+    assert board is not None
+    inner = "".join(ET.tostring(child, encoding="unicode") for child in board)
+    full = ET.fromstring(position_svg(game, start))
+    drawn = [g for g in full.findall(f"{SVG}g") if g.get("transform", "").startswith("translate")]
+    assert inner == "".join(ET.tostring(child, encoding="unicode") for child in drawn[0])
 
 
 def test_size_sets_the_rendered_width_and_keeps_the_aspect_ratio() -> None:

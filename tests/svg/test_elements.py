@@ -18,6 +18,7 @@ from perfectplay.svg.elements import (
     move_mark,
     page,
     tag,
+    thumbnail,
     value_tag,
     xo_mark,
 )
@@ -151,3 +152,21 @@ def test_a_page_is_one_svg_document_scaled_to_its_size(
     assert letters[1:] == ["W", "L", "T", "D"]  # the title, then the default legend
     fills = {r.attrib.get("fill") for r in root.iter(f"{SVG}rect")}
     assert {PALETTE[v] for v in ("WIN", "LOSE", "TIE", "DRAW")} <= fills
+
+
+@given(st.floats(10, 900), st.floats(10, 900), st.floats(20, 400))
+def test_a_thumbnail_is_the_drawing_alone_scaled_to_its_size(
+    width: float, height: float, size: float
+) -> None:
+    drawing = Drawing(width, height, [el("rect", width=width, height=height)], "X to move")
+    root = ET.fromstring(thumbnail(drawing, title="A <title>", size=size))
+    assert root.tag == f"{SVG}svg"
+    _, _, box_width, box_height = (float(v) for v in root.attrib["viewBox"].split())
+    assert box_width >= width and box_height >= height
+    assert box_width == pytest.approx(width + 8, abs=0.006)  # a 4-pixel margin
+    assert float(root.attrib["width"]) == pytest.approx(size, abs=0.006)
+    assert float(root.attrib["height"]) == pytest.approx(
+        box_height * size / box_width, rel=1e-3, abs=0.01
+    )
+    assert root[0].tag == f"{SVG}title" and root[0].text == "A <title>"
+    assert list(root.iter(f"{SVG}text")) == []  # no caption, no legend
