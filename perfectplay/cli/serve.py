@@ -22,8 +22,10 @@ def add_parser(subparsers: Any) -> None:
         "serve",
         help="serve a local web page to play and explore perfect play",
         description=(
-            "Serve the web app: a page listing the registered games (and the databases given), "
-            "and a page per game where you play against perfect play or explore both sides, "
+            "Serve the web app: a front page showing each registered game (and database "
+            "given) at its start with its value and size as far as the server knows them (small "
+            "games are solved on viewing it), and a page per game where you play against "
+            "perfect play or explore both sides, "
             "every legal move coloured by its value. Games are solved on first use and kept "
             "in memory (a game too large to solve that offers a compiled search, such as "
             "Connect Four 6x7, is searched position by position); a database (a file written "
