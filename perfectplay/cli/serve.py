@@ -11,7 +11,7 @@ from perfectplay.cli import fail
 from perfectplay.cli._options import add_game_options
 
 if TYPE_CHECKING:
-    from perfectplay.web.app import Database
+    from perfectplay.web.solutions import Database
 
 __all__ = ["add_parser", "run"]
 
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         )
     from perfectplay.cli._resolve import build_game, resolve
     from perfectplay.errors import InputFormatError
-    from perfectplay.web.app import create_app, database_ids, game_page, open_database
+    from perfectplay.web.app import create_app, database_ids
     from perfectplay.web.server import bind, serve
     from perfectplay.web.solutions import (
         DEFAULT_KEEP_POSITIONS,
@@ -103,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         DEFAULT_MAX_SEARCHES,
         DEFAULT_MAX_SOLVES,
         SolutionCache,
+        game_page,
+        open_database,
     )
 
     names: list[str] = []
@@ -165,11 +167,11 @@ def _database_of(key: str, path: str, target: str, params: list[str]) -> Databas
     """The saved solution at `path` opened with the game class `target` (``--game``) and
     `params`, as database `key`: a game of one's own, which the registry cannot rebuild.
 
-    Cost: as :func:`~perfectplay.web.app.open_database`, plus importing `target`'s module.
+    Cost: as :func:`~perfectplay.web.solutions.open_database`, plus importing `target`'s module.
     """
     from perfectplay.cli._resolve import open_saved
     from perfectplay.store import SolutionStore
-    from perfectplay.web.app import Database
+    from perfectplay.web.solutions import Database
 
     source = open_saved(path, target, params)
     try:

@@ -74,19 +74,10 @@ from perfectplay.web.solutions import (
     SolutionCache,
     Solving,
     game_key,
-    game_page,
-    open_database,
     param_text,
 )
 
-__all__ = [
-    "Database",
-    "create_app",
-    "database_ids",
-    "game_page",
-    "open_database",
-    "parse_param_text",
-]
+__all__ = ["create_app", "database_ids", "parse_param_text"]
 
 _STATIC = str(files("perfectplay.web") / "static")
 FIRST_WAIT = 0.5

@@ -23,8 +23,8 @@ from perfectplay.draw import PALETTE, position_svg
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.values import NO_REMOTENESS
 from perfectplay.web import app as web_app
-from perfectplay.web.app import create_app, database_ids, open_database, parse_param_text
-from perfectplay.web.solutions import SolutionCache
+from perfectplay.web.app import create_app, database_ids, parse_param_text
+from perfectplay.web.solutions import SolutionCache, open_database
 
 TTT = load_game("tic-tac-toe")
 C4 = load_game("connect-four", rows=4, cols=4)

@@ -23,9 +23,9 @@ import perfectplay
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
-from perfectplay.web.app import create_app, game_page, open_database
+from perfectplay.web.app import create_app
 from perfectplay.web.gallery import Gallery
-from perfectplay.web.solutions import SolutionCache
+from perfectplay.web.solutions import SolutionCache, game_page, open_database
 
 BIG = ("quixo", "teeko", "squadro", "dobutsu", "gobblet-gobblers", "nine-mens-morris")
 """Registered games whose default instance is too large for the server to solve."""
