@@ -43,7 +43,7 @@ _EXPORTS = {
     "Value": ".values",
     "GameGraph": ".graph",
     "as_game_graph": ".graph",
-    "MoveValue": ".solution",
+    "Move": ".moves",
     "Solution": ".solution",
     # solvers
     "solve_graph": ".solvers.auto",
@@ -64,7 +64,6 @@ _EXPORTS = {
     "enumerate_game": ".enumeration.enumerate",
     "game_names": ".games.registry",
     "load_game": ".games.registry",
-    "GameMove": ".api",
     "GameSolution": ".api",
     "solve": ".api",
     # database of solved positions, terminal play
@@ -88,7 +87,7 @@ __all__ = ["__version__", *_EXPORTS]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from perfectplay.api import GameMove, GameSolution, check_game, solve
+    from perfectplay.api import GameSolution, check_game, solve
     from perfectplay.enumeration.enumerate import enumerate_game
     from perfectplay.errors import (
         CyclicGraphError,
@@ -108,10 +107,11 @@ if TYPE_CHECKING:
     )
     from perfectplay.games.registry import game_names, load_game, load_tiered_game
     from perfectplay.graph import GameGraph, as_game_graph
+    from perfectplay.moves import Move
     from perfectplay.play import PlaySession
     from perfectplay.protocol.game import Game, GameInfo
     from perfectplay.protocol.tiered import TieredGame, TierMoves
-    from perfectplay.solution import MoveValue, Solution
+    from perfectplay.solution import Solution
     from perfectplay.solved import open_solved, open_tiers
     from perfectplay.solvers.auto import solve_graph
     from perfectplay.solvers.dag import solve_dag

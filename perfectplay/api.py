@@ -16,7 +16,7 @@ Examples
 >>> [m.label for m in s.best_moves("XX." "OO." "...")]
 ['c1']
 >>> s.move_values("XX." "OO." "...")[0]
-GameMove(label='c1', position='XXXOO....', value=<Value.WIN: 3>, remoteness=1, score=None)
+Move(label='c1', position='XXXOO....', value=<Value.WIN: 3>, remoteness=1, score=None)
 >>> solve([(0, 1), (1, 2)]).value.tolist()
 [0, 3, 0]
 """
@@ -31,14 +31,13 @@ from perfectplay.enumeration.enumerate import enumerate_game
 from perfectplay.enumeration.solving import GameSolution, solve_enumeration
 from perfectplay.errors import GameDefinitionError
 from perfectplay.graph import as_game_graph
-from perfectplay.protocol.answers import GameMove
 from perfectplay.protocol.game import Game, P
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.solution import Solution
 
-__all__ = ["GameMove", "GameSolution", "check_game", "solve", "solve_enumeration"]
-# GameMove (perfectplay.protocol.answers), GameSolution and solve_enumeration (the enumeration
-# engine, perfectplay.enumeration.solving) are re-exported here, where users find them.
+__all__ = ["GameSolution", "check_game", "solve", "solve_enumeration"]
+# GameSolution and solve_enumeration (the enumeration engine, perfectplay.enumeration.solving)
+# are re-exported here, where users find them.
 
 
 @overload

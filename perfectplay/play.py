@@ -40,9 +40,10 @@ from __future__ import annotations
 from typing import Any, Literal, TextIO
 
 from perfectplay.errors import InputFormatError
-from perfectplay.protocol.answers import Answers, GameMove
+from perfectplay.moves import Move, outcome_words
+from perfectplay.protocol.answers import Answers
 from perfectplay.protocol.game import Game, over_value
-from perfectplay.values import NO_REMOTENESS, Value
+from perfectplay.values import Value
 
 __all__ = ["COMMANDS", "PlaySession", "ThinkingLine", "describe"]
 
@@ -62,7 +63,7 @@ def describe(value: Value, remoteness: int, score: int | None = None) -> str:
     >>> describe(Value.LOSE, 4), describe(Value.DRAW, -1), describe(Value.TIE, 0, 0)
     ('LOSE in 4', 'DRAW', 'score +0, TIE in 0')
     """
-    words = value.name if remoteness == NO_REMOTENESS else f"{value.name} in {remoteness}"
+    words = outcome_words(value, remoteness)
     return words if score is None else f"score {score:+d}, {words}"
 
 
@@ -182,7 +183,7 @@ class PlaySession:
         for name, text in COMMANDS.items():
             self.say(f"  {name:<7} {text}")
 
-    def best(self) -> GameMove[Any] | None:
+    def best(self) -> Move[Any] | None:
         """The move perfect play makes here (first best move), or None where play is over."""
         chosen = self.solved.best_moves(self.position)
         return chosen[0] if chosen else None

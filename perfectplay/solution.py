@@ -5,91 +5,14 @@ Every value is stated **for the player to move** at that position.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol, TypeVar
-
 import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.graph import GameGraph
-from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, UNDECIDED, Value
+from perfectplay.moves import Move, optimal_moves
+from perfectplay.values import UNDECIDED, Value
 
-__all__ = ["MoveValue", "Solution", "optimal_moves"]
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """One move from a position, valued from the side of the player who makes it."""
-
-    move: int
-    """The position the move leads to."""
-    value: Value
-    """The outcome for the player making the move, if both play perfectly afterwards."""
-    remoteness: int
-    """Moves until the game ends after choosing this move, counting it (-1 for a draw)."""
-    score: int | None = None
-    """For scored games: the mover's (own - opponent) total from here when choosing this move."""
-
-
-class _Valued(Protocol):
-    """A move valued for the player making it (:class:`MoveValue`, ``GameMove``)."""
-
-    @property
-    def value(self) -> Value: ...
-    @property
-    def remoteness(self) -> int: ...
-    @property
-    def score(self) -> int | None: ...
-
-
-_Move = TypeVar("_Move", bound=_Valued)
-
-
-def optimal_moves(moves: Sequence[_Move], value: int, score: int | None = None) -> list[_Move]:
-    """The optimal moves among `moves`, every move from a position where the game goes on.
-
-    Parameters
-    ----------
-    moves : sequence of MoveValue or GameMove
-        Every move from the position, each valued for the player making it.
-    value : int
-        The position's :class:`~perfectplay.values.Value` for the player to move.
-    score : int, optional
-        Scored games: the position's score for the player to move (None otherwise).
-
-    Returns
-    -------
-    list
-        Unscored games: the moves achieving `value`; among them the shortest win or tie, the
-        longest loss, any drawing move. Scored games: the moves achieving `score`; among them
-        those with the best value for the mover (which may be worse than `value`: score comes
-        first), then the same remoteness rule. In the order of `moves`.
-
-    Notes
-    -----
-    The one best-move rule of :meth:`Solution.best_moves`, ``GameSolution.best_moves`` and
-    ``SolutionStore.best_moves``. Cost: O(len(moves)).
-
-    Examples
-    --------
-    >>> from perfectplay.values import Value
-    >>> moves = [MoveValue(1, Value.WIN, 3), MoveValue(2, Value.WIN, 1)]
-    >>> moves += [MoveValue(3, Value.LOSE, 2), MoveValue(4, Value.WIN, 1)]
-    >>> [m.move for m in optimal_moves(moves, Value.WIN)]  # the shortest wins
-    [2, 4]
-    """
-    if score is not None:
-        moves = [m for m in moves if m.score == score]
-        target = max((int(m.value) for m in moves), default=int(value))
-    else:
-        target = int(value)
-    options = [m for m in moves if int(m.value) == target]
-    if not options or target == DRAW:
-        return options
-    pick = max if target == LOSE else min
-    best = pick(m.remoteness for m in options)
-    return [m for m in options if m.remoteness == best]
+__all__ = ["Solution"]
 
 
 class Solution:
@@ -134,28 +57,22 @@ class Solution:
         """The value of position `p` for the player to move."""
         return Value(int(self.value[p]))
 
-    def move_values(self, p: int) -> list[MoveValue]:
+    def move_values(self, p: int) -> list[Move[int]]:
         """Every move from `p` with its value, remoteness (and score) for the player at `p`.
 
-        A child that is LOSE for its player to move is a WIN for the player moving into it,
-        one move further from the end. Cost: O(out-degree of `p`).
+        Each move is labelled by the id of the position it leads to. A child that is LOSE for
+        its player to move is a WIN for the player moving into it, one move further from the
+        end. Cost: O(out-degree of `p`).
         """
         start, stop = int(self.graph.indptr[p]), int(self.graph.indptr[p + 1])
         result = []
         for e in range(start, stop):
             c = int(self.graph.indices[e])
-            child = Value(int(self.value[c]))
-            r = int(self.remoteness[c])
-            score = None
-            if self.score is not None:
-                gain = 0 if self.graph.gain is None else int(self.graph.gain[e])
-                score = gain - int(self.score[c])
+            score = None if self.score is None else int(self.score[c])
+            gain = 0 if self.graph.gain is None else int(self.graph.gain[e])
             result.append(
-                MoveValue(
-                    move=c,
-                    value=child.flipped(),
-                    remoteness=NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
-                    score=score,
+                Move.into(
+                    str(c), c, Value(int(self.value[c])), int(self.remoteness[c]), score, gain
                 )
             )
         return result
@@ -171,7 +88,7 @@ class Solution:
         if int(self.remoteness[p]) == 0:
             return []
         score = None if self.score is None else int(self.score[p])
-        return [o.move for o in optimal_moves(self.move_values(p), int(self.value[p]), score)]
+        return [o.position for o in optimal_moves(self.move_values(p), int(self.value[p]), score)]
 
     def _repr_svg_(self) -> str:
         """The positions counted by value and remoteness as a bar chart (notebooks).

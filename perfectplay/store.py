@@ -78,9 +78,10 @@ from perfectplay._targets import class_target
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import InvalidGraphError, PositionNotFoundError, StoreError
 from perfectplay.graph import GameGraph
-from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue, valued_moves
+from perfectplay.moves import Move, optimal_moves
+from perfectplay.protocol.answers import GetByProbe, PositionValue, valued_moves
 from perfectplay.protocol.game import Game
-from perfectplay.solution import Solution, optimal_moves
+from perfectplay.solution import Solution
 from perfectplay.values import LOSE, NO_REMOTENESS, UNDECIDED, VALUE_DTYPE, Value
 
 __all__ = [
@@ -562,7 +563,7 @@ class SolutionStore(GetByProbe):
         """
         return self.entry(self.position_id(position))
 
-    def move_values(self, position: Any) -> list[GameMove[Any]]:
+    def move_values(self, position: Any) -> list[Move[Any]]:
         """Every move from `position` with its label and value for the player making it.
 
         A game store asks the game for the moves (labels, in the game's order); a graph store
@@ -588,10 +589,10 @@ class SolutionStore(GetByProbe):
             moves = list(self.game.moves(position))
         return valued_moves(moves, self.probe)
 
-    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+    def best_moves(self, position: Any) -> list[Move[Any]]:
         """The optimal moves from `position`, in the game's order.
 
-        The rule of :func:`perfectplay.solution.optimal_moves`: moves achieving the
+        The rule of :func:`perfectplay.moves.optimal_moves`: moves achieving the
         position's value (scored games: its score, then the best value among those); among
         them the shortest win or tie, the longest loss, any drawing move. Empty where the
         game is over. Cost: one probe per move.

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.graph import GameGraph
-from perfectplay.solution import MoveValue, Solution
+from perfectplay.moves import Move
+from perfectplay.solution import Solution
 from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.values import DRAW, LOSE, TIE, UNDECIDED, WIN, Value
 
@@ -26,12 +24,12 @@ def star() -> Solution:
 def test_move_values_are_seen_from_the_mover_one_move_further() -> None:
     got = star().move_values(0)
     assert got == [
-        MoveValue(1, Value.WIN, 1),
-        MoveValue(2, Value.LOSE, 4),
-        MoveValue(3, Value.TIE, 3),
-        MoveValue(4, Value.DRAW, -1),
-        MoveValue(1, Value.WIN, 1),
-        MoveValue(5, Value.WIN, 3),
+        Move("1", 1, Value.WIN, 1),
+        Move("2", 2, Value.LOSE, 4),
+        Move("3", 3, Value.TIE, 3),
+        Move("4", 4, Value.DRAW, -1),
+        Move("1", 1, Value.WIN, 1),
+        Move("5", 5, Value.WIN, 3),
     ]
     assert all(mv.score is None for mv in got)
     assert star().move_values(1) == []
@@ -88,7 +86,7 @@ def test_best_moves_match_their_definition_on_solved_games(
             expected = [c for c in good if s.remoteness[c] == target]
         assert s.best_moves(p) == expected
         for mv, c in zip(s.move_values(p), kids, strict=True):
-            assert mv.move == c and mv.value == Value(int(s.value[c])).flipped()
+            assert mv.position == c and mv.value == Value(int(s.value[c])).flipped()
             assert mv.remoteness == (-1 if s.remoteness[c] == -1 else s.remoteness[c] + 1)
 
 
@@ -108,7 +106,7 @@ def scored(
 
 def test_scored_move_values_add_the_gain_and_flip_the_child_score() -> None:
     s = scored([5, 1, 5], [WIN, LOSE, LOSE, TIE], [1, 0, 0, 0], [5, 2, -2, 0])
-    assert [(mv.move, mv.score) for mv in s.move_values(0)] == [(1, 3), (2, 3), (3, 5)]
+    assert [(mv.position, mv.score) for mv in s.move_values(0)] == [(1, 3), (2, 3), (3, 5)]
     assert s.best_moves(0) == [3]
     no_gain = scored(None, [WIN, LOSE, WIN], [1, 0, 0], [4, -4, 1])
     assert [mv.score for mv in no_gain.move_values(0)] == [4, -1]
@@ -136,9 +134,3 @@ def test_summary_len_getitem_and_repr() -> None:
         GameGraph.from_edges([], []), np.empty(0, np.uint8), np.empty(0, np.int32), solver="x"
     )
     assert empty.summary() == {"WIN": 0, "LOSE": 0, "TIE": 0, "DRAW": 0}
-
-
-def test_move_value_is_frozen() -> None:
-    mv = MoveValue(1, Value.WIN, 1)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        mv.move = 2  # type: ignore[misc]

@@ -73,8 +73,8 @@ from perfectplay.errors import (
     PositionNotFoundError,
     TooLargeError,
 )
-from perfectplay.protocol.answers import GameMove
-from perfectplay.protocol.game import Game, GameInfo, Move
+from perfectplay.moves import Move
+from perfectplay.protocol.game import Game, GameInfo, MoveTuple
 from perfectplay.values import Value
 
 try:
@@ -305,7 +305,7 @@ class OpenSpielGame(Game[SpielPosition]):
         state = self._states[key]
         return key, 0 if state.is_terminal() else state.current_player()
 
-    def moves(self, position: SpielPosition) -> list[Move[SpielPosition]]:
+    def moves(self, position: SpielPosition) -> list[MoveTuple[SpielPosition]]:
         """One move per legal action (label: :func:`labelled_actions`), or the forced pass
         where the other player moves next; scored games add a gain of 0."""
         key, player = position
@@ -315,7 +315,7 @@ class OpenSpielGame(Game[SpielPosition]):
         if state.current_player() != player:
             forced = (key, state.current_player())
             return [(PASS, forced, 0) if self.info.scored else (PASS, forced)]
-        result: list[Move[SpielPosition]] = []
+        result: list[MoveTuple[SpielPosition]] = []
         for label, action in labelled_actions(state):
             child = self._remember(state.child(action), mover=player)
             result.append((label, child, 0) if self.info.scored else (label, child))
@@ -516,7 +516,7 @@ class OpenSpielSolution:
             return float(game.min_utility())
         return float(game.utility_sum()) / 2
 
-    def move_values(self, state: Any) -> list[tuple[int, GameMove[SpielPosition]]]:
+    def move_values(self, state: Any) -> list[tuple[int, Move[SpielPosition]]]:
         """``(action, move)`` for each legal action of `state`, the move's value, remoteness
         (and score) for the player making it."""
         by_label = {m.label: m for m in self.solution.move_values(self.position(state))}

@@ -145,6 +145,7 @@ def _examples(solution: Solution) -> list[str]:
     """One position of each value that has moves: its value and best moves."""
     import numpy as np
 
+    from perfectplay.moves import outcome_words
     from perfectplay.values import Value
 
     lines = []
@@ -156,13 +157,9 @@ def _examples(solution: Solution) -> list[str]:
         p = int(found[0])
         r = int(solution.remoteness[p])
         best = {int(b) for b in solution.best_moves(p)}
-        shown = [mv for mv in solution.move_values(p) if mv.move in best][:3]
+        shown = [mv for mv in solution.move_values(p) if mv.position in best][:3]
         moves = ", ".join(
-            f"-> {mv.move} ({mv.value.name}"
-            + ("" if mv.remoteness < 0 else f" in {mv.remoteness}")
-            + ")"
-            for mv in shown
+            f"-> {mv.position} ({outcome_words(mv.value, mv.remoteness)})" for mv in shown
         )
-        where = "" if r < 0 else f" in {r}"
-        lines.append(f"     position {p}: {value.name}{where}; best: {moves}")
+        lines.append(f"     position {p}: {outcome_words(value, r)}; best: {moves}")
     return lines

@@ -131,13 +131,20 @@ def _answer(result: Any) -> dict[str, Any]:
     answer["best_moves"] = list(result.best_moves)
     if result.moves:
         answer["moves"] = [
-            {"move": m.label, "value": m.value.name, "remoteness": m.remoteness}
+            {"move": m.label, "value": m.value.name, "remoteness": _json_remoteness(m.remoteness)}
             | ({} if m.score is None else {"score": m.score})
             for m in result.moves
         ]
     answer["nodes"] = result.nodes
     answer["seconds"] = round(result.seconds, 6)
     return answer
+
+
+def _json_remoteness(remoteness: int) -> int | None:
+    """A move's remoteness in JSON: ``null`` where the search does not know it (weak)."""
+    from perfectplay.values import UNKNOWN_REMOTENESS
+
+    return None if remoteness == UNKNOWN_REMOTENESS else remoteness
 
 
 def _text(result: Any) -> str:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from perfectplay.draw.text import text_drawing
+from perfectplay.moves import Move, optimal_moves
 from perfectplay.protocol.game import Game
-from perfectplay.solution import optimal_moves
 from perfectplay.svg.elements import Drawing, page, thumbnail
 from perfectplay.values import Value
 
@@ -37,39 +37,26 @@ _NOTE = (
 
 
 @dataclass(frozen=True)
-class _Shown:
-    """A move as a picture draws it: its label, the position it leads to, its value and
-    remoteness for the player making it, its score, and whether it is a best move (ringed)."""
+class _Shown(Move[Any]):
+    """A move as a picture draws it: the move, and whether it is a best move (ringed)."""
 
-    label: str
-    position: Any
-    value: Value
-    remoteness: int
-    score: int | None
-    best: bool
+    best: bool = False
 
 
-def _shown(moves: Sequence[Any]) -> list[_Shown]:
+def _shown(moves: Sequence[Move[Any]]) -> list[_Shown]:
     """`moves` with the best ones flagged, by the one rule of
-    :func:`~perfectplay.solution.optimal_moves` (the position's value for the player to move
+    :func:`~perfectplay.moves.optimal_moves` (the position's value for the player to move
     is the best of its moves', its score the best of their scores).
 
     Cost: O(len(moves)).
     """
     if not moves:
         return []
-    scores = [m.score for m in moves if getattr(m, "score", None) is not None]
+    scores = [m.score for m in moves if m.score is not None]
     value = max(int(m.value) for m in moves)
     best = {m.label for m in optimal_moves(moves, value, max(scores) if scores else None)}
     return [
-        _Shown(
-            m.label,
-            getattr(m, "position", None),
-            Value(m.value),
-            m.remoteness,
-            getattr(m, "score", None),
-            m.label in best,
-        )
+        _Shown(m.label, m.position, Value(m.value), m.remoteness, m.score, m.label in best)
         for m in moves
     ]
 
@@ -110,7 +97,11 @@ def side_to_move(game: Game[Any], position: Any) -> str | None:
 
 
 def position_svg(
-    game: Game[Any], position: Any, moves: Sequence[Any] | None = None, *, size: float | None = None
+    game: Game[Any],
+    position: Any,
+    moves: Sequence[Move[Any]] | None = None,
+    *,
+    size: float | None = None,
 ) -> str:
     """A standalone SVG picture of `position`, with every move of `moves` coloured by value.
 
@@ -120,9 +111,9 @@ def position_svg(
         The game (e.g. ``perfectplay.load_game("connect-four")``).
     position : position of `game`
         The position to draw, as the game's ``moves`` and ``parse`` produce it.
-    moves : list of GameMove, optional
+    moves : list of Move, optional
         The legal moves with their values, as ``GameSolution.move_values(position)`` (or an
-        open store's) returns them: ``GameMove.value`` is already the value **for the player
+        open store's) returns them: ``Move.value`` is already the value **for the player
         making the move** (the child's value for its own player to move, flipped). Each is
         drawn in the value's colour (:data:`~perfectplay.svg.palette.PALETTE`) with its value
         initial and remoteness, the best ones (by the rule of ``best_moves``) with their
@@ -169,7 +160,9 @@ def thumbnail_svg(game: Game[Any], position: Any, *, size: float = 180.0) -> str
     return thumbnail(board, title=f"{game.info.name}{' ' + params if params else ''}", size=size)
 
 
-def graph_position_svg(position: int, moves: Sequence[Any], *, size: float | None = None) -> str:
+def graph_position_svg(
+    position: int, moves: Sequence[Move[Any]], *, size: float | None = None
+) -> str:
     """A position of a plain game graph (no board): its id and one button per move.
 
     `moves` as :func:`position_svg` takes them, labelled by the id they lead to.

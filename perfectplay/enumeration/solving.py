@@ -19,12 +19,13 @@ from numpy.typing import NDArray
 from perfectplay.enumeration.enumerate import Enumeration
 from perfectplay.errors import CyclicGraphError, GameDefinitionError
 from perfectplay.graph import GameGraph
-from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue
+from perfectplay.moves import Move
+from perfectplay.protocol.answers import GetByProbe, PositionValue
 from perfectplay.protocol.game import P
 from perfectplay.solution import Solution
-from perfectplay.values import NO_REMOTENESS, UNDECIDED, Value
+from perfectplay.values import UNDECIDED, Value
 
-__all__ = ["GameMove", "GameSolution", "PositionView", "solve_enumeration"]
+__all__ = ["GameSolution", "PositionView", "solve_enumeration"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class PositionView(Generic[P]):
     """Its value for the player to move."""
     remoteness: int
     """Moves to the end under best play (-1 for a draw, 0 if over)."""
-    moves: list[GameMove[P]]
+    moves: list[Move[P]]
     """Every legal move, valued for the player making it (empty where the game is over)."""
 
     def _repr_svg_(self) -> str:
@@ -151,7 +152,7 @@ class GameSolution(GetByProbe, Generic[P]):
         """Whether the game is over at `position` (the rules fix its value, or no moves)."""
         return int(self.solution.remoteness[self.id_of(position)]) == 0
 
-    def move_values(self, position: P) -> list[GameMove[P]]:
+    def move_values(self, position: P) -> list[Move[P]]:
         """Every move from `position`, with its label and value for the player making it.
 
         A child that is LOSE for its player to move is a WIN for the player moving into it,
@@ -165,27 +166,23 @@ class GameSolution(GetByProbe, Generic[P]):
             self.solution.remoteness,
             self.solution.score,
         )
-        result: list[GameMove[P]] = []
+        result: list[Move[P]] = []
         for move in self.game.moves(position):
             label, child = move[0], move[1]
             cid = self.id_of(child)
-            r = int(remoteness[cid])
-            mover_score = None
-            if score is not None:
-                gain = int(move[2]) if len(move) == 3 else 0
-                mover_score = gain - int(score[cid])
             result.append(
-                GameMove(
+                Move.into(
                     label,
                     child,
-                    Value(int(value[cid])).flipped(),
-                    NO_REMOTENESS if r == NO_REMOTENESS else r + 1,
-                    mover_score,
+                    Value(int(value[cid])),
+                    int(remoteness[cid]),
+                    None if score is None else int(score[cid]),
+                    int(move[2]) if len(move) == 3 else 0,
                 )
             )
         return result
 
-    def best_moves(self, position: P) -> list[GameMove[P]]:
+    def best_moves(self, position: P) -> list[Move[P]]:
         """The optimal moves from `position`, by the rule of :meth:`Solution.best_moves`."""
         pid = self.id_of(position)
         best = set(self.solution.best_moves(pid))

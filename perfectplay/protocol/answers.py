@@ -6,40 +6,23 @@ A solved game in memory (:class:`~perfectplay.api.GameSolution`), a store file
 (:class:`~perfectplay.search.book.OpeningBook`) and a game played by search
 (:class:`~perfectplay.search.service.SearchedGame`) all answer a position alike: its
 :class:`PositionValue` (``probe`` raises where the source does not hold it, ``get`` returns a
-default, as python-chess's tablebases do), and its moves as :class:`GameMove` records.
-Shared by every engine, so that none of them imports another to describe an answer. Every
-value is stated for the player to move (a :class:`GameMove` for the player making the move).
+default, as python-chess's tablebases do), and its moves as :class:`~perfectplay.moves.Move`
+records. Shared by every engine, so that none of them imports another to describe an answer.
+Every value is stated for the player to move (a move's for the player making the move).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from perfectplay.errors import PositionNotFoundError
-from perfectplay.protocol.game import Game, P
+from perfectplay.moves import Move
+from perfectplay.protocol.game import Game
 from perfectplay.values import Value
 
-__all__ = ["Answers", "GameMove", "GetByProbe", "PositionValue", "valued_moves"]
-
-
-@dataclass(frozen=True)
-class GameMove(Generic[P]):
-    """One move from a position, valued from the side of the player who makes it."""
-
-    label: str
-    """The move's label, as the game's ``moves`` names it."""
-    position: P
-    """The position the move leads to (as ``moves`` yields it, not canonicalised)."""
-    value: Value
-    """The outcome for the player making the move, if both play perfectly afterwards."""
-    remoteness: int
-    """Moves until the game ends after choosing this move, counting it
-    (:data:`~perfectplay.values.NO_REMOTENESS` for a draw,
-    :data:`~perfectplay.values.UNKNOWN_REMOTENESS` where a weak source knows only the value)."""
-    score: int | None = None
-    """Scored games: the mover's (own - opponent) total from here when choosing this move."""
+__all__ = ["Answers", "GetByProbe", "PositionValue", "valued_moves"]
 
 
 @dataclass(frozen=True)
@@ -58,30 +41,20 @@ class PositionValue:
 
 def valued_moves(
     moves: Iterable[tuple[Any, ...]], probe: Callable[[Any], PositionValue]
-) -> list[GameMove[Any]]:
+) -> list[Move[Any]]:
     """Each move ``(label, child[, gain])`` with its value for the player making it.
 
-    The child's value (from `probe`, for the player to move there) is flipped, its remoteness
-    one more (a sentinel stays as it is), and a scored child's score subtracted from the
-    move's gain. Shared by every saved solution (store files, tier directories, books).
-    Cost: one probe per move.
+    The child's answer (from `probe`, for the player to move there) seen from the mover
+    (:meth:`Move.into <perfectplay.moves.Move.into>`). Shared by every saved solution (store
+    files, tier directories, books). Cost: one probe per move.
     """
-    result: list[GameMove[Any]] = []
+    result: list[Move[Any]] = []
     for move in moves:
         label, child = move[0], move[1]
         entry = probe(child)
-        r = entry.remoteness
-        score = None
-        if entry.score is not None:
-            score = (int(move[2]) if len(move) > 2 else 0) - entry.score
+        gain = int(move[2]) if len(move) > 2 else 0
         result.append(
-            GameMove(
-                str(label),
-                child,
-                entry.value.flipped(),
-                r if r < 0 else r + 1,
-                score,
-            )
+            Move.into(str(label), child, entry.value, entry.remoteness, entry.score, gain)
         )
     return result
 
@@ -107,11 +80,11 @@ class Answers(Protocol):
         """The value of `position`, or `default` where the source lacks it."""
         ...
 
-    def move_values(self, position: Any) -> list[GameMove[Any]]:
+    def move_values(self, position: Any) -> list[Move[Any]]:
         """Every move from `position`, valued for the player making it (empty where over)."""
         ...
 
-    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+    def best_moves(self, position: Any) -> list[Move[Any]]:
         """The optimal moves from `position`, in the game's order (empty where over)."""
         ...
 

@@ -110,7 +110,7 @@ __all__ = [
     "OPTIONAL_METHODS",
     "Game",
     "GameInfo",
-    "Move",
+    "MoveTuple",
     "P",
     "over_value",
     "param_value_text",
@@ -121,7 +121,7 @@ __all__ = [
 P = TypeVar("P", bound=Hashable)
 """The type of a game's positions: any hashable value (str, int, tuple, frozen dataclass...)."""
 
-Move = tuple[str, P] | tuple[str, P, int]
+MoveTuple = tuple[str, P] | tuple[str, P, int]
 """One move as ``moves()`` yields it: ``(label, position)``, or ``(label, position, gain)``."""
 
 OPTIONAL_METHODS = (
@@ -239,7 +239,7 @@ class Game(Generic[P]):
         """The starting position."""
         raise GameDefinitionError(f"{type(self).__name__} must define initial()")
 
-    def moves(self, position: P) -> Iterable[Move[P]]:
+    def moves(self, position: P) -> Iterable[MoveTuple[P]]:
         """The moves from `position`: ``(label, position)`` pairs, or triples with a gain.
 
         Labels are short distinct strings a person can type (``"c3"``, ``"take 2"``). A gain is

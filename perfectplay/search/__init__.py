@@ -36,13 +36,12 @@ from __future__ import annotations
 
 from perfectplay.errors import GameOverError
 from perfectplay.search.book import BookStats, OpeningBook, build_book
-from perfectplay.search.engine import MoveResult, Searcher, SearchResult, search
+from perfectplay.search.engine import Searcher, SearchResult, search
 from perfectplay.search.kernel import SearchKernel
 
 __all__ = [
     "BookStats",
     "GameOverError",
-    "MoveResult",
     "OpeningBook",
     "SearchKernel",
     "SearchResult",

@@ -61,11 +61,11 @@ from perfectplay.errors import (
     PositionNotFoundError,
     StoreError,
 )
-from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue, valued_moves
+from perfectplay.moves import Move, optimal_moves
+from perfectplay.protocol.answers import GetByProbe, PositionValue, valued_moves
 from perfectplay.protocol.game import Game, over_value, param_value_text, provides
 from perfectplay.search.engine import Searcher
 from perfectplay.search.service import process_pool, searcher_of
-from perfectplay.solution import optimal_moves
 from perfectplay.values import NO_REMOTENESS, UNKNOWN_REMOTENESS, Value
 
 __all__ = ["BookStats", "OpeningBook", "book_positions", "build_book"]
@@ -485,7 +485,7 @@ class OpeningBook(GetByProbe):
         remoteness = UNKNOWN_REMOTENESS if self.weak else int(self._remoteness[i])
         return PositionValue(Value(int(self._values[i])), remoteness)
 
-    def move_values(self, position: Any) -> list[GameMove[Any]]:
+    def move_values(self, position: Any) -> list[Move[Any]]:
         """Every move from `position`, valued for the player making it; empty where over.
 
         Raises
@@ -497,9 +497,9 @@ class OpeningBook(GetByProbe):
             return []
         return valued_moves(self.game.moves(position), self.probe)
 
-    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+    def best_moves(self, position: Any) -> list[Move[Any]]:
         """The optimal moves from `position` (the rule of
-        :func:`~perfectplay.solution.optimal_moves`; in a weak book every move keeping the
+        :func:`~perfectplay.moves.optimal_moves`; in a weak book every move keeping the
         value). Empty where over."""
         here = self.probe(position)
         if here.remoteness == 0:

@@ -49,6 +49,7 @@ from perfectplay.errors import (
     GameOverError,
     InputFormatError,
 )
+from perfectplay.moves import Move, optimal_moves, outcome_words
 from perfectplay.protocol.answers import PositionValue
 from perfectplay.protocol.game import Game, over_value, provides
 from perfectplay.search._kernel_table import (
@@ -63,28 +64,10 @@ from perfectplay.search.score import child_window, parent_score, to_value
 from perfectplay.search.table import BYTES_PER_ENTRY, DEFAULT_MEMORY, BoundTable
 from perfectplay.values import UNKNOWN_REMOTENESS, Value
 
-__all__ = ["KERNEL_MEMORY", "Lookup", "MoveResult", "SearchResult", "Searcher", "search"]
+__all__ = ["KERNEL_MEMORY", "Lookup", "SearchResult", "Searcher", "search"]
 
 Lookup = Callable[[Any], "PositionValue | None"]
 """What the search consults before searching a position: a source of answers' ``get``."""
-
-
-@dataclass(frozen=True)
-class MoveResult:
-    """One move from the searched position, valued for the player making it."""
-
-    label: str
-    """The move's label, as the game's ``moves`` names it."""
-    value: Value
-    """The outcome for the player making the move, if both play perfectly afterwards."""
-    remoteness: int | None
-    """Moves until the game ends after this move, counting it; None in a weak search."""
-    score: int | None = None
-    """Scored games, strong search: the mover's best (own - opponent) total after this move."""
-
-    def __str__(self) -> str:
-        text = f"{self.label}: {_outcome(self.value, self.remoteness)}"
-        return text if self.score is None else f"{text}, score {self.score:+d}"
 
 
 @dataclass(frozen=True)
@@ -100,8 +83,10 @@ class SearchResult:
     best_moves: tuple[str, ...]
     """Labels of the optimal moves, in ``moves`` order (the solvers' best-move rule; in a weak
     search, the moves keeping the value)."""
-    moves: tuple[MoveResult, ...]
-    """Every move valued, in ``moves`` order, when asked with ``all_moves``; else empty."""
+    moves: tuple[Move[Any], ...]
+    """Every move valued for the player making it, in ``moves`` order, when asked with
+    ``all_moves`` (a weak search's remoteness :data:`~perfectplay.values.UNKNOWN_REMOTENESS`,
+    score None); else empty."""
     nodes: int
     """Positions the search visited (repeat visits count again)."""
     seconds: float
@@ -112,14 +97,9 @@ class SearchResult:
         best = ", ".join(self.best_moves)
         moves = f", {len(self.moves)} moves valued" if self.moves else ""
         return (
-            f"<SearchResult: {_outcome(self.value, self.remoteness)} for the player to move"
+            f"<SearchResult: {outcome_words(self.value, self.remoteness)} for the player to move"
             f"{score}; best: {best}{moves}; {self.nodes:,} nodes in {self.seconds:.3f} s>"
         )
-
-
-def _outcome(value: Value, remoteness: int | None) -> str:
-    """``WIN in 5`` (or just ``WIN`` without a remoteness)."""
-    return value.name if remoteness is None else f"{value.name} in {remoteness}"
 
 
 def search(
@@ -298,7 +278,9 @@ class Searcher:
     def _searched(self, position: Any, weak: bool, all_moves: bool, best: bool) -> _Found:
         """`position` searched on the kernel path (this searcher's table) or the plain path."""
         if self.kernel is not None and self._table is not None:
-            return _with_kernel(self.kernel, position, self._table, weak, all_moves, best)
+            return _with_kernel(
+                self.kernel, self.game, position, self._table, weak, all_moves, best
+            )
         with deeper_recursion():
             return _plain(self.game, position, self.memory, weak, all_moves)
 
@@ -312,7 +294,7 @@ class Searcher:
         if root is None or (not weak and root.remoteness == UNKNOWN_REMOTENESS):
             return None
         game = self.game
-        valued: list[MoveResult | None] = []
+        valued: list[Move[Any]] = []
         nodes = 0
         for move in game.moves(position):
             child = move[1]
@@ -323,14 +305,11 @@ class Searcher:
                 nodes += found[5]
                 remoteness = UNKNOWN_REMOTENESS if found[1] is None else found[1]
                 answer = PositionValue(found[0], remoteness)
-            valued.append(
-                MoveResult(
-                    str(move[0]), answer.value.flipped(), None if weak else answer.remoteness + 1
-                )
-            )
-        kept = tuple(m for m in valued if m is not None) if all_moves else ()
+            remoteness = UNKNOWN_REMOTENESS if weak else answer.remoteness
+            valued.append(Move.into(str(move[0]), child, answer.value, remoteness))
+        kept = tuple(valued) if all_moves else ()
         if weak:
-            best = tuple(m.label for m in valued if m is not None and m.value == root.value)
+            best = tuple(m.label for m in valued if m.value == root.value)
             return root.value, None, None, best, kept, nodes
         best = _best(valued, root.value, None)
         return root.value, root.remoteness, None, best, kept, nodes
@@ -341,7 +320,7 @@ KERNEL_MEMORY = 16 << 20
 hardest test positions search as many nodes with it as with 64 or 256 MiB, and a smaller table
 is quicker to map and to probe (docs/search.md)."""
 
-_Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[MoveResult, ...], int]
+_Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[Move[Any], ...], int]
 """What a path returns: value, remoteness, score, best moves, moves, nodes."""
 
 
@@ -404,7 +383,7 @@ def _plain(game: Game[Any], position: Any, memory: int, weak: bool, all_moves: b
     moves = list(game.moves(position))
     if weak:  # every move's sign: the best moves are those keeping the value
         value = s.sign(position)
-        valued = [MoveResult(m[0], s.sign(m[1]).flipped(), None) for m in moves]
+        valued = [Move(str(m[0]), m[1], s.sign(m[1]).flipped(), UNKNOWN_REMOTENESS) for m in moves]
         best = tuple(m.label for m in valued if m.value == value)
         return value, None, None, best, tuple(valued) if all_moves else (), s.nodes
     exact = s.value_score(position)
@@ -414,15 +393,15 @@ def _plain(game: Game[Any], position: Any, memory: int, weak: bool, all_moves: b
     score = s.points(position) if scored else None
     # Strong: moves valued exactly, all of them or only those reaching the position's score.
     chosen = [
-        _move_result(s, m, scored) if all_moves or _may_be_best(s, m, exact, score) else None
+        _valued_move(s, m, scored) if all_moves or _may_be_best(s, m, exact, score) else None
         for m in moves
     ]
-    best = _best(chosen, value, score)
+    best = _best([m for m in chosen if m is not None], value, score)
     kept = tuple(m for m in chosen if m is not None) if all_moves else ()
     return value, remoteness, score, best, kept, s.nodes
 
 
-def _move_result(s: PlainSearch[Any], move: tuple[Any, ...], scored: bool) -> MoveResult:
+def _valued_move(s: PlainSearch[Any], move: tuple[Any, ...], scored: bool) -> Move[Any]:
     """One move valued exactly for the player making it (a strong search of the child)."""
     label, child = move[0], move[1]
     value, remoteness = to_value(parent_score(s.value_score(child)))
@@ -432,7 +411,7 @@ def _move_result(s: PlainSearch[Any], move: tuple[Any, ...], scored: bool) -> Mo
     if scored:
         gain = int(move[2]) if len(move) == 3 else 0
         points = gain - s.points(child)
-    return MoveResult(label, value, remoteness, points)
+    return Move(str(label), child, value, remoteness, points)
 
 
 def _may_be_best(s: PlainSearch[Any], move: tuple[Any, ...], exact: int, score: int | None) -> bool:
@@ -445,25 +424,10 @@ def _may_be_best(s: PlainSearch[Any], move: tuple[Any, ...], exact: int, score: 
     return gain - s.points_bound(child, gain - score, gain - score + 1) >= score
 
 
-def _best(valued: list[MoveResult | None], value: Value, score: int | None) -> tuple[str, ...]:
-    """Labels of the optimal moves: the solvers' rule (perfectplay.solution.optimal_moves).
-
-    Unscored: the moves achieving `value`, among them the shortest win or tie, the longest
-    loss. Scored: the moves achieving `score`, then the best value for the mover among them,
-    then the same remoteness rule. `valued` holds None for moves known not to qualify.
-    """
-    options = [m for m in valued if m is not None]
-    if score is not None:
-        options = [m for m in options if m.score == score]
-        target = max((m.value for m in options), default=value)
-    else:
-        target = value
-    options = [m for m in options if m.value == target]
-    lengths = [m.remoteness for m in options if m.remoteness is not None]
-    if lengths:
-        pick = max(lengths) if target == Value.LOSE else min(lengths)
-        options = [m for m in options if m.remoteness == pick]
-    return tuple(m.label for m in options)
+def _best(valued: list[Move[Any]], value: Value, score: int | None) -> tuple[str, ...]:
+    """Labels of the optimal moves among `valued` (every move that may qualify), by the
+    solvers' rule :func:`~perfectplay.moves.optimal_moves`."""
+    return tuple(m.label for m in optimal_moves(valued, value, score))
 
 
 # ---------------------------------------------------------------------- kernel path
@@ -487,27 +451,35 @@ def _kernel_table(memory: int) -> NDArray[np.uint64]:
 
 def _with_kernel(
     kernel: SearchKernel,
+    game: Game[Any],
     position: Hashable,
     table: NDArray[np.uint64],
     weak: bool,
     all_moves: bool,
     best: bool,
 ) -> _Found:
-    """The kernel path: the game's compiled alpha-beta over `table`."""
+    """The kernel path: the game's compiled alpha-beta over `table` (the game's ``moves``
+    name the position each labelled move leads to)."""
     score, nodes = kernel.solve(position, weak, table)
     if weak:
         value = _sign(score)
         if not (all_moves or best):
             return value, None, None, (), (), nodes
         signs, n = kernel.move_scores(position, True, table)
-        valued = tuple(MoveResult(label, _sign(s), None) for label, s in signs)
-        chosen = tuple(m.label for m in valued if m.value == value)
-        return value, None, None, chosen, valued if all_moves else (), nodes + n
+        chosen = tuple(label for label, s in signs if _sign(s) == value)
+        if not all_moves:
+            return value, None, None, chosen, (), nodes + n
+        valued = tuple(
+            Move(label, child, _sign(s), UNKNOWN_REMOTENESS)
+            for label, s, child in _children(game, position, signs)
+        )
+        return value, None, None, chosen, valued, nodes + n
     value, remoteness = kernel.score_to_value_remoteness(position, score)
     if all_moves:
         scores, n = kernel.move_scores(position, False, table)
         moves = tuple(
-            MoveResult(label, *kernel.score_to_value_remoteness(position, s)) for label, s in scores
+            Move(label, child, *kernel.score_to_value_remoteness(position, s))
+            for label, s, child in _children(game, position, scores)
         )
         chosen = tuple(label for label, s in scores if s == score)
         return Value(value), remoteness, None, chosen, moves, nodes + n
@@ -516,6 +488,15 @@ def _with_kernel(
     bounds, n = kernel.move_bounds(position, score - 1, score, table)  # which reach the score?
     chosen = tuple(label for label, s in bounds if s >= score)
     return Value(value), remoteness, None, chosen, (), nodes + n
+
+
+def _children(
+    game: Game[Any], position: Any, scored: tuple[tuple[str, int], ...]
+) -> list[tuple[str, int, Any]]:
+    """The kernel's ``(label, score)`` pairs, each with the position its move leads to by the
+    game's ``moves``: ``(label, score, child)``. Cost: one ``moves`` call."""
+    children = {str(m[0]): m[1] for m in game.moves(position)}
+    return [(label, s, children[label]) for label, s in scored]
 
 
 def _sign(score: int) -> Value:

@@ -37,10 +37,11 @@ from perfectplay.errors import (
     InputFormatError,
     PerfectPlayError,
 )
-from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue
+from perfectplay.moves import Move
+from perfectplay.protocol.answers import GetByProbe, PositionValue
 from perfectplay.protocol.game import Game, over_value, provides
 from perfectplay.search.engine import Searcher, SearchResult
-from perfectplay.values import NO_REMOTENESS, Value
+from perfectplay.values import UNKNOWN_REMOTENESS, Value
 
 __all__ = [
     "ABANDON_AFTER",
@@ -88,10 +89,11 @@ class SearchAnswer:
     value: Value
     """WIN, LOSE or TIE for the player to move."""
     remoteness: int
-    """Moves to the end under best play (0 where the game is over)."""
+    """Moves to the end under best play (0 where the game is over;
+    :data:`~perfectplay.values.UNKNOWN_REMOTENESS` where the search gave none)."""
     best: tuple[str, ...]
     """Labels of the optimal moves, in the game's move order."""
-    moves: tuple[GameMove[Any], ...]
+    moves: tuple[Move[Any], ...]
     """Every move valued for the player making it, in the game's order; empty where only the
     best moves were asked for (`all_moves` false) or the game is over."""
     all_moves: bool
@@ -388,13 +390,13 @@ class SearchedGame(GetByProbe):
         assert isinstance(found, SearchAnswer)  # answer() without `wait` waits for it
         return PositionValue(found.value, found.remoteness)
 
-    def move_values(self, position: Any) -> list[GameMove[Any]]:
+    def move_values(self, position: Any) -> list[Move[Any]]:
         """Every move from `position`, valued for the player making it (blocks while searching)."""
         found = self.answer(position)
         assert isinstance(found, SearchAnswer)
         return list(found.moves)
 
-    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+    def best_moves(self, position: Any) -> list[Move[Any]]:
         """The optimal moves from `position`, in the game's order (blocks while searching).
 
         A best move is valued as the position: its value, and its remoteness counting it.
@@ -403,7 +405,7 @@ class SearchedGame(GetByProbe):
         assert isinstance(found, SearchAnswer)
         best = set(found.best)
         return [
-            GameMove(str(m[0]), m[1], found.value, found.remoteness)
+            Move(str(m[0]), m[1], found.value, found.remoteness)
             for m in self.game.moves(position)
             if m[0] in best
         ]
@@ -484,24 +486,15 @@ class SearchedGame(GetByProbe):
 
     def _keep(self, position: Any, result: SearchResult, all_moves: bool) -> SearchAnswer:
         """`result` as an answer, cached with its moves' children's values."""
-        remoteness = result.remoteness if result.remoteness is not None else NO_REMOTENESS
-        children = {str(m[0]): m[1] for m in self.game.moves(position)}
-        moves = tuple(
-            GameMove(
-                m.label,
-                children[m.label],
-                m.value,
-                m.remoteness if m.remoteness is not None else NO_REMOTENESS,
-            )
-            for m in result.moves
-        )
+        remoteness = UNKNOWN_REMOTENESS if result.remoteness is None else result.remoteness
         answer = SearchAnswer(
-            result.value, remoteness, tuple(result.best_moves), moves, all_moves, result.seconds
+            result.value, remoteness, result.best_moves, result.moves, all_moves, result.seconds
         )
         with self._lock:
             self._remember(self._answers, self._key(position), answer)
-            for move in moves:
-                child = PositionValue(move.value.flipped(), move.remoteness - 1)
+            for move in result.moves:
+                r = move.remoteness
+                child = PositionValue(move.value.flipped(), r - 1 if r > 0 else r)
                 self._remember(self._values, self._key(move.position), child)
         return answer
 

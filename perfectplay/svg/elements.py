@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from perfectplay.moves import Move
 from perfectplay.svg.palette import INK, PALETTE, ink_on
-from perfectplay.values import NO_REMOTENESS, Value
+from perfectplay.values import Value
 
 __all__ = [
     "FONT",
@@ -80,23 +81,21 @@ def group(children: Iterable[str], **attrs: Any) -> str:
 
 
 def value_tag(value: Value, remoteness: int) -> str:
-    """A value's initial and its remoteness, as written on a move: ``W3``, ``L0``, ``D``."""
+    """A value's initial and its remoteness, as written on a move: ``W3``, ``L0``, ``D`` (the
+    initial alone where the remoteness is a sentinel: a draw, or not known)."""
     initial = Value(value).name[0]
-    return initial if remoteness == NO_REMOTENESS else f"{initial}{remoteness}"
+    return initial if remoteness < 0 else f"{initial}{remoteness}"
 
 
-def move_mark(move: Any, shapes: Sequence[str]) -> str:
+def move_mark(move: Move[Any], shapes: Sequence[str]) -> str:
     """A legal move's shapes in one group carrying its label, value and remoteness.
 
-    `move` is a :class:`~perfectplay.enumeration.solving.GameMove`; its ``value`` is already the
-    value for the player *making* the move. The group's ``<title>`` is a tooltip.
+    `move`'s ``value`` is already the value for the player *making* the move. The group's
+    ``<title>`` is a tooltip: the move in words (``str(move)``), and whether it is a best
+    move (``move.best``, where the picture flags it).
     """
     value = Value(move.value)
-    tip = f"{move.label}: {value.name}"
-    if move.remoteness != NO_REMOTENESS:
-        tip += f" in {move.remoteness}"
-    if getattr(move, "score", None) is not None:
-        tip += f", score {move.score:+d}"
+    tip = str(move)
     best = bool(getattr(move, "best", False))
     if best:
         tip += " (a best move)"

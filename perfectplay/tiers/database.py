@@ -18,10 +18,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.errors import PositionNotFoundError, StoreError
-from perfectplay.protocol.answers import GameMove, GetByProbe, PositionValue, valued_moves
+from perfectplay.moves import Move, optimal_moves
+from perfectplay.protocol.answers import GetByProbe, PositionValue, valued_moves
 from perfectplay.protocol.game import Game
 from perfectplay.protocol.tiered import GameLoader, TieredGame
-from perfectplay.solution import optimal_moves
 from perfectplay.tiers.files import TierFile, damage
 from perfectplay.tiers.records import NO_POSITION, unpack
 from perfectplay.tiers.storage import (
@@ -219,7 +219,7 @@ class TierDatabase(GetByProbe):
         """The start position (of ``game.as_game()``)."""
         return self.game.initial()
 
-    def move_values(self, position: Any) -> list[GameMove[Any]]:
+    def move_values(self, position: Any) -> list[Move[Any]]:
         """Every move from `position` with its label and value for the player making it.
 
         Empty where the game is over. Cost: one probe per move.
@@ -229,9 +229,9 @@ class TierDatabase(GetByProbe):
             return []
         return valued_moves(game.moves(position), self.probe)
 
-    def best_moves(self, position: Any) -> list[GameMove[Any]]:
+    def best_moves(self, position: Any) -> list[Move[Any]]:
         """The optimal moves from `position` (the rule of
-        :func:`perfectplay.solution.optimal_moves`). Empty where the game is over."""
+        :func:`perfectplay.moves.optimal_moves`). Empty where the game is over."""
         here = self.probe(position)
         if here.remoteness == 0:
             return []

@@ -33,10 +33,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.errors import InputFormatError
-from perfectplay.protocol.answers import Answers, GameMove
+from perfectplay.moves import Move
+from perfectplay.protocol.answers import Answers
 from perfectplay.protocol.game import Game, provides
 from perfectplay.search.service import SearchedGame, Thinking
-from perfectplay.values import NO_REMOTENESS, Value
+from perfectplay.values import Value
 
 __all__ = [
     "MAX_MOVES",
@@ -54,8 +55,9 @@ MAX_POSITION_CHARS = 10_000
 
 
 def _remoteness(remoteness: int) -> int | None:
-    """JSON remoteness: None (``null``) for a draw, which never ends."""
-    return None if remoteness == NO_REMOTENESS else remoteness
+    """JSON remoteness: None (``null``) for a sentinel: a draw, which never ends, or a
+    remoteness not known (a weak book)."""
+    return None if remoteness < 0 else remoteness
 
 
 def _parse_start(game: Game[Any], text: str | None) -> Any:
@@ -114,7 +116,7 @@ def _replay(game: Game[Any], position: Any, moves: Sequence[str]) -> list[Any]:
 def _describe(
     game: Game[Any],
     position: Any,
-    options: Sequence[GameMove[Any]],
+    options: Sequence[Move[Any]],
     best: set[str],
     history: Sequence[tuple[Value, int]],
     first: Any,

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from perfectplay.api import solve
 from perfectplay.draw import PALETTE, position_svg
 from perfectplay.draw.position import graph_position_svg, thumbnail_svg
-from perfectplay.enumeration.solving import GameMove
 from perfectplay.games.registry import game_entry, game_names, load_game
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import NO_REMOTENESS, Value
@@ -73,7 +72,7 @@ def test_every_legal_move_is_marked_with_the_solvers_value(name: str, choices: l
     found = marks(position_svg(game, position, moves))
     assert set(found) == {label for label, *_ in game.moves(position)}
     for label, child, *_ in game.moves(position):
-        # Independently of GameMove: the child's value for its player to move, flipped.
+        # Independently of Move: the child's value for its player to move, flipped.
         child_value = solution.value(child)
         expected = {Value.WIN: Value.LOSE, Value.LOSE: Value.WIN}.get(child_value, child_value)
         r = solution.remoteness(child)
@@ -190,8 +189,7 @@ def test_a_graph_position_lists_its_moves_by_target_id() -> None:
 
     graph = GameGraph.from_edges([0, 0], [1, 2], n=3)
     s = solve(graph)
-    moves = [GameMove(str(m.move), m.move, m.value, m.remoteness) for m in s.move_values(0)]
-    found = marks(graph_position_svg(0, moves))
+    found = marks(graph_position_svg(0, s.move_values(0)))
     assert set(found) == {"1", "2"}
     assert {e.get("data-value") for e in found.values()} == {"WIN"}
 

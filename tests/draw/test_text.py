@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 from picture_helpers import marked, parsed
 
 from perfectplay.draw.text import BUTTON_HEIGHT, BUTTON_WIDTH, move_buttons, text_drawing
-from perfectplay.protocol.answers import GameMove
+from perfectplay.moves import Move
 from perfectplay.svg.elements import group
 from perfectplay.svg.palette import value_colour
 from perfectplay.values import NO_REMOTENESS, Value
 
 
 @st.composite
-def valued_moves(draw: st.DrawFn) -> list[GameMove[int]]:
+def valued_moves(draw: st.DrawFn) -> list[Move[int]]:
     labels = draw(
         st.lists(st.text("abc<&xyz0123456789 ", min_size=1, max_size=20), unique=True, max_size=15)
     )
@@ -25,13 +25,13 @@ def valued_moves(draw: st.DrawFn) -> list[GameMove[int]]:
     for label in labels:
         value = draw(st.sampled_from([Value.WIN, Value.LOSE, Value.TIE, Value.DRAW]))
         rem = NO_REMOTENESS if value == Value.DRAW else draw(st.integers(1, 30))
-        moves.append(GameMove(label, 0, value, rem))
+        moves.append(Move(label, 0, value, rem))
     return moves
 
 
 @given(valued_moves(), st.floats(0, 500))
 def test_buttons_six_to_a_row_each_marked_once_in_its_colour(
-    moves: list[GameMove[int]], top: float
+    moves: list[Move[int]], top: float
 ) -> None:
     height, parts = move_buttons(moves, top)
     rows = -(-len(moves) // 6)
@@ -51,7 +51,7 @@ def test_buttons_six_to_a_row_each_marked_once_in_its_colour(
 
 @given(st.text(max_size=200), valued_moves())
 def test_the_text_comes_back_line_by_line_above_the_buttons(
-    text: str, moves: list[GameMove[int]]
+    text: str, moves: list[Move[int]]
 ) -> None:
     text = "".join(ch for ch in text if ch.isprintable() or ch == "\n")
     drawing = text_drawing(text, moves)

@@ -15,11 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perfectplay.enumeration.enumerate import enumerate_game
-from perfectplay.enumeration.solving import GameMove, GameSolution, PositionView, solve_enumeration
+from perfectplay.enumeration.solving import GameSolution, PositionView, solve_enumeration
 from perfectplay.errors import GameDefinitionError, PositionNotFoundError
 from perfectplay.games.dodgem.rules import Dodgem
 from perfectplay.games.subtraction.rules import Subtraction
 from perfectplay.games.tictactoe.rules import TicTacToe
+from perfectplay.moves import Move
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import Value
 
@@ -48,8 +49,8 @@ def test_game_solution_is_indexed_by_position() -> None:
 def test_move_values_and_best_moves_carry_labels() -> None:
     s = _solve(Subtraction(10, (1, 2)))
     assert s.move_values(10) == [
-        GameMove("1", 9, Value.WIN, s.remoteness(9) + 1),
-        GameMove("2", 8, Value.LOSE, s.remoteness(8) + 1),
+        Move("1", 9, Value.WIN, s.remoteness(9) + 1),
+        Move("2", 8, Value.LOSE, s.remoteness(8) + 1),
     ]
     assert [m.label for m in s.best_moves(10)] == ["1"]
     assert s.move_values(0) == [] and s.best_moves(0) == []
@@ -87,8 +88,8 @@ def test_loopy_game_has_draw_moves() -> None:
     assert [s[p] for p in (0, 1, 2)] == [Value.DRAW, Value.DRAW, Value.WIN]
     assert [s.remoteness(p) for p in (0, 1, 2)] == [-1, -1, 0]
     assert s.move_values(1) == [
-        GameMove("back", 0, Value.DRAW, -1),
-        GameMove("out", 2, Value.LOSE, 1),
+        Move("back", 0, Value.DRAW, -1),
+        Move("out", 2, Value.LOSE, 1),
     ]
     assert [m.label for m in s.best_moves(1)] == ["back"]
     assert _solve(Dodgem(3)).solution.solver == "retrograde"

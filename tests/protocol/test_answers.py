@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perfectplay.errors import PositionNotFoundError
-from perfectplay.protocol.answers import Answers, GameMove, PositionValue, valued_moves
+from perfectplay.moves import Move
+from perfectplay.protocol.answers import Answers, PositionValue, valued_moves
 from perfectplay.values import NO_REMOTENESS, UNKNOWN_REMOTENESS, Value
 
 DECIDED = [Value.LOSE, Value.DRAW, Value.TIE, Value.WIN]
@@ -61,13 +62,13 @@ def test_each_move_takes_its_childs_answer_seen_from_the_mover(
 
 def test_answers_are_frozen_and_unscored_by_default() -> None:
     entry = PositionValue(Value.WIN, 3)
-    move = GameMove("a1", (1, 2), Value.LOSE, 4)
+    move = Move("a1", (1, 2), Value.LOSE, 4)
     assert entry.score is None and move.score is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         entry.value = Value.LOSE  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         move.label = "b2"  # type: ignore[misc]
-    assert move == GameMove("a1", (1, 2), Value.LOSE, 4, None)
+    assert move == Move("a1", (1, 2), Value.LOSE, 4, None)
 
 
 def test_no_moves_ask_no_probe() -> None:

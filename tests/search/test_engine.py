@@ -21,8 +21,9 @@ from perfectplay.errors import (
     TooLargeError,
 )
 from perfectplay.games.registry import load_game
+from perfectplay.moves import Move
 from perfectplay.protocol.game import Game, GameInfo
-from perfectplay.search import GameOverError, MoveResult, SearchResult, search
+from perfectplay.search import GameOverError, SearchResult, search
 from perfectplay.values import Value
 
 
@@ -231,8 +232,8 @@ def test_result_is_frozen_and_readable() -> None:
     with pytest.raises(AttributeError):
         found.value = Value.LOSE  # type: ignore[misc]
     assert found.moves == (
-        MoveResult("to1", Value.WIN, 1, 4),
-        MoveResult("to2", Value.TIE, 1, 1),
+        Move("to1", 1, Value.WIN, 1, 4),
+        Move("to2", 2, Value.TIE, 1, 1),
     )
     assert found.best_moves == ("to1",) and found.score == 4
     assert repr(found).startswith("<SearchResult: WIN in 1 for the player to move, score +4")

@@ -102,7 +102,7 @@ def test_best_moves_follow_the_documented_rule(case: dict) -> None:  # type: ign
         kept = [o for o in optimal if o.value == value]
         pick = max if value == Value.LOSE else min
         length = pick(o.remoteness for o in kept)
-        assert sorted(best) == sorted(o.move for o in kept if o.remoteness == length)
+        assert sorted(best) == sorted(o.position for o in kept if o.remoteness == length)
 
 
 def test_unscored_graphs_have_no_score_and_terminal_scores_alone_make_one() -> None:

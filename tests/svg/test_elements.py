@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perfectplay.protocol.answers import GameMove
+from perfectplay.moves import Move
 from perfectplay.svg.elements import (
     Drawing,
     arrow,
@@ -71,15 +71,13 @@ def test_a_value_tag_is_the_initial_and_the_remoteness(value: Value, remoteness:
 @pytest.mark.parametrize(
     ("move", "tip"),
     [
-        (GameMove("a1", 0, Value.WIN, 3), "a1: WIN in 3"),
-        (GameMove("b", 0, Value.DRAW, NO_REMOTENESS), "b: DRAW"),
-        (GameMove("c<", 0, Value.LOSE, 2, score=-4), "c<: LOSE in 2, score -4"),
-        (GameMove("d", 0, Value.TIE, 1, score=5), "d: TIE in 1, score +5"),
+        (Move("a1", 0, Value.WIN, 3), "a1: WIN in 3"),
+        (Move("b", 0, Value.DRAW, NO_REMOTENESS), "b: DRAW"),
+        (Move("c<", 0, Value.LOSE, 2, score=-4), "c<: LOSE in 2, score -4"),
+        (Move("d", 0, Value.TIE, 1, score=5), "d: TIE in 1, score +5"),
     ],
 )
-def test_a_move_mark_carries_the_move_its_value_and_a_tooltip(
-    move: GameMove[int], tip: str
-) -> None:
+def test_a_move_mark_carries_the_move_its_value_and_a_tooltip(move: Move[int], tip: str) -> None:
     node = ET.fromstring(move_mark(move, [el("rect"), tag(move, 5, 5)]))
     assert node.attrib == {
         "class": "move",

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perfectplay.protocol.answers import GameMove
+from perfectplay.moves import Move
 from perfectplay.svg.heaps import LEFT, STEP, heap_rows
 from perfectplay.values import Value
 
@@ -22,7 +22,7 @@ def test_one_token_per_unit_and_each_move_marked_where_its_removal_starts(
         for k in range(1, h + 1)
         if data.draw(st.booleans(), label=f"heap {i} take {k} legal")
     }
-    moves = {f"{i}-{k}": GameMove(f"{i}-{k}", None, Value.WIN, 1) for i, k in takes}
+    moves = {f"{i}-{k}": Move(f"{i}-{k}", None, Value.WIN, 1) for i, k in takes}
     parts = heap_rows(heaps, moves, lambda i, k: f"{i}-{k}")
     root = ET.fromstring(f"<svg>{''.join(parts)}</svg>")
     circles = list(root.iter("circle"))
