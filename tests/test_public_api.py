@@ -36,3 +36,12 @@ def test_importing_the_package_and_cli_does_not_load_numba() -> None:
     code = "import sys, perfectplay, perfectplay.cli; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_one_public_move_record_for_graphs_and_games() -> None:
+    """``perfectplay.Move`` is what a solved graph and a solved game both list moves as."""
+    graph = perfectplay.solve(perfectplay.GameGraph.from_edges([0, 0], [1, 2], n=3))
+    game = perfectplay.solve(perfectplay.load_game("nim", heaps=(1, 2)))
+    moves = [*graph.move_values(0), *game.move_values(game.initial)]
+    assert moves and all(type(m) is perfectplay.Move for m in moves)
+    assert [m.label for m in graph.move_values(0)] == ["1", "2"]

@@ -38,6 +38,20 @@ def test_weak_search_prints_the_value_only() -> None:
     assert answer["value"] == "TIE" and answer["remoteness"] is None
 
 
+def test_weak_search_of_every_move_gives_no_remoteness() -> None:
+    """A weak search knows no remoteness: JSON ``null`` for each move, the text the value."""
+    args = ["search", "connect-four", "--param", "rows=4", "--param", "cols=4", "--weak"]
+    result = run_cli([*args, "--all", "--json"])
+    assert result.code == 0, result.err
+    moves = json.loads(result.out)["moves"]
+    assert [m["move"] for m in moves] == ["a", "b", "c", "d"]
+    assert all(m["remoteness"] is None and "score" not in m for m in moves)
+    text = run_cli([*args, "--all"])
+    assert text.code == 0, text.err
+    listed = [line.strip() for line in text.out.splitlines() if line.startswith("  ")]
+    assert listed == [f"{m['move']}: {m['value']}" for m in moves]
+
+
 def test_positions_file_answers_a_line_per_line_and_reports_bad_lines(tmp_path: Path) -> None:
     game = load_game("tic-tac-toe")
     solved = solve(game)

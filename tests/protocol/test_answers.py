@@ -60,15 +60,11 @@ def test_each_move_takes_its_childs_answer_seen_from_the_mover(
             assert move.score == (gains[i] if i % 2 else 0) - entry.score
 
 
-def test_answers_are_frozen_and_unscored_by_default() -> None:
+def test_a_position_value_is_frozen_and_unscored_by_default() -> None:
     entry = PositionValue(Value.WIN, 3)
-    move = Move("a1", (1, 2), Value.LOSE, 4)
-    assert entry.score is None and move.score is None
+    assert entry.score is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         entry.value = Value.LOSE  # type: ignore[misc]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        move.label = "b2"  # type: ignore[misc]
-    assert move == Move("a1", (1, 2), Value.LOSE, 4, None)
 
 
 def test_no_moves_ask_no_probe() -> None:
@@ -125,9 +121,61 @@ def test_every_source_of_answers_satisfies_the_protocol_and_agrees(tmp_path: Pat
                 continue
             assert source.probe(position) == reference.probe(position), (kind, moves)
             assert source.get(position) == source.probe(position), (kind, moves)
+            _check_records(game, position, source.move_values(position), (kind, moves))
             assert source.move_values(position) == reference.move_values(position), (kind, moves)
             assert source.best_moves(position) == reference.best_moves(position), (kind, moves)
     assert kinds == ["memory", "store", "tiers", "book", "search"]
+
+
+def _check_records(game: Any, position: Any, moves: list[Any], where: object) -> None:
+    """`moves` are the one record, one per legal move in the game's order: its label and the
+    position it leads to as ``moves`` yields them, a value, a remoteness (at least 1, or a
+    sentinel), no score (Connect Four is unscored)."""
+    assert all(type(m) is Move for m in moves), where
+    legal = [(str(m[0]), m[1]) for m in game.moves(position)]
+    assert [(m.label, m.position) for m in moves] == legal, where
+    for m in moves:
+        assert isinstance(m.value, Value) and m.score is None, where
+        assert m.remoteness >= 1 or m.remoteness in (NO_REMOTENESS, UNKNOWN_REMOTENESS), where
+
+
+class _WeakSearch:
+    """A search process answering by a weak search, in this process: a source that knows
+    each value without its remoteness."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def search(self, position: Any, all_moves: bool) -> Any:
+        from perfectplay.search.engine import search
+
+        return search(self.game, position, weak=True, all_moves=all_moves)
+
+    def close(self) -> None:
+        pass
+
+
+def test_sources_knowing_values_only_say_the_remoteness_is_unknown(tmp_path: Path) -> None:
+    """A weak book and a game played by a weak search give each move (and the position) the
+    unknown remoteness, never the draw's: Connect Four 3x4 has no draw."""
+    from perfectplay.games.connect_four.rules import ConnectFour
+    from perfectplay.search.book import OpeningBook, build_book
+    from perfectplay.search.service import SearchedGame
+
+    game = ConnectFour(rows=3, cols=4)
+    build_book(game, 2, tmp_path / "weak.book", weak=True, jobs=1, progress=False)
+    book = OpeningBook.open(tmp_path / "weak.book", game)
+    with SearchedGame(game) as searched:
+        searched._process = _WeakSearch(game)  # type: ignore[assignment]
+        for kind, source in (("book", book), ("search", searched)):
+            for moves in ("", "1"):
+                position = game.parse(moves) if moves else game.initial()
+                assert source.probe(position).remoteness == UNKNOWN_REMOTENESS, kind
+                valued = source.move_values(position)
+                _check_records(game, position, valued, (kind, moves))
+                assert {m.remoteness for m in valued} == {UNKNOWN_REMOTENESS}, (kind, moves)
+                for m in valued:  # the child's value, seen from the mover
+                    assert m.value == book.probe(m.position).value.flipped(), (kind, moves)
 
 
 def test_get_gives_the_default_where_probe_raises(tmp_path: Path) -> None:

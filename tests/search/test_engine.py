@@ -24,7 +24,7 @@ from perfectplay.games.registry import load_game
 from perfectplay.moves import Move
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.search import GameOverError, SearchResult, search
-from perfectplay.values import Value
+from perfectplay.values import UNKNOWN_REMOTENESS, Value
 
 
 def _playable(game: Any, p: Any) -> bool:
@@ -36,8 +36,7 @@ def _check_against_solution(game: Any, solved: Any, p: Any, found: SearchResult)
     assert found.value == solved.value(p)
     assert found.remoteness == solved.remoteness(p)
     assert found.score == solved.score(p)
-    expected = [(m.label, m.value, m.remoteness, m.score) for m in solved.move_values(p)]
-    assert [(m.label, m.value, m.remoteness, m.score) for m in found.moves] == expected
+    assert list(found.moves) == solved.move_values(p)  # the same records
     assert list(found.best_moves) == [m.label for m in solved.best_moves(p)]
 
 
@@ -53,10 +52,13 @@ def test_random_dags_match_twin_and_solver(game: DagGame, weak: bool) -> None:
         moves = brute_moves(game, twin, p)
         assert found.value == want.value
         assert found.nodes > 0 and found.seconds >= 0
-        if weak:
+        assert all(type(m) is Move for m in found.moves)
+        assert [(m.label, m.position) for m in found.moves] == [m[:2] for m in game.moves(p)]
+        if weak:  # values only: no remoteness (not a draw's), no score
             assert found.remoteness is None and found.score is None
             assert [(m.label, m.value) for m in found.moves] == [(m.label, m.value) for m in moves]
-            assert all(m.remoteness is None for m in found.moves)
+            assert all(m.remoteness == UNKNOWN_REMOTENESS for m in found.moves)
+            assert all(m.score is None for m in found.moves)
             assert list(found.best_moves) == [m.label for m in moves if m.value == want.value]
             continue
         assert found.remoteness == want.remoteness
