@@ -67,20 +67,22 @@ def _build_gamesmanone(source: str, root: str) -> str:
         check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     subprocess.run(["cmake", "--build", build, "-j", "2"], check=True, stdout=subprocess.DEVNULL)
-    for folder, _, files in os.walk(build):
-        if "gamesman" in files:
-            return os.path.join(folder, "gamesman")
-    raise SystemExit(f"no gamesman binary was built under {build}")
+    for folder in (build, os.path.join(source, "bin")):  # its newer trees build into bin/
+        for inside, _, files in os.walk(folder):
+            if "gamesman" in files:
+                return os.path.join(inside, "gamesman")
+    raise SystemExit(f"no gamesman binary was built under {build} or {source}/bin")
 
 
-def _theirs(binary: str, name: str, root: str) -> float:
-    """Wall seconds of ``gamesman solve NAME`` on 2 OpenMP threads, in a fresh folder."""
-    work = os.path.join(root, f"g1-{name}")
+def _theirs(binary: str, name: str, root: str, *variant: str) -> float:
+    """Wall seconds of ``gamesman solve NAME [VARIANT]`` on 2 OpenMP threads, in a fresh
+    folder."""
+    work = os.path.join(root, f"g1-{name}{''.join('-' + v for v in variant)}")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "data"))
     # `env` and `sh` exec the binary in the same process: wait4 reports its own figures.
-    args = ["env", "OMP_NUM_THREADS=2", "sh", "-c", 'cd "$1" && exec "$0" solve "$2"',
-            os.path.abspath(binary), work, name]  # fmt: skip
+    args = ["env", "OMP_NUM_THREADS=2", "sh", "-c", 'cd "$1" && shift && exec "$0" solve "$@"',
+            os.path.abspath(binary), work, name, *variant]  # fmt: skip
     wall, _, _, _ = run_child(args, os.devnull)
     return wall
 

@@ -1,0 +1,180 @@
+"""Benchmark of the Morris family on the tier engine: reduced games solved, on threads and on
+Dask, and the full games' up-front estimates.
+
+Rows, each measured in this one run:
+
+* **solved**: Three Men's Morris, Six Men's Morris, and Nine Men's Morris with 3 and with 4
+  stones each, each by the whole ``perfectplay solve nine-mens-morris --param ... --tiers DIR
+  --jobs 2`` command (a child process; wall, CPU and peak RSS from ``os.wait4``, the process
+  tree's), its positions reachable from the start (``perfectplay analyze``) and the start's
+  value; then the same solve with ``--dask local:2`` (a LocalCluster of two worker processes,
+  its start-up included) into another directory, whether every file of the two directories
+  is the same, byte for byte, and the cluster's overhead (its wall time over the threads').
+  Both solves use the same ``--chunk-size`` (the threads' default), which the files record.
+* **estimated**: the full Nine Men's Morris, Lasker Morris and Morabaraba, which are refused
+  before anything is written: their tiers and ranks, the largest tier and the memory it needs
+  with the tiers it reads on the solving machine (the engine's own formula,
+  :class:`perfectplay.tiers.scheduler.Machine`), the bytes of the files (one byte per slot, the
+  slots sampled in each tier as the engine samples them) and the refusal the engine prints.
+* With ``--gamesmanone-src PATH`` (a source tree of GamesCrafters/GamesmanOne with its
+  ``mills`` game, its branch ``rs/mills``; GPL code, built with CMake into a temporary folder
+  and never part of this repository), GamesmanOne's wall time for ``gamesman solve mills 72``
+  (Six Men's Morris: no flying, no Lasker rule, standard removal) on 2 OpenMP threads.
+
+``--quick`` leaves out the 4-stone row (the longest). ``--keep DIR`` keeps the tier
+directories under DIR.
+
+Usage: ``python benchmarks/bench_mills.py [--quick] [--keep DIR] [--gamesmanone-src PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from _child import perfectplay_command, run_child
+from bench_catalogue import _build_gamesmanone, _theirs
+
+from perfectplay.errors import TooLargeError
+from perfectplay.games.mills.tiers import TieredMills
+from perfectplay.tiers.engine import refuse_early
+from perfectplay.tiers.plan import DEFAULT_CHUNK
+from perfectplay.tiers.scheduler import Machine
+from perfectplay.tiers.storage import LOCK
+
+_SOLVED = [("Three Men's Morris", "three", 0), ("Six Men's Morris", "six", 0),
+           ("Nine Men's Morris, 3 stones", "nine", 3),
+           ("Nine Men's Morris, 4 stones", "nine", 4)]  # fmt: skip
+_ESTIMATED = [("Nine Men's Morris", "nine"), ("Lasker Morris", "lasker"),
+              ("Morabaraba", "morabaraba")]  # fmt: skip
+_SAMPLES, _SAMPLE = 4, 1024
+"""Windows of ranks, and ranks per window, whose slots are counted per tier (as the engine's
+disk estimate counts them)."""
+
+
+def _solve(variant: str, stones: int, directory: str, executor: list[str]) -> dict:
+    """One whole solve command: its JSON record with wall, CPU and peak RSS added."""
+    shutil.rmtree(directory, ignore_errors=True)
+    command = [*perfectplay_command(), "solve", "nine-mens-morris", "--param", f"variant={variant}"]
+    command += ["--param", f"stones={stones}", "--tiers", directory, "--json"]
+    command += ["--chunk-size", str(DEFAULT_CHUNK), *executor]
+    wall, cpu, rss, out = run_child(command, os.devnull)
+    record = json.loads(out)
+    record.update(wall=wall, cpu=cpu, rss=rss)
+    return record
+
+
+def _positions(directory: str) -> int:
+    _, _, _, counted = run_child(
+        [*perfectplay_command(), "analyze", directory, "--json"], os.devnull
+    )
+    return sum(json.loads(counted)["positions"].values())
+
+
+def _digest(directory: str) -> dict[str, str]:
+    """Every file under `directory` (but the solve's lock) by relative path, with its SHA-256."""
+    root = Path(directory)
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != LOCK
+    }
+
+
+def _slots(game: TieredMills, tier: int, size: int) -> int:
+    """The slots of `tier`, estimated from 4 windows of 1,024 ranks spread over it."""
+    if size <= _SAMPLES * _SAMPLE:
+        return int(game.slots(tier, 0, size).sum())
+    starts = [k * (size - _SAMPLE) // (_SAMPLES - 1) for k in range(_SAMPLES)]
+    used = sum(int(game.slots(tier, lo, lo + _SAMPLE).sum()) for lo in starts)
+    return size * used // (_SAMPLES * _SAMPLE)
+
+
+def _estimate(variant: str) -> dict:
+    """The full game's tiers, ranks, largest tier, its memory alone, the files' bytes and the
+    engine's refusal (None if it is not refused)."""
+    game = TieredMills(variant)
+    sizes = {t: game.tier_size(t) for t in game.tiers()}
+    largest = max(sizes, key=lambda t: (sizes[t], t))
+    machine = Machine(game, sizes, DEFAULT_CHUNK, threads=2, copies=1, assembles=False)
+    worst = max(sizes, key=machine.alone)
+    try:
+        refuse_early(game)
+        refused = None
+    except TooLargeError as error:
+        refused = str(error)
+    return {
+        "tiers": len(sizes),
+        "ranks": sum(sizes.values()),
+        "largest": f"{game.tier_label(largest)} ({sizes[largest]:,})",
+        "memory": machine.alone(worst),
+        "worst": game.tier_label(worst),
+        "disk": sum(_slots(game, t, s) + s // 4096 for t, s in sizes.items()),
+        "refused": refused,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="leave out the 4-stone row")
+    parser.add_argument("--keep", metavar="DIR", help="keep the tier directories under DIR")
+    parser.add_argument(
+        "--gamesmanone-src", metavar="PATH", help="GamesmanOne's source tree, built and timed"
+    )
+    args = parser.parse_args()
+    print(f"# the Morris family on the tier engine, {os.cpu_count()} cores; load {os.getloadavg()}")
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.keep or scratch
+        os.makedirs(root, exist_ok=True)
+        binary = None
+        if args.gamesmanone_src:
+            binary = _build_gamesmanone(args.gamesmanone_src, scratch)
+        print(
+            "| game | ranks | positions | start | threads: wall s, CPU s, peak RSS MiB "
+            "| Dask local:2: wall s, CPU s, peak RSS MiB | same files | Dask / threads wall |"
+        )
+        print("|---|---:|---:|---|---|---|---|---:|")
+        for title, variant, stones in _SOLVED[:3] if args.quick else _SOLVED:
+            name = f"{variant}-{stones}"
+            here = os.path.join(root, name)
+            there = os.path.join(root, f"{name}-dask")
+            threads = _solve(variant, stones, here, ["--jobs", "2"])
+            dask = _solve(variant, stones, there, ["--dask", "local:2"])
+            same = "yes" if _digest(here) == _digest(there) else "NO"
+            start = threads["start"]["value"]
+            if threads["start"]["remoteness"] >= 0:
+                start += f" in {threads['start']['remoteness']}"
+            game = TieredMills(variant, stones)
+            ranks = sum(game.tier_size(t) for t in game.tiers())
+            print(
+                f"| {title} | {ranks:,} | {_positions(here):,} | {start} "
+                f"| {threads['wall']:.1f}, {threads['cpu']:.1f}, {threads['rss'] / 2**20:.0f} "
+                f"| {dask['wall']:.1f}, {dask['cpu']:.1f}, {dask['rss'] / 2**20:.0f} | {same} "
+                f"| {dask['wall'] / threads['wall']:.2f} |"
+            )
+        if binary is not None:
+            wall = _theirs(binary, "mills", scratch, "72")
+            print(f"\nGamesmanOne, `gamesman solve mills 72` (Six Men's Morris): {wall:.1f} s wall")
+        else:
+            print("\n(GamesmanOne skipped: give --gamesmanone-src PATH to time it on six)")
+    print(
+        "\n| full game | tiers | ranks | largest tier (ranks) | memory of the neediest tier "
+        "| files | refused |"
+    )
+    print("|---|---:|---:|---|---|---:|---|")
+    for title, variant in _ESTIMATED:
+        e = _estimate(variant)
+        print(
+            f"| {title} | {e['tiers']:,} | {e['ranks']:,} | {e['largest']} "
+            f"| {e['memory'] / 2**30:,.1f} GiB ({e['worst']}) | {e['disk'] / 1e9:,.1f} GB "
+            f"| {e['refused'] or 'no'} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
