@@ -8,6 +8,16 @@ image costs one look-up per byte of the board. The canonical form of a board is 
 the smallest ``(x, y)``: with the ranking of :func:`perfectplay._ranking_kernels.two_sets_rank`,
 whose order is that numeric order, also its image of smallest rank.
 
+**Ranking by classes** (:func:`set_classes`, :func:`two_classes_rank`): the canonical form's
+first set ``x`` is the smallest image of ``x`` alone, a *representative* of its class of sets.
+Ranking ``x`` by its index among the representatives of its size (instead of among every set)
+divides the ranks by up to the number of symmetries; ``y`` keeps its colex rank among the
+cells ``x`` leaves free. Every canonical board has a rank, every rank is a board whose ``x``
+is a representative, and the rank order is still the numeric order of ``(x, y)``; where ``x``
+has symmetries of its own, some ranks are boards that are not canonical (their images under
+the symmetries fixing ``x`` are). This is how Gévay and Danner's Malom indexes Nine Men's
+Morris (the mover's stones up to symmetry, the opponent's among the free points).
+
 Examples
 --------
 >>> table = image_table([[0, 1, 2], [2, 1, 0]], 3)  # a row of 3 cells and its mirror
@@ -15,6 +25,14 @@ Examples
 (4, (1, 2))
 >>> is_canonical_pair(0b100, 0b010, table), orbit_size(0b101, 0b010, table, 3)
 (False, 1)
+>>> reps, starts = set_classes(table, 3)  # the classes of sets of 0, 1, 2 and 3 cells
+>>> [bin(r) for r in reps.tolist()], starts.tolist()
+(['0b0', '0b1', '0b10', '0b11', '0b101', '0b111'], [0, 1, 3, 5, 6])
+>>> from perfectplay._ranking import binomials
+>>> binom = binomials(3, 3)
+>>> rank = two_classes_rank(0b101, 0b010, 2, 1, 3, binom, reps, starts)
+>>> rank, two_classes_unrank(rank, 2, 1, 3, binom, reps, starts)
+(1, (5, 2))
 """
 
 from __future__ import annotations
@@ -25,7 +43,24 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["canonical_pair", "image", "image_table", "is_canonical_pair", "orbit_size"]
+from perfectplay._bits import popcount
+from perfectplay._ranking_kernels import (
+    colex_rank_bits,
+    colex_unrank_bits,
+    gather_bits,
+    scatter_bits,
+)
+
+__all__ = [
+    "canonical_pair",
+    "image",
+    "image_table",
+    "is_canonical_pair",
+    "orbit_size",
+    "set_classes",
+    "two_classes_rank",
+    "two_classes_unrank",
+]
 
 
 def image_table(perms: Sequence[Sequence[int]], cells: int) -> NDArray[np.int64]:
@@ -94,3 +129,66 @@ def orbit_size(x, y, table, cells):  # type: ignore[no-untyped-def]
                 break
         distinct += new
     return distinct
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _is_representative(x, table):  # type: ignore[no-untyped-def]
+    """Whether set `x` is the smallest of its images."""
+    s = 1
+    while s < table.shape[0] and image(x, s, table) >= x:
+        s += 1
+    return s == table.shape[0]
+
+
+@nb.njit(cache=True, nogil=True)
+def set_classes(table, cells):  # type: ignore[no-untyped-def]
+    """``(reps, starts)``: every set of the `cells` cells that is the smallest of its images
+    under `table`'s symmetries, by size then increasing (``reps[starts[k]:starts[k + 1]]``:
+    the representatives of the classes of sets of ``k`` cells). Cost: O(2^cells) image look-ups
+    (0.3 s for 24 cells); ``reps`` holds about ``2^cells / symmetries`` int64."""
+    counts = np.zeros(cells + 2, dtype=np.int64)
+    for x in range(1 << cells):
+        if _is_representative(x, table):
+            counts[popcount(x) + 1] += 1
+    starts = np.cumsum(counts)
+    reps = np.empty(starts[-1], dtype=np.int64)
+    fill = starts[:-1].copy()
+    for x in range(1 << cells):
+        if _is_representative(x, table):
+            k = popcount(x)
+            reps[fill[k]] = x
+            fill[k] += 1
+    return reps, starts
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _class_index(x, k, reps, starts):  # type: ignore[no-untyped-def]
+    """The index of representative `x` among those of ``k`` cells (binary search)."""
+    lo, hi = starts[k], starts[k + 1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if reps[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - starts[k]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def two_classes_rank(x, y, nx, ny, top, binom, reps, starts):  # type: ignore[no-untyped-def]
+    """The rank of the board ``(x, y)`` of `nx` and `ny` cells of ``0..top-1``, `x` a
+    representative (:func:`set_classes`): ``index of x * C(top - nx, ny) + colex(y among the
+    free cells)``. Cost: O(log classes + set bits)."""
+    return _class_index(x, nx, reps, starts) * binom[top - nx, ny] + colex_rank_bits(
+        gather_bits(y, x), binom
+    )
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def two_classes_unrank(rank, nx, ny, top, binom, reps, starts):  # type: ignore[no-untyped-def]
+    """The board ``(x, y)`` of :func:`two_classes_rank` `rank`. Cost: O(top)."""
+    per_x = binom[top - nx, ny]
+    index = rank // per_x
+    x = reps[starts[nx] + index]
+    free = colex_unrank_bits(rank - index * per_x, ny, top - nx, binom)
+    return x, scatter_bits(free, x, top)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
+from perfectplay._ranking import binomials
 from perfectplay.games._square_board import square_symmetries
 from perfectplay.games._symmetry_kernels import (
     canonical_pair,
@@ -12,6 +18,9 @@ from perfectplay.games._symmetry_kernels import (
     image_table,
     is_canonical_pair,
     orbit_size,
+    set_classes,
+    two_classes_rank,
+    two_classes_unrank,
 )
 from perfectplay.games.mills.board import layout
 
@@ -41,3 +50,42 @@ def test_images_canonical_forms_and_orbits_follow_the_permutations(
     assert canonical_pair(x, y, table) == min(images)
     assert is_canonical_pair(x, y, table) == ((x, y) == min(images))
     assert orbit_size(x, y, table, cells) == len(set(images))
+
+
+@pytest.mark.parametrize("name", ["3x3", "4x4"])
+def test_set_classes_are_the_smallest_images_by_size(name: str) -> None:
+    perms, cells = (square_symmetries(4), 16) if name == "4x4" else BOARDS[name]
+    reps, starts = set_classes(image_table(perms, cells), cells)
+    expected = sorted(
+        {min(permuted(x, p) for p in perms) for x in range(1 << cells)},
+        key=lambda x: (bin(x).count("1"), x),
+    )
+    assert reps.tolist() == expected
+    sizes = [bin(x).count("1") for x in expected]
+    assert starts.tolist() == np.cumsum([0] + [sizes.count(k) for k in range(cells + 1)]).tolist()
+
+
+@given(st.sampled_from(sorted(BOARDS)), st.data())
+def test_class_ranks_are_a_bijection_in_the_order_of_boards(name: str, data: st.DataObject) -> None:
+    perms, cells = BOARDS[name]
+    table = image_table(perms, cells)
+    reps, starts = _classes(name)
+    binom = binomials(cells, cells)
+    nx = data.draw(st.integers(0, cells // 2))
+    ny = data.draw(st.integers(0, cells - nx))
+    size = (starts[nx + 1] - starts[nx]) * binom[cells - nx, ny]
+    ranks = sorted(data.draw(st.sets(st.integers(0, size - 1), min_size=1, max_size=8)))
+    boards = [two_classes_unrank(r, nx, ny, cells, binom, reps, starts) for r in ranks]
+    assert boards == sorted(boards)  # rank order is the order of (x, y)
+    for rank, (x, y) in zip(ranks, boards, strict=True):
+        assert x & y == 0 and bin(x).count("1") == nx and bin(y).count("1") == ny
+        assert x == min(permuted(x, p) for p in perms)
+        assert two_classes_rank(x, y, nx, ny, cells, binom, reps, starts) == rank
+    x, y = canonical_pair(*boards[0], table)
+    assert two_classes_rank(x, y, nx, ny, cells, binom, reps, starts) <= ranks[0]
+
+
+@functools.cache
+def _classes(name: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    perms, cells = BOARDS[name]
+    return set_classes(image_table(perms, cells), cells)  # type: ignore[no-any-return]

@@ -6,11 +6,16 @@ tier fixes. A *subspace* ``(m, o, mf, of)`` holds the boards of ``m`` stones of 
 ``o`` of the opponent, with ``mf`` and ``of`` in hand (Malom's ``std_W_B_WF_BF`` seen from the
 mover); a tier is one subspace or two (a *block* each), ranked one after the other.
 
-**Ranking** in a subspace: the colex rank of ``x`` among the ``C(P, m)`` sets of ``m`` points,
-then the colex rank of ``y`` among the ``P - m`` points ``x`` leaves free:
-``rank = rank_x * C(P - m, o) + rank_y`` (:mod:`perfectplay._ranking`). The rank order is the
-numeric order of ``(x, y)``, so a board's canonical form, its image with the smallest
-``(x, y)`` under the board's symmetries, is also its image of smallest rank.
+**Ranking** in a subspace, by symmetry classes as Malom ranks it: ``x`` is a representative
+of its class under the board's symmetries (the smallest of its images) and ranks by its index
+``i_x`` among the ``K(m)`` representatives of ``m`` points, then ``y`` by its colex rank among
+the ``P - m`` points ``x`` leaves free: ``rank = i_x * C(P - m, o) + rank_y``
+(:func:`perfectplay.games._symmetry_kernels.two_classes_rank`; ``K(m)`` is about
+``C(P, m) / 16`` on the 24-point boards). The rank order is the numeric order of ``(x, y)``,
+so a board's canonical form, its image with the smallest ``(x, y)`` under the board's
+symmetries, is also its image of smallest rank; the ranks that are not canonical forms
+(``x`` symmetric, ``y`` not the smallest of its images under the symmetries fixing ``x``) are
+no slots.
 
 A symmetry's image of a bitboard is read byte by byte from a table
 (:mod:`perfectplay.games._symmetry_kernels`), 3 look-ups for the 24-point boards.
@@ -29,18 +34,15 @@ from numpy.typing import NDArray
 
 from perfectplay._bits import popcount
 from perfectplay._ranking import binomials
-from perfectplay._ranking_kernels import (
-    gather_bits,
-    next_set,
-    scatter_bits,
-    two_sets_rank,
-    two_sets_unrank,
-)
+from perfectplay._ranking_kernels import colex_unrank_bits, next_set, scatter_bits
 from perfectplay.games._symmetry_kernels import (
     canonical_pair,
     image_table,
     is_canonical_pair,
     orbit_size,
+    set_classes,
+    two_classes_rank,
+    two_classes_unrank,
 )
 from perfectplay.games.mills.board import layout
 from perfectplay.values import LOSE, UNDECIDED
@@ -85,12 +87,18 @@ class Tables(NamedTuple):
     """Whether a player with 3 stones on the board and none in hand jumps."""
     lasker: bool
     """Whether a player with stones in hand may move instead of placing."""
+    reps: NDArray[np.int64]
+    """The representatives of the classes of sets of points, by size then increasing
+    (:func:`perfectplay.games._symmetry_kernels.set_classes`)."""
+    starts: NDArray[np.int64]
+    """``reps[starts[k]:starts[k + 1]]``: the representatives of ``k`` points."""
 
 
 @cache
 def tables(board: str, jumps: bool, lasker: bool, symmetries: bool = True) -> Tables:
-    """The kernels' tables for `board` (a layout's name), built once (~1 ms). Without
-    `symmetries` only the identity is used (every board its own class)."""
+    """The kernels' tables for `board` (a layout's name), built once (0.3 s for the 24-point
+    boards: the classes of sets of points). Without `symmetries` only the identity is used
+    (every board its own class, ranked by plain colex ranks)."""
     lay = layout(board)
     points = len(lay.points)
     perms = lay.symmetries if symmetries else lay.symmetries[:1]
@@ -101,12 +109,24 @@ def tables(board: str, jumps: bool, lasker: bool, symmetries: bool = True) -> Ta
     for d in range(points):
         through = [mask for m, mask in zip(lay.mills, mills.tolist(), strict=True) if d in m]
         point_mills[d, : len(through)] = through
-    return Tables(
-        points, binomials(points, points), image, neighbours, mills, point_mills, jumps, lasker
-    )
+    reps, starts = set_classes(image, points)
+    binom = binomials(points, points)
+    return Tables(points, binom, image, neighbours, mills, point_mills, jumps, lasker, reps, starts)
 
 
 # ---------------------------------------------------------------------------- bit helpers
+@nb.njit(cache=True, nogil=True, inline="always")
+def _rank(x: int, y: int, m: int, o: int, t: Tables) -> int:
+    """The rank of board ``(x, y)``, `x` a representative, in the subspace of `m` and `o`."""
+    return two_classes_rank(x, y, m, o, t.points, t.binom, t.reps, t.starts)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _unrank(rank: int, m: int, o: int, t: Tables) -> tuple[int, int]:
+    """The board ``(x, y)`` of `rank` in the subspace of `m` and `o` stones."""
+    return two_classes_unrank(rank, m, o, t.points, t.binom, t.reps, t.starts)
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def _cell(low: int) -> int:
     """The point of a bitboard's lowest set bit `low` (a power of two)."""
@@ -140,13 +160,14 @@ def ranks(
     xs: NDArray[np.int64], ys: NDArray[np.int64], m: int, o: int, t: Tables, canonical: bool
 ) -> NDArray[np.int64]:
     """Ranks in the subspace of ``m`` mover's and ``o`` opponent's stones of boards
-    ``(xs, ys)``, of their canonical forms if `canonical`. ~50 ns per board."""
+    ``(xs, ys)``, of their canonical forms if `canonical` (else each ``x`` must be a class
+    representative: the boards :func:`boards` gives). ~80 ns per board."""
     out = np.empty(xs.shape[0], dtype=np.int64)
     for i in range(xs.shape[0]):
         x, y = xs[i], ys[i]
         if canonical:
             x, y = canonical_pair(x, y, t.image)
-        out[i] = two_sets_rank(x, y, m, o, t.points, t.binom)
+        out[i] = _rank(x, y, m, o, t)
     return out
 
 
@@ -158,7 +179,7 @@ def boards(
     xs = np.empty(rank.shape[0], dtype=np.int64)
     ys = np.empty(rank.shape[0], dtype=np.int64)
     for i in range(rank.shape[0]):
-        xs[i], ys[i] = two_sets_unrank(rank[i], m, o, t.points, t.binom)
+        xs[i], ys[i] = _unrank(rank[i], m, o, t)
     return xs, ys
 
 
@@ -197,12 +218,12 @@ def _land(which, child, n, nx, y, dest, removable, kinds, t):  # type: ignore[no
             r = gone & -gone
             gone ^= r
             cx, cy = canonical_pair(y ^ r, nx, t.image)
-            rank = kinds[1, 1] + two_sets_rank(cx, cy, kinds[1, 2], kinds[1, 3], t.points, t.binom)
+            rank = kinds[1, 1] + _rank(cx, cy, kinds[1, 2], kinds[1, 3], t)
             which, child = _put(which, child, n, kinds[1, 0], rank)
             n += 1
     else:
         cx, cy = canonical_pair(y, nx, t.image)
-        rank = kinds[0, 1] + two_sets_rank(cx, cy, kinds[0, 2], kinds[0, 3], t.points, t.binom)
+        rank = kinds[0, 1] + _rank(cx, cy, kinds[0, 2], kinds[0, 3], t)
         which, child = _put(which, child, n, kinds[0, 0], rank)
         n += 1
     return which, child, n
@@ -231,7 +252,7 @@ def children(
     for i in range(count):
         b = _block(rank[i], blocks)
         m, o, mf = blocks[b, 1], blocks[b, 2], blocks[b, 3]
-        x, y = two_sets_unrank(rank[i] - blocks[b, 0], m, o, t.points, t.binom)
+        x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
         lost = m + mf < 3
         primitive[i] = LOSE if lost else UNDECIDED
         if not lost:
@@ -279,7 +300,7 @@ def parents(
         b = _block(rank[i], blocks)
         m, o, mf, of = blocks[b, 1], blocks[b, 2], blocks[b, 3], blocks[b, 4]
         if back[b] >= 0 and m + mf >= 3:
-            x, y = two_sets_unrank(rank[i] - blocks[b, 0], m, o, t.points, t.binom)
+            x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
             empty = full & ~(x | y)
             jumps = t.jumps and of == 0 and o == 3
             stones = y
@@ -294,7 +315,7 @@ def parents(
                     sources ^= src
                     px, py = canonical_pair(y ^ dest ^ src, x, t.image)
                     out = _room(out, n)
-                    out[n] = back[b] + two_sets_rank(px, py, o, m, t.points, t.binom)
+                    out[n] = back[b] + _rank(px, py, o, m, t)
                     n += 1
         indptr[i + 1] = n
     return indptr, out[:n].copy()
@@ -303,12 +324,16 @@ def parents(
 @nb.njit(cache=True, nogil=True)
 def slots(start: int, stop: int, m: int, o: int, t: Tables) -> NDArray[np.bool_]:
     """Which ranks ``start..stop-1`` of the subspace of ``m`` and ``o`` stones on the board
-    are canonical boards, walking them in rank order (Gosper's hack, no unranking per rank)."""
+    are canonical boards, walking them in rank order (the next representative of ``x``, the
+    next ``y`` by Gosper's hack: no unranking per rank)."""
     out = np.zeros(max(stop - start, 0), dtype=np.bool_)
     if stop <= start:
         return out
-    x, y = two_sets_unrank(start, m, o, t.points, t.binom)
-    free = gather_bits(y, x)
+    per_x = t.binom[t.points - m, o]
+    index = t.starts[m] + start // per_x
+    free = colex_unrank_bits(start % per_x, o, t.points - m, t.binom)
+    x = t.reps[index]
+    y = scatter_bits(free, x, t.points)
     width = t.points - m
     for i in range(out.shape[0]):
         out[i] = is_canonical_pair(x, y, t.image)
@@ -316,8 +341,9 @@ def slots(start: int, stop: int, m: int, o: int, t: Tables) -> NDArray[np.bool_]
             free = next_set(free)
         if o == 0 or free >> width:
             free = (1 << o) - 1
-            if m > 0:
-                x = next_set(x)
+            index += 1
+            if index < t.starts[m + 1]:
+                x = t.reps[index]
         y = scatter_bits(free, x, t.points)
     return out
 
@@ -327,6 +353,6 @@ def orbit_sizes(rank: NDArray[np.int64], m: int, o: int, t: Tables) -> NDArray[n
     """How many distinct boards the symmetries make of each rank's board."""
     out = np.empty(rank.shape[0], dtype=np.int64)
     for i in range(rank.shape[0]):
-        x, y = two_sets_unrank(rank[i], m, o, t.points, t.binom)
+        x, y = _unrank(rank[i], m, o, t)
         out[i] = orbit_size(x, y, t.image, t.points)
     return out

@@ -141,8 +141,11 @@ class TieredMills(TieredGame):
         return found
 
     def _size(self, key: Key) -> int:
+        """Ranks of subspace `key`: the classes of the mover's stones times the opponent's
+        sets of points among the free ones."""
         m, o, _, _ = key
-        return comb(self.points, m) * comb(self.points - m, o)
+        starts = self._tables.starts
+        return int(starts[m + 1] - starts[m]) * comb(self.points - m, o)
 
     def _tier_arrays(
         self, tier: int

@@ -18,6 +18,7 @@ from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.mills import _tier_kernels as kernels
+from perfectplay.games.mills.board import layout
 from perfectplay.games.mills.rules import Mills, MillsPosition
 from perfectplay.games.mills.tiers import TieredMills
 from perfectplay.games.registry import load_tiered_game
@@ -30,6 +31,38 @@ VARIANTS = [("three", 0), ("six", 3), ("nine", 3), ("nine", 4), ("lasker", 4),
             ("morabaraba", 4), ("six", 0), ("nine", 0)]  # fmt: skip
 
 
+def classes(board: str, k: int) -> int:
+    """The classes of sets of `k` points of `board` under its symmetries, by Burnside's
+    lemma: the mean over the symmetries of the sets each one fixes (unions of its cycles)."""
+    perms = layout(board).symmetries
+    fixed = 0
+    for perm in perms:
+        seen, lengths = set(), []
+        for d in range(len(perm)):
+            length = 0
+            while d not in seen:
+                seen.add(d)
+                d = perm[d]
+                length += 1
+            if length:
+                lengths.append(length)
+        ways = [1] + [0] * len(perm)  # ways[j]: unions of the cycles so far of j points
+        for length in lengths:
+            ways = [ways[j] + (ways[j - length] if j >= length else 0) for j in range(len(ways))]
+        fixed += ways[k]
+    assert fixed % len(perms) == 0
+    return fixed // len(perms)
+
+
+def permuted(p: int, perm: tuple[int, ...]) -> int:
+    return sum(1 << perm[d] for d in range(len(perm)) if p >> d & 1)
+
+
+def as_position(x: int, y: int, points: int, mf: int, of: int) -> MillsPosition:
+    board = "".join("W" if x >> d & 1 else "B" if y >> d & 1 else "-" for d in range(points))
+    return board, "W", mf, of
+
+
 def test_registered_and_bad_parameters_refused() -> None:
     tiered = load_tiered_game("nine-mens-morris")
     assert isinstance(tiered, TieredMills) and tiered.stones == 9
@@ -40,7 +73,12 @@ def test_registered_and_bad_parameters_refused() -> None:
 def test_tiers_are_malom_s_subspaces() -> None:
     game = TieredMills()
     assert len(game.tiers()) == 560
-    assert sum(game.tier_size(t) for t in game.tiers()) == 428_392_800_980
+    total = sum(
+        classes("nine", m) * math.comb(24 - m, o)
+        for tier in game.tiers()
+        for m, o, _, _ in game.blocks(tier)
+    )
+    assert sum(game.tier_size(t) for t in game.tiers()) == total == 27_905_760_258
     start, _ = game.initial()
     assert game.tier_label(start) == "0_0_9_9" and not game.inner_moves(start)
     moving = game.locate(("WWW" + "-" * 18 + "BBB", "B", 0, 0))[0]
@@ -48,7 +86,8 @@ def test_tiers_are_malom_s_subspaces() -> None:
     pair = game.locate(("WWWW" + "-" * 17 + "BBB", "W", 0, 0))[0]
     assert game.blocks(pair) == [(4, 3, 0, 0), (3, 4, 0, 0)]
     assert game.locate(("WWWW" + "-" * 17 + "BBB", "B", 0, 0))[0] == pair
-    assert game.tier_size(pair) == 2 * math.comb(24, 4) * math.comb(20, 3)
+    blocks = classes("nine", 4) * math.comb(20, 3) + classes("nine", 3) * math.comb(21, 4)
+    assert game.tier_size(pair) == blocks
     last = game.locate(("WW" + "-" * 19 + "BBB", "W", 0, 0))[0]
     assert game.blocks(last) == [(2, 3, 0, 0)] and not game.inner_moves(last)
     assert game.child_tiers(pair) == sorted(
@@ -72,13 +111,69 @@ def test_rank_round_trips(data: st.DataObject) -> None:
         position = game.position(tier, rank)
         assert game.as_game().canonical(position) == game.position(*game.locate(position))
     m, o, _, _ = game.blocks(tier)[0]
-    first = ranks[ranks < math.comb(game.points, m) * math.comb(game.points - m, o)]
     t = kernels.tables(game.as_game().board.name, game.as_game().variant.jumps, False)
+    first = ranks[ranks < (t.starts[m + 1] - t.starts[m]) * math.comb(game.points - m, o)]
     xs, ys = kernels.boards(first, m, o, t)
     assert np.all(xs & ys == 0)
     assert [bin(int(x)).count("1") for x in xs] == [m] * len(first)
     assert [bin(int(y)).count("1") for y in ys] == [o] * len(first)
     assert np.array_equal(kernels.ranks(xs, ys, m, o, t, False), first)
+
+
+@pytest.mark.parametrize("board", ["nine", "morabaraba", "six", "three"])
+def test_the_mover_s_stones_are_ranked_by_symmetry_class(board: str) -> None:
+    """Each size of set has as many representatives as Burnside counts classes, each the
+    smallest of its images, in increasing order."""
+    lay = layout(board)
+    t = kernels.tables(board, True, False)
+    for k in range(len(lay.points) // 2 + 1):
+        reps = t.reps[t.starts[k] : t.starts[k + 1]].tolist()
+        assert len(reps) == classes(board, k), k
+        assert reps == sorted(reps) and all(bin(x).count("1") == k for x in reps)
+        for x in reps[:: max(len(reps) // 200, 1)]:
+            assert x == min(permuted(x, perm) for perm in lay.symmetries)
+
+
+@settings(max_examples=60)
+@given(st.data())
+def test_symmetric_images_share_one_slot(data: st.DataObject) -> None:
+    """Every image of a position under the board's symmetries is located at the same rank,
+    a slot, whose position is the canonical form."""
+    game = TieredMills(*data.draw(st.sampled_from(VARIANTS)))
+    tier = data.draw(st.sampled_from(game.tiers()))
+    m, o, mf, of = data.draw(st.sampled_from(game.blocks(tier)))
+    points = data.draw(st.permutations(range(game.points)))
+    x = sum(1 << d for d in points[:m])
+    y = sum(1 << d for d in points[m : m + o])
+    position = as_position(x, y, game.points, mf, of)
+    where = game.locate(position)
+    assert where[0] == tier and game.slots(tier, where[1], where[1] + 1)[0]
+    assert game.position(*where) == game.as_game().canonical(position)
+    for perm in game.as_game().board.symmetries:
+        image = as_position(permuted(x, perm), permuted(y, perm), game.points, mf, of)
+        assert game.locate(image) == where
+
+
+@settings(max_examples=60)
+@given(st.data())
+def test_ranks_are_boards_of_representatives_and_slots_are_classes(data: st.DataObject) -> None:
+    """Every rank is a board whose mover's stones are a class representative; a slot is its
+    own canonical form (one rank per class); any other rank is a symmetric image, fixing the
+    mover's stones, of a smaller slot."""
+    game = TieredMills(*data.draw(st.sampled_from(VARIANTS)))
+    tier = data.draw(st.sampled_from(game.tiers()))
+    rank = data.draw(st.integers(0, game.tier_size(tier) - 1))
+    position = game.position(tier, rank)
+    board = position[0]
+    x = sum(1 << d for d, c in enumerate(board) if c == "W")
+    perms = game.as_game().board.symmetries
+    assert x == min(permuted(x, perm) for perm in perms)
+    found = game.locate(position)
+    if game.slots(tier, rank, rank + 1)[0]:
+        assert found == (tier, rank)
+    else:
+        assert found[0] == tier and found[1] < rank
+        assert game.position(*found)[0].replace("B", "-") == board.replace("B", "-")
 
 
 @settings(max_examples=40)
@@ -91,7 +186,9 @@ def test_children_follow_the_rules_and_parents_invert_them(data: st.DataObject) 
 
 
 def test_slots_and_orbits_count_every_board_once() -> None:
-    """Three Men's Morris: the orbits of a subspace's slots add up to its boards."""
+    """Three Men's Morris: every rank is a slot exactly where it is its position's canonical
+    form, and the orbits of a subspace's slots add up to its boards (every board is in the
+    class of one slot)."""
     game = TieredMills("three")
     for tier in game.tiers():
         size = game.tier_size(tier)
@@ -106,7 +203,8 @@ def test_slots_and_orbits_count_every_board_once() -> None:
         doubled = sum(2 if k[2] == k[3] == 0 else 1 for k in game.blocks(tier)) / len(
             game.blocks(tier)
         )
-        assert orbits.sum() == size * doubled
+        boards = sum(math.comb(9, m) * math.comb(9 - m, o) for m, o, _, _ in game.blocks(tier))
+        assert orbits.sum() == boards * doubled
 
 
 @pytest.mark.parametrize(
