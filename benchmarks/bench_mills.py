@@ -21,10 +21,22 @@ Rows, each measured in this one run:
   and never part of this repository), GamesmanOne's wall time for ``gamesman solve mills 72``
   (Six Men's Morris: no flying, no Lasker rule, standard removal) on 2 OpenMP threads.
 
-``--quick`` leaves out the 4-stone row (the longest). ``--keep DIR`` keeps the tier
-directories under DIR.
+* **rates per phase**: for each threads solve, the wall seconds of its placement tiers
+  (acyclic) and of its move tiers (loopy), each tier's the time from the file finished before
+  it to its own (the files' modification times), and the ranks per second of each phase. The
+  nine board with ``k`` stones each is a closed part of Nine Men's Morris itself (the
+  subspaces with at most ``k`` stones a side on the board and in hand, the same positions and
+  moves), so its rates are those of real tiers; the full game's time is projected from the
+  rates of the largest row, phase by phase.
 
-Usage: ``python benchmarks/bench_mills.py [--quick] [--keep DIR] [--gamesmanone-src PATH]``.
+``--quick`` leaves out the 4-stone row; ``--five`` adds Nine Men's Morris with 5 stones (88
+tiers, 98 million ranks; minutes). ``--keep DIR`` keeps the tier directories under DIR.
+GamesmanOne's CMake files look for the CMake packages of json-c, liblzma and lz4; where the
+system's development packages have none (Debian 12 for the last two), point
+``CMAKE_PREFIX_PATH`` at a folder of small ``*Config.cmake`` files naming the libraries.
+
+Usage: ``python benchmarks/bench_mills.py [--quick] [--five] [--keep DIR]
+[--gamesmanone-src PATH]``.
 """
 
 from __future__ import annotations
@@ -95,6 +107,22 @@ def _slots(game: TieredMills, tier: int, size: int) -> int:
     return size * used // (_SAMPLES * _SAMPLE)
 
 
+def _phases(game: TieredMills, directory: str) -> dict[bool, tuple[int, float]]:
+    """Per phase (whether the tiers have inner moves): ``(ranks, wall seconds)`` of a solved
+    directory, each tier's seconds from the previous file's modification time to its own."""
+    label = {game.tier_label(t): t for t in game.tiers()}
+    root = Path(directory)
+    done = sorted((p.stat().st_mtime, p.name[5:-5]) for p in root.glob("tier-*.tier"))
+    previous = (root / "manifest.json").stat().st_mtime
+    out = {False: (0, 0.0), True: (0, 0.0)}
+    for when, name in done:
+        tier = label[name]
+        ranks, seconds = out[game.inner_moves(tier)]
+        out[game.inner_moves(tier)] = (ranks + game.tier_size(tier), seconds + when - previous)
+        previous = when
+    return out
+
+
 def _estimate(variant: str) -> dict:
     """The full game's tiers, ranks, largest tier, its memory alone, the files' bytes and the
     engine's refusal (None if it is not refused)."""
@@ -122,6 +150,7 @@ def _estimate(variant: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="leave out the 4-stone row")
+    parser.add_argument("--five", action="store_true", help="add the 5-stone row (minutes)")
     parser.add_argument("--keep", metavar="DIR", help="keep the tier directories under DIR")
     parser.add_argument(
         "--gamesmanone-src", metavar="PATH", help="GamesmanOne's source tree, built and timed"
@@ -139,7 +168,10 @@ def main() -> None:
             "| Dask local:2: wall s, CPU s, peak RSS MiB | same files | Dask / threads wall |"
         )
         print("|---|---:|---:|---|---|---|---|---:|")
-        for title, variant, stones in _SOLVED[:3] if args.quick else _SOLVED:
+        rows = list(_SOLVED[:3] if args.quick else _SOLVED)
+        rows += [("Nine Men's Morris, 5 stones", "nine", 5)] if args.five else []
+        rates = []
+        for title, variant, stones in rows:
             name = f"{variant}-{stones}"
             here = os.path.join(root, name)
             there = os.path.join(root, f"{name}-dask")
@@ -157,11 +189,30 @@ def main() -> None:
                 f"| {dask['wall']:.1f}, {dask['cpu']:.1f}, {dask['rss'] / 2**20:.0f} | {same} "
                 f"| {dask['wall'] / threads['wall']:.2f} |"
             )
+            rates.append((title, _phases(game, here)))
         if binary is not None:
             wall = _theirs(binary, "mills", scratch, "72")
             print(f"\nGamesmanOne, `gamesman solve mills 72` (Six Men's Morris): {wall:.1f} s wall")
         else:
             print("\n(GamesmanOne skipped: give --gamesmanone-src PATH to time it on six)")
+    print(
+        "\n| threads solve | placement tiers: ranks, wall s, ranks/s "
+        "| move tiers: ranks, wall s, ranks/s |"
+    )
+    print("|---|---|---|")
+    for title, phases in rates:
+        cells = [
+            f"{r:,}, {s:.1f}, {r / max(s, 1e-9):,.0f}" for r, s in (phases[False], phases[True])
+        ]
+        print(f"| {title} | {cells[0]} | {cells[1]} |")
+    nine = TieredMills("nine")
+    title, phases = rates[-1]
+    hours = 0.0
+    for inner in (False, True):
+        ranks = sum(nine.tier_size(t) for t in nine.tiers() if nine.inner_moves(t) == inner)
+        hours += ranks / (phases[inner][0] / max(phases[inner][1], 1e-9)) / 3600
+        print(f"Nine Men's Morris, {'move' if inner else 'placement'} tiers: {ranks:,} ranks")
+    print(f"projected whole Nine Men's Morris at the rates of {title}: {hours:,.1f} h wall")
     print(
         "\n| full game | tiers | ranks | largest tier (ranks) | memory of the neediest tier "
         "| files | refused |"

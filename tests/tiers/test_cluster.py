@@ -241,6 +241,24 @@ def test_tiers_with_inner_moves_run_as_tasks_too(scratch: Path, dask_cluster: Cl
     assert tree(directory) == tree(reference)
 
 
+@pytest.mark.parametrize(("variant", "stones"), [("six", 4), ("lasker", 3)])
+def test_morris_loopy_tiers_joined_by_captures_give_the_in_process_files(
+    scratch: Path, dask_cluster: Cluster, variant: str, stones: int
+) -> None:
+    """Morris with 4 stones on the six board: placement tiers, then loopy move tiers of two
+    blocks joined by captures; Lasker Morris with 3: loopy placement tiers too."""
+    game = load_tiered_game("nine-mens-morris", variant=variant, stones=stones)
+    assert any(len(game.blocks(t)) == 2 and game.inner_moves(t) for t in game.tiers())
+    reference = scratch / f"morris-{variant}-reference"
+    solve_tiers(game, reference, jobs=2, chunk_size=4096, progress=False).close()
+    directory = scratch / f"morris-{variant}-dask"
+    run = _solve_here(game, directory, dask_cluster.address, 4096)
+    assert {r.tier for r in run.results} == set(game.tiers())
+    assert tree(directory) == tree(reference)
+    assert _analysis(directory) == _analysis(reference)
+    _no_shared_copy_left(directory)
+
+
 def test_a_solve_that_fails_midway_leaves_no_shared_copy(
     scratch: Path, dask_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
