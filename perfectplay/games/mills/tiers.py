@@ -3,9 +3,11 @@
 Positions are seen from the player to move (as :meth:`Mills.canonical` makes them: White to
 move). A *subspace* ``(m, o, mf, of)`` holds the boards with ``m`` stones of the mover and ``o``
 of the opponent on the board and ``mf``, ``of`` in their hands: Gévay and Danner's Malom
-names it ``std_W_B_WF_BF``. Its ranks are the colex ranks of the two bitboards
-(:mod:`perfectplay.games.mills._tier_kernels`); its slots are the boards canonical under the
-board's symmetries (16 on the 24- and 16-point boards, 8 on the 3 x 3 grid).
+names it ``std_W_B_WF_BF``. Its ranks go by symmetry classes as Malom's do: the mover's stones
+by their class under the board's symmetries (16 on the 24- and 16-point boards, 8 on the
+3 x 3 grid), the opponent's by colex rank among the free points
+(:mod:`perfectplay.games.mills._tier_kernels`), about 16 times fewer ranks than boards; its
+slots are the boards canonical under the symmetries (one per class of positions).
 
 A tier is one subspace, or two where a move (no placement, no mill) leads from one to the other
 and back: ``(m, o, 0, 0)`` and ``(o, m, 0, 0)`` in the moving phase (Lasker Morris: also with
