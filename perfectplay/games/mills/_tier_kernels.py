@@ -63,6 +63,11 @@ KINDS = 4
 """The kinds of move, in the order of a block's row of child subspaces: a placement, a
 placement closing a mill, a move, a move closing a mill."""
 
+_ROOM = 4096
+"""Entries free before each position's children are written: more than any position of the
+boards here has (:meth:`~perfectplay.games.mills.tiers.TieredMills.max_moves`: 1,152 for
+Morabaraba's 12 stones)."""
+
 _NONE = np.int64(1) << 62
 """A mill mask no bitboard fills (it pads the per-point rows of mills)."""
 
@@ -190,15 +195,6 @@ def _room(a, n):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _put(which, child, n, w, r):  # type: ignore[no-untyped-def]
-    """`which` and `child` with entry `n` set to `w` and `r` (grown if full)."""
-    which, child = _room(which, n), _room(child, n)
-    which[n] = w
-    child[n] = r
-    return which, child
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
 def _block(rank: int, blocks: NDArray[np.int64]) -> int:
     """The block of the tier `rank` lies in (``blocks[b, 0]``: where block ``b`` starts)."""
     b = 0
@@ -208,25 +204,27 @@ def _block(rank: int, blocks: NDArray[np.int64]) -> int:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _land(which, child, n, nx, y, dest, removable, kinds, t):  # type: ignore[no-untyped-def]
-    """Append the children of the mover's stones becoming `nx` by a stone arriving on `dest`:
-    one child, or one per stone of `removable` if a mill closes there. `kinds` is the pair of
-    rows ``(which, offset, m, o)`` for the plain move and the move closing a mill."""
+def _land(which, child, n, nx, y, dest, removable, kinds, k, t):  # type: ignore[no-untyped-def]
+    """Write from entry `n` the children of the mover's stones becoming `nx` by a stone
+    arriving on `dest`: one child, or one per stone of `removable` if a mill closes there;
+    return the entry after them. ``kinds[k]`` and ``kinds[k + 1]`` are the rows ``(which,
+    offset, m, o)`` of the plain move and of the move closing a mill."""
     if removable and _closes(nx, _cell(dest), t):
+        w, offset, cm, co = kinds[k + 1, 0], kinds[k + 1, 1], kinds[k + 1, 2], kinds[k + 1, 3]
         gone = removable
         while gone:
             r = gone & -gone
             gone ^= r
             cx, cy = canonical_pair(y ^ r, nx, t.image)
-            rank = kinds[1, 1] + _rank(cx, cy, kinds[1, 2], kinds[1, 3], t)
-            which, child = _put(which, child, n, kinds[1, 0], rank)
+            which[n] = w
+            child[n] = offset + _rank(cx, cy, cm, co, t)
             n += 1
     else:
         cx, cy = canonical_pair(y, nx, t.image)
-        rank = kinds[0, 1] + _rank(cx, cy, kinds[0, 2], kinds[0, 3], t)
-        which, child = _put(which, child, n, kinds[0, 0], rank)
+        which[n] = kinds[k, 0]
+        child[n] = kinds[k, 1] + _rank(cx, cy, kinds[k, 2], kinds[k, 3], t)
         n += 1
-    return which, child, n
+    return n
 
 
 @nb.njit(cache=True, nogil=True)
@@ -245,13 +243,17 @@ def children(
     full = (1 << t.points) - 1
     primitive = np.empty(count, dtype=np.uint8)
     indptr = np.empty(count + 1, dtype=np.int64)
-    which = np.empty(max(16 * count, 64), dtype=np.int8)
-    child = np.empty(max(16 * count, 64), dtype=np.int64)
+    which = np.empty(16 * count + _ROOM, dtype=np.int8)
+    child = np.empty(16 * count + _ROOM, dtype=np.int64)
     n = 0
     indptr[0] = 0
     for i in range(count):
+        if n + _ROOM > which.shape[0]:  # room for any position's children
+            which = np.concatenate((which, np.empty_like(which)))
+            child = np.concatenate((child, np.empty_like(child)))
         b = _block(rank[i], blocks)
         m, o, mf = blocks[b, 1], blocks[b, 2], blocks[b, 3]
+        row = kinds[b]
         x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
         lost = m + mf < 3
         primitive[i] = LOSE if lost else UNDECIDED
@@ -262,8 +264,7 @@ def children(
             while targets:
                 dest = targets & -targets
                 targets ^= dest
-                which, child, n = _land(which, child, n, x | dest, y, dest, removable,
-                                        kinds[b, 0:2], t)  # fmt: skip
+                n = _land(which, child, n, x | dest, y, dest, removable, row, 0, t)
             stones = x if mf == 0 or t.lasker else 0
             jumps = t.jumps and mf == 0 and m == 3
             while stones:
@@ -273,8 +274,7 @@ def children(
                 while targets:
                     dest = targets & -targets
                     targets ^= dest
-                    which, child, n = _land(which, child, n, x ^ src ^ dest, y, dest, removable,
-                                            kinds[b, 2:4], t)  # fmt: skip
+                    n = _land(which, child, n, x ^ src ^ dest, y, dest, removable, row, 2, t)
         indptr[i + 1] = n
     return primitive, indptr, which[:n].copy(), child[:n].copy()
 

@@ -248,6 +248,10 @@ def test_command_line_solves_queries_and_analyzes(tmp_path: Path) -> None:
 
 
 def test_no_position_has_more_moves_than_max_moves() -> None:
+    for variant in ("nine", "lasker", "morabaraba", "six", "three"):
+        for stones in range(3, min(12, Mills(variant).points // 2) + 1):
+            # the children kernel's room for one position's children
+            assert TieredMills(variant, stones).max_moves() <= kernels._ROOM
     for variant, stones in (("three", 0), ("six", 3), ("lasker", 4)):
         game = TieredMills(variant, stones)
         for tier in game.tiers():
