@@ -67,6 +67,12 @@ def describe(value: Value, remoteness: int, score: int | None = None) -> str:
     return words if score is None else f"score {score:+d}, {words}"
 
 
+def _numbered(labels: list[str]) -> bool:
+    """Whether moves may be entered by their number in ``values``: unless a label is a number
+    itself (Squadro's pieces, the subtraction game's takes), which a number must name."""
+    return not any(label.isdigit() for label in labels)
+
+
 class PlaySession:
     """A game between a person (reading `stdin`) and perfect play (`solved`).
 
@@ -152,9 +158,10 @@ class PlaySession:
         if not moves:
             self.say("No legal moves: the game is over.")
         width = max((len(m.label) for m in moves), default=0)
+        numbered = _numbered([m.label for m in moves])
         for i, move in enumerate(moves, start=1):
             what = describe(move.value, move.remoteness, move.score)
-            self.say(f"{i:>3}. {move.label:<{width}}  {what}")
+            self.say(f"{f'{i:>3}.' if numbered else '   '} {move.label:<{width}}  {what}")
 
     def hint(self) -> None:
         """Say a best move."""
@@ -190,7 +197,8 @@ class PlaySession:
 
     def find_move(self, text: str) -> Any | None:
         """The position the legal move `text` names leads to: a label (exact, then any case),
-        else a 1-based number in the game's move order (as ``values`` lists them), or None.
+        else a 1-based number in the game's move order (as ``values`` lists them) where no
+        label is a number (Squadro's pieces: ``1`` names piece 1 only), or None.
 
         Read from the rules alone, so entering a move never waits for a search.
         """
@@ -199,7 +207,8 @@ class PlaySession:
             for label, child in moves:
                 if key(label) == key(text):
                     return child
-        if text.isdigit() and 1 <= int(text) <= len(moves):
+        numbered = _numbered([label for label, _ in moves])
+        if numbered and text.isdigit() and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1][1]
         return None
 

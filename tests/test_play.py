@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from perfectplay.api import solve
 from perfectplay.errors import InputFormatError
 from perfectplay.games.nim.rules import Nim
+from perfectplay.games.registry import load_game
 from perfectplay.play import PlaySession, ThinkingLine, describe
 from perfectplay.protocol.game import Game
 from perfectplay.store import SolutionStore, open_store, save
@@ -137,6 +138,16 @@ def test_moves_by_label_any_case_or_number_and_undo() -> None:
     assert text.count("Computer plays") == 2
     assert text.count("Nothing to undo.") == 1
     assert session.position == (2, 2)
+
+
+def test_where_labels_are_numbers_a_number_is_a_label_never_a_place_in_values() -> None:
+    game = load_game("subtraction", heap=5, take=(1, 3))  # labels 1 and 3, the takes
+    session, out = _session(game, "values\n2\n3\nquit\n")
+    session.run()
+    text = out.getvalue()
+    assert "'2' is not a legal move here" in text  # not the second move listed, "take 3"
+    assert "    1  WIN in 3\n    3  WIN in 3\n" in text and "1. " not in text  # no numbers
+    assert session.history[1] == 2  # "3" took three
 
 
 def test_second_player_sees_the_computer_move_first_and_undo_keeps_it() -> None:

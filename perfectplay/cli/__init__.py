@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -40,6 +41,10 @@ _COMMANDS = (
     "draw",
     "serve",
 )
+
+_OPTION = re.compile(r"--?[A-Za-z][\w-]*(=.*)?\Z", re.DOTALL)
+"""A word written as an option (``-x``, ``--name``, ``--name=value``); a position may begin
+with ``-`` too (Dobutsu's ``-l-/---/-C-/-L- F c``, an empty Morris board ``------...``)."""
 
 EXIT_USAGE = 2
 # What a shell reports for a command killed by SIGPIPE (128 + 13).
@@ -99,12 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:
         # A POSITION may follow options (search GAME --param rows=6 4453): words argparse
         # left over join the position of a command that takes one.
-        if isinstance(getattr(args, "position", None), list) and not any(
-            word.startswith("-") and word != "-" for word in extra
-        ):
+        options = [word for word in extra if _OPTION.match(word)]
+        if isinstance(getattr(args, "position", None), list) and not options:
             args.position = [*args.position, *extra]
         else:
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            parser.error(f"unrecognized arguments: {' '.join(options or extra)}")
     try:
         code: int = args.handler(args)
         sys.stdout.flush()

@@ -91,10 +91,13 @@ def _lookups(args: argparse.Namespace, game: Any) -> Any:
     if args.db:
         from perfectplay.cli._resolve import open_saved
 
-        db = open_saved(args.db, args.game, args.param)
+        # --param builds a named game; a database of it is opened as its file records it
+        db = open_saved(args.db, args.game, args.param if args.game else ())
         info = db.game.info
         if (info.name, dict(info.params)) != (game.info.name, dict(game.info.params)):
-            raise InputFormatError(f"--db {args.db} is not a database of {game!r}")
+            raise InputFormatError(
+                f"--db {args.db} is not a database of {_title(game)}: it holds {_title(db.game)}"
+            )
         sources.append(db.get)
     if not sources:
         return None

@@ -209,18 +209,28 @@ class Enumeration(Generic[P]):
         PositionNotFoundError
             If the position is not reachable from the initial position.
         """
+        asked = position
         if self.canonical:
             position = self.game.canonical(position)
-        if self._index is None and self._positions is None:
-            return self.id_of_code(self.game.encode(position))
-        if self._index is None:
-            self._index = {p: i for i, p in enumerate(self.positions)}
+        by_code = self._index is None and self._positions is None
+        code = self.game.encode(position) if by_code else None
         try:
+            if code is not None:
+                return self.id_of_code(code)
+            if self._index is None:
+                self._index = {p: i for i, p in enumerate(self.positions)}
             return self._index[position]
-        except (KeyError, TypeError):
+        except (KeyError, TypeError, PositionNotFoundError):
             raise PositionNotFoundError(
-                f"{position!r} is not a position reachable in {self.game.info.name}"
+                f"{self._shown(asked)} is not a position reachable in {self.game.info.name}"
             ) from None
+
+    def _shown(self, position: Any) -> str:
+        """`position` as a message names it: its notation, quoted (as typed), else its repr."""
+        try:
+            return repr(self.game.notation(position))
+        except Exception:  # a value that is no position of the game: shown as it is
+            return repr(position)
 
     def position_of(self, pid: int) -> P:
         """The position with id `pid` (decoded on the vectorized path)."""

@@ -51,7 +51,7 @@ from perfectplay.errors import (
 )
 from perfectplay.moves import Move, optimal_moves, outcome_words
 from perfectplay.protocol.answers import PositionValue
-from perfectplay.protocol.game import Game, over_value, provides
+from perfectplay.protocol.game import Game, over_value, param_value_text, provides
 from perfectplay.search._kernel_table import (
     ENTRY_BYTES,
     MIN_LOG_SIZE,
@@ -238,10 +238,12 @@ class Searcher:
     ) -> None:
         info = game.info
         if info.cyclic:
+            params = "".join(f" --param {k}={param_value_text(v)}" for k, v in info.params.items())
             raise CyclicGraphError(
                 f"{info.name} is loopy (GameInfo(cyclic=True)); search needs an acyclic game: "
-                f"solve it with the tier engine (perfectplay solve {info.name} --tiers DIR) or "
-                "the retrograde solver (perfectplay.solve)"
+                f"solve it with the tier engine (perfectplay solve {info.name}{params} --tiers "
+                "DIR, then perfectplay query DIR POSITION) or the retrograde solver "
+                "(perfectplay.solve)"
             )
         self.kernel = _kernel(game) if use_kernel else None
         default = DEFAULT_MEMORY if self.kernel is None else KERNEL_MEMORY

@@ -301,8 +301,9 @@ class TierDatabase(GetByProbe):
         return stored, size
 
     def describe(self) -> str:
-        """``name (k=v, ...)`` of the game, as messages show it."""
-        params = ", ".join(f"{k}={v}" for k, v in json_params(self.tiered.info.params).items())
+        """``name (k=v, ...)`` of the game, as messages show it, a sequence's items joined by
+        commas as ``--param`` takes them (``squadro (speeds=1,3, home=1)``)."""
+        params = self.tiered.info.param_text(", ")
         return self.tiered.info.name + (f" ({params})" if params else "")
 
     def close(self) -> None:

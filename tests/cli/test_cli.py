@@ -203,6 +203,19 @@ def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
     assert result.err.count("\n") == 1
 
 
+def test_a_position_after_the_options_may_begin_with_a_dash_but_options_stay_options() -> None:
+    dobutsu = ["dobutsu", "--param", "giraffes=0", "--param", "elephants=0", "--param", "chicks=1"]
+    before = run_cli(["draw", dobutsu[0], "-l-/---/---/-L- F c", *dobutsu[1:]])
+    after = run_cli(["draw", *dobutsu, "-l-/---/---/-L- F c"])
+    assert (after.code, after.err) == (0, "") and after.out == before.out
+    words = run_cli(["draw", *dobutsu, "--moves", "11-8", "-l-/---/---/-L-", "F", "c"])
+    assert words.code == 0, words.err
+    for option in ("--bogus", "--bogus=1", "-x"):
+        refused = run_cli(["draw", *dobutsu, "-l-/---/---/-L- F c", option])
+        assert (refused.code, refused.err) == (2, f"perfectplay: error: unrecognized arguments: "
+                                                  f"{option}\n")  # fmt: skip
+
+
 @pytest.mark.parametrize("args", [["--help"], ["solve", "--help"], ["play", "-h"]])
 def test_help_still_prints_usage(args: list[str]) -> None:
     result = run_cli(args)

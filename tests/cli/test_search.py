@@ -177,7 +177,21 @@ def test_search_answers_from_a_solved_database(tmp_path: Path) -> None:
     other = tmp_path / "nim.ppstore"
     assert run_cli(["solve", "nim", "--save", str(other)]).code == 0
     refused = run_cli(["search", "ttt", "--db", str(other)])
-    assert refused.code == 2 and "not a database of" in refused.err
+    assert refused.code == 2 and "not a database of tic-tac-toe: it holds nim" in refused.err
+
+
+def test_a_game_with_parameters_is_searched_with_its_database(tmp_path: Path) -> None:
+    c4 = ["connect-four", "--param", "rows=3", "--param", "cols=4"]
+    store = tmp_path / "c4.ppstore"
+    assert run_cli(["solve", *c4, "--save", str(store)]).code == 0
+    found = run_cli(["search", *c4, "2", "--db", str(store), "--json"])
+    assert found.code == 0, found.err
+    assert json.loads(found.out)["nodes"] == 0
+    other = run_cli(["search", "connect-four", "--db", str(store)])  # the default 4x5 board
+    assert other.code == 2 and other.err == (
+        f"perfectplay: error: --db {store} is not a database of connect-four rows=4 cols=5: it "
+        "holds connect-four rows=3 cols=4\n"
+    )
 
 
 def test_positions_on_two_processes_answer_as_one(tmp_path: Path) -> None:

@@ -129,9 +129,14 @@ def test_position_limit() -> None:
 
 
 def test_unknown_positions_and_ids() -> None:
+    for vectorized in (False, True):  # positions kept, or codes only
+        typed = "X........"  # named as typed (its notation), not as its symmetry class
+        with pytest.raises(PositionNotFoundError) as caught:
+            enumerate_game(TicTacToe(), vectorized=vectorized).id_of(typed.replace(".", "X"))
+        assert str(caught.value) == "'XXX/XXX/XXX' is not a position reachable in tic-tac-toe"
+        with pytest.raises(PositionNotFoundError, match="'O../.../...' is not a position"):
+            enumerate_game(TicTacToe(), vectorized=vectorized).id_of("O" + typed[1:])
     e = enumerate_game(TicTacToe())
-    with pytest.raises(PositionNotFoundError, match="not a position reachable"):
-        e.id_of("XXXXXXXXX")
     with pytest.raises(PositionNotFoundError, match="out of range"):
         e.position_of(765)
     with pytest.raises(PositionNotFoundError, match="code 1 "):

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -180,6 +181,22 @@ def test_bad_notation_names_what_and_where(name: str, text: str, message: str) -
         load_game(name).parse(text)
 
 
+@pytest.mark.parametrize(
+    ("name", "params", "text", "message"),
+    [
+        ("squadro", {"speeds": (1, 3), "home": 1}, "1,0/0,0 X", "like '0,0/0,0 T' (track"),
+        ("squadro", {"speeds": (1, 3), "home": 1}, " ", "like '0,0/0,0 T', got an empty text"),
+        ("nine-mens-morris", {"variant": "three"}, "WWWWBB-W- B 0 1",
+         "not a morris position (more than 3 stones for a side): 'WWWWBB-W- B 0 1'"),
+    ],
+)  # fmt: skip
+def test_bad_notation_of_smaller_games_names_them_in_their_notation(
+    name: str, params: dict[str, Any], text: str, message: str
+) -> None:
+    with pytest.raises(InputFormatError, match=re.escape(message)):
+        load_game(name, **params).parse(text)
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_the_listed_notation_is_a_position_of_the_game(name: str) -> None:
     game, example = load_game(name), game_entry(name).notation
@@ -235,6 +252,47 @@ def test_connect_four_and_quixo_label_their_columns_and_cells() -> None:
         r, c = next((r, row.index(cell)) for r, row in enumerate(keys) if cell in row)
         new = after.index("X")  # the cube taken, pushed back in its row or column
         assert (new // 3 == r) if end in "RL" else (new % 3 == c)
+
+
+def _mover_at(game_name: str, board: str, label: str, turn: str) -> str:
+    """What the labelled `board` shows where the move `label` starts (Dobutsu: the cell numbered
+    beside the board; Squadro: the piece's column or row) or lands (Gobblet: the top piece)."""
+    lines = board.splitlines()
+    if game_name == "dobutsu":
+        cell = label.split("-")[0]
+        line = next(line for line in lines[1:5] if cell in line.split()[3:])
+        keys = line.split()[3:]
+        return line.split()[keys.index(cell)]
+    if game_name == "squadro":
+        if turn == "T":
+            column = lines[0].index(label)
+            return "".join(line[column] for line in lines[1:-1] if len(line) > column)
+        return next(line for line in lines[1:-1] if line.split()[0] == label)
+    target = label[-2:]
+    line = next(line for line in lines if line.split()[0] == target[1])
+    start = lines[0].index(target[0])
+    return line[start : start + 3].strip()[-1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), name=st.sampled_from(["dobutsu", "gobblet-gobblers", "squadro"]))
+def test_dobutsu_gobblet_and_squadro_label_the_cells_and_pieces_their_moves_name(
+    data: st.DataObject, name: str
+) -> None:
+    game = load_game(name)
+    position = game.initial()
+    for _ in range(data.draw(st.integers(0, 12))):
+        moves = list(game.moves(position))
+        if not moves:
+            break
+        label, child = moves[data.draw(st.integers(0, len(moves) - 1))][:2]
+        shown = game.labelled(position if name != "gobblet-gobblers" else child)
+        turn = game.notation(position).split()[1 if name == "dobutsu" else -1]
+        mine = {"dobutsu": "LGECH" if turn == "F" else "lgech", "squadro": "v^" if turn == "T"
+                else "<>", "gobblet-gobblers": "SML" if turn == "X" else "sml"}[name]  # fmt: skip
+        if name != "dobutsu" or label[0].isdigit():  # a drop starts from the hand
+            assert set(_mover_at(name, shown, label, turn)) & set(mine), (label, shown)
+        position = child
 
 
 def test_every_game_folder_is_listed_once_and_exports_its_entry() -> None:

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numpy.typing import NDArray
-from tier_dirs import memory_dir, tree
+from tier_dirs import files_in, kill_when, memory_dir, solve_command, tree
 from tiered_random import RandomTieredGame
 
 import perfectplay._memory
@@ -349,48 +349,9 @@ RESUME_CHUNK = 4096  # 61 chunks in 17 tiers
 
 def cli(directory: Path) -> list[str]:
     """The real command line of a solve into `directory` (a fresh interpreter)."""
-    code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
-    return [
-        sys.executable, "-c", code, "solve", *RESUME_GAME, "--tiers", str(directory),
-        "--chunk-size", str(RESUME_CHUNK), "--json",
-    ]  # fmt: skip
-
-
-def files_in(directory: Path) -> tuple[dict[str, tuple[int, int]], list[str]]:
-    """Complete tier files (name -> inode, mtime_ns) and complete chunk files."""
-    if not directory.exists():
-        return {}, []
-    tiers = {}
-    for p in directory.glob("tier-*.tier"):
-        stat = p.stat()
-        tiers[p.name] = (stat.st_ino, stat.st_mtime_ns)
-    chunks = sorted(str(p.relative_to(directory)) for p in directory.glob("tier-*.chunks/*.tier"))
-    return tiers, chunks
-
-
-def kill_when(directory: Path, ready: Callable[[], bool], delay: float) -> bool:
-    """Start the solve, wait until `ready()` (or the end), sleep `delay`, then ``kill -9``.
-
-    Returns whether the process was killed (rather than finished first).
-    """
-    process = subprocess.Popen(cli(directory), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 120
-        while not ready() and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
-        time.sleep(delay)
-        if process.poll() is not None:
-            assert process.returncode == 0, process.stderr.read() if process.stderr else ""
-            return False
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-        return True
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        if process.stderr is not None:
-            process.stderr.close()
+    return solve_command(
+        *RESUME_GAME, "--tiers", str(directory), "--chunk-size", str(RESUME_CHUNK), "--json"
+    )
 
 
 def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_files(
@@ -426,7 +387,7 @@ def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_files(
     killed = 0
     for what, ready, delay in points:
         before = files_in(directory)
-        killed += kill_when(directory, lambda: ready(before), delay)  # noqa: B023
+        killed += kill_when(cli(directory), lambda: ready(before), delay)  # noqa: B023
         tiers, chunks = files_in(directory)
         for name, stamp in kept.items():
             assert tiers.get(name) == stamp, f"{name} was rewritten by the run killed at {what}"
@@ -633,9 +594,7 @@ def test_kill_9_while_tiers_run_at_once_then_resume_gives_the_one_at_a_time_file
     solve_tiers(load_tiered_game("quixo", size=3), reference, jobs=1, progress=False).close()
     expected = tree(reference)
     directory = fast_dir / "resumed"
-    code = "import sys; from perfectplay.cli import main; sys.exit(main(sys.argv[1:]))"
-    command = [sys.executable, "-c", code, "solve", *QUIXO3, "--tiers", str(directory),
-               "--jobs", "3", "--json"]  # fmt: skip
+    command = solve_command(*QUIXO3, "--tiers", str(directory), "--jobs", "3", "--json")
     kept: dict[str, tuple[int, int]] = {}
     killed = 0
     for more in (0, rnd.randint(2, 6), rnd.randint(2, 6), rnd.randint(2, 6)):

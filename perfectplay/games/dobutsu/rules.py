@@ -244,6 +244,25 @@ class DobutsuShogi(Game[DobutsuPosition]):
         who = "Forest" if turn == "F" else "Sky"
         return "\n".join([f"sky holds {sky}", *rows, f"forest holds {forest}", f"{who} to move"])
 
+    def labelled(self, position: DobutsuPosition) -> str:
+        """:meth:`render`'s picture with the cell numbers of the move labels (``8-5``,
+        ``C-5``) beside the board.
+
+        >>> game = DobutsuShogi()
+        >>> print(game.labelled(game.initial()))
+        sky holds -
+        g l e     1  2  3
+        - c -     4  5  6
+        - C -     7  8  9
+        E L G    10 11 12
+        forest holds -
+        Forest to move
+        """
+        lines = self.render(position).splitlines()
+        keys = [" ".join(f"{r * COLS + c + 1:>2}" for c in range(COLS)) for r in range(ROWS)]
+        board = [f"{row}    {key}" for row, key in zip(lines[1:-2], keys, strict=True)]
+        return "\n".join([lines[0], *board, *lines[-2:]])
+
     def notation(self, position: DobutsuPosition) -> str:
         """The rows from the top joined by ``/``, the player to move (``F`` or ``S``) and the
         hands (``-`` for none), separated by blanks."""

@@ -223,6 +223,21 @@ class GobbletGobblers(Game[GobbletPosition]):
         rows = [" ".join(f"{s:<3}" for s in shown[r * 3 : r * 3 + 3]).rstrip() for r in range(3)]
         return "\n".join([*rows, f"{turn} to move"])
 
+    def labelled(self, position: GobbletPosition) -> str:
+        """The board with the column letters and row numbers (from the top) of the move labels
+        (``Sa1``, ``a1-c3``), then the side to move.
+
+        >>> game = GobbletGobblers()
+        >>> print(game.labelled(game.parse("sL,-,-/-,M,-/-,-,l O")))
+          a   b   c
+        1 sL  -   -
+        2 -   M   -
+        3 -   -   l
+        O to move
+        """
+        *rows, status = self.render(position).splitlines()
+        return "\n".join(["  a   b   c", *(f"{r} {row}" for r, row in enumerate(rows, 1)), status])
+
     def notation(self, position: GobbletPosition) -> str:
         """The cells of each row joined by ``,`` (``-`` if empty), the rows by ``/``, a blank
         and the side to move."""

@@ -354,7 +354,9 @@ class Mills(Game[MillsPosition]):
         elif board.count(turn) + (wf if turn == "W" else bf) < 2:
             problem = f"{turn} has fewer than 2 stones: the game ended at 2"
         if problem:
-            raise InputFormatError(f"not a morris position ({problem}): {position!r}")
+            raise InputFormatError(
+                f"not a morris position ({problem}): {self.notation(position)!r}"
+            )
 
     def encode(self, position: MillsPosition) -> int:
         """The points as base-3 digits (``-WB``), the side, then the hands."""

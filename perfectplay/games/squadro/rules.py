@@ -223,6 +223,26 @@ class Squadro(Game[SquadroPosition]):
         top, left, turn = position
         return f"{','.join(map(str, top))}/{','.join(map(str, left))} {turn}"
 
+    def labelled(self, position: SquadroPosition) -> str:
+        """:meth:`render`'s board with the piece numbers of the move labels: the top player's
+        over their columns, the left player's before their rows.
+
+        >>> game = Squadro((1, 3), home=1)
+        >>> print(game.labelled(game.parse("1,0/0,2 L")))
+            1 2
+          . . v .
+        1 > v + .
+        2 . + > .
+          . . . .
+        L to move
+        """
+        *rows, status = self.render(position).splitlines()
+        names = ["", *(str(j + 1) for j in range(self.n)), ""]
+        width = len(str(self.n))
+        header = " " * (width + 3) + " ".join(f"{i + 1:<{width}}" for i in range(self.n))
+        board = [f"{name:>{width}} {row}" for name, row in zip(names, rows, strict=True)]
+        return "\n".join([header.rstrip(), *board, status])
+
     def render(self, position: SquadroPosition) -> str:
         """The board: the top player's pieces ``v`` (out) and ``^`` (back; home: ``^`` on the
         top row), the left player's ``>`` and ``<``, crossings ``+``, then ``T to move``."""
@@ -243,7 +263,8 @@ class Squadro(Game[SquadroPosition]):
         lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
         if not lines:
             raise InputFormatError(
-                "expected a squadro position like '0,0,0,0,0/0,0,0,0,0 T', got an empty text"
+                f"expected a squadro position like {self.notation(self.initial())!r}, got an "
+                "empty text"
             )
         one = len(lines) == 1
         position = self._parse_notation(lines[0]) if one else self._parse_board(lines)
@@ -255,8 +276,9 @@ class Squadro(Game[SquadroPosition]):
         sides = parts[0].split("/") if len(parts) == 2 else []
         if len(sides) != 2 or parts[1].upper() not in ("T", "L"):
             raise InputFormatError(
-                f"expected a squadro position like '0,0,0,0,0/0,0,0,0,0 T' (track positions of "
-                f"the top player's pieces, '/', the left player's, a blank, T or L), got {text!r}"
+                f"expected a squadro position like {self.notation(self.initial())!r} (track "
+                "positions of the top player's pieces, '/', the left player's, a blank, T or "
+                f"L), got {text!r}"
             )
         pieces = []
         for name, part in zip(("top", "left"), sides, strict=True):
