@@ -23,8 +23,8 @@ __all__ = [
 POSITION_HELP = (
     "the position as the game draws it, or on one line: rows joined by / (tic-tac-toe X../.O./..., "
     "Connect Four ...../...../O..../XX... or the columns played, 1-based, 4453; dodgem "
-    "B../B../.RR B; quixo X--/-O-/--- O; nim 3 4 5); several words are the drawing's lines, "
-    "one per word; default: the starting position"
+    "B../B../.RR B; quixo X--/-O-/--- O; nim 3 4 5; every game's: perfectplay games); several "
+    "words are the drawing's lines, one per word; default: the starting position"
 )
 """The ``POSITION`` help shared by every command that takes a position."""
 

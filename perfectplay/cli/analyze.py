@@ -128,7 +128,7 @@ def _run_tiers(args: argparse.Namespace) -> int:
     classes = sum(analysis.classes.values())
     lines = [
         f"{title}: {positions:,} positions reachable from the start, stored as {classes:,} "
-        "classes (a position and its mirror images are one class)",
+        "classes (a position and its symmetric images are one class)",
         "positions by value and remoteness:",
         remoteness_table([(value, r, p) for value, r, _, p in analysis.remoteness]),
         "classes by value: " + ", ".join(f"{k} {v:,}" for k, v in analysis.classes.items()),
