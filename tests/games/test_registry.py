@@ -7,6 +7,7 @@ import inspect
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -215,19 +216,25 @@ def _cell(board: str, column: str, row: str) -> str:
     return line[header.index(column)]
 
 
+def _random_moves(game: Any, data: st.DataObject, most: int) -> Iterator[tuple[Any, str, Any]]:
+    """Up to `most` random legal moves from the start, as ``(position, label, child)``."""
+    position = game.initial()
+    for _ in range(data.draw(st.integers(0, most))):
+        moves = list(game.moves(position))
+        if not moves:
+            return
+        label, child = moves[data.draw(st.integers(0, len(moves) - 1))][:2]
+        yield position, label, child
+        position = child
+
+
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_labelled_boards_carry_the_coordinates_the_move_labels_name(data: st.DataObject) -> None:
     ttt, dodgem = load_game("tic-tac-toe"), load_game("dodgem")
-    position = ttt.initial()
-    for _ in range(data.draw(st.integers(0, 8))):
-        moves = list(ttt.moves(position))
-        if not moves:
-            break
-        label, child = moves[data.draw(st.integers(0, len(moves) - 1))][:2]
+    for position, label, child in _random_moves(ttt, data, 8):
         mark = "X" if position.count("X") == position.count("O") else "O"
         assert _cell(ttt.labelled(child), label[0], label[1]) == mark  # the cell just filled
-        position = child
     state = dodgem.initial()
     for _ in range(data.draw(st.integers(0, 10))):
         moves = list(dodgem.moves(state))
@@ -280,19 +287,13 @@ def test_dobutsu_gobblet_and_squadro_label_the_cells_and_pieces_their_moves_name
     data: st.DataObject, name: str
 ) -> None:
     game = load_game(name)
-    position = game.initial()
-    for _ in range(data.draw(st.integers(0, 12))):
-        moves = list(game.moves(position))
-        if not moves:
-            break
-        label, child = moves[data.draw(st.integers(0, len(moves) - 1))][:2]
+    for position, label, child in _random_moves(game, data, 12):
         shown = game.labelled(position if name != "gobblet-gobblers" else child)
         turn = game.notation(position).split()[1 if name == "dobutsu" else -1]
         mine = {"dobutsu": "LGECH" if turn == "F" else "lgech", "squadro": "v^" if turn == "T"
                 else "<>", "gobblet-gobblers": "SML" if turn == "X" else "sml"}[name]  # fmt: skip
         if name != "dobutsu" or label[0].isdigit():  # a drop starts from the hand
             assert set(_mover_at(name, shown, label, turn)) & set(mine), (label, shown)
-        position = child
 
 
 def test_every_game_folder_is_listed_once_and_exports_its_entry() -> None:
