@@ -17,6 +17,7 @@ __all__ = [
     "NO_POSITION_VALUE",
     "apply_tie_level",
     "apply_win_lose_level",
+    "claim_bits",
     "combine",
     "combine_scores",
     "enqueue_decided",
@@ -423,6 +424,21 @@ def set_bits(flags, ranks):  # type: ignore[no-untyped-def]
     """Set bit ``r`` of the little-endian bit array `flags` for every ``r`` in `ranks`."""
     for r in ranks:
         flags[r >> 3] |= np.uint8(1 << (r & 7))
+
+
+@nb.njit(cache=True, nogil=True)
+def claim_bits(flags, ranks):  # type: ignore[no-untyped-def]
+    """Set bit ``r`` of `flags` for every ``r`` in `ranks`; return the ranks whose bit was
+    clear, each once, in the order first met (a rank repeated in `ranks` is claimed once)."""
+    out = np.empty(ranks.shape[0], dtype=np.int64)
+    n = 0
+    for r in ranks:
+        bit = np.uint8(1 << (r & 7))
+        if not flags[r >> 3] & bit:
+            flags[r >> 3] |= bit
+            out[n] = r
+            n += 1
+    return out[:n]
 
 
 @nb.njit(cache=True, nogil=True)

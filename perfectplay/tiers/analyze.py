@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.tiers._kernels import get_bits, set_bits
+from perfectplay.tiers._kernels import claim_bits, set_bits
 from perfectplay.tiers.database import TierDatabase
 from perfectplay.tiers.expand import BATCH
 from perfectplay.tiers.files import atomic_write_bytes
@@ -160,9 +160,7 @@ class _Walk:
         while len(frontier):
             inner = self.expand(tier, frontier)
             advance(len(frontier))
-            new = np.unique(inner)
-            frontier = new[~get_bits(flags, new)]
-            set_bits(flags, frontier)
+            frontier = claim_bits(flags, inner)  # one pass: no sort or hash of the children
         for ranks in _blocks(flags):
             count(ranks)
 
