@@ -121,18 +121,27 @@ class _Walk:
             self.locks[tier] = threading.Lock()
         return flags
 
-    def expand(self, tier: int, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Mark the children of `ranks` in earlier tiers; return their in-tier children."""
+    def expand(
+        self, tier: int, ranks: NDArray[np.int64], own: NDArray[np.uint8] | None = None
+    ) -> NDArray[np.int64]:
+        """Mark the children of `ranks` in earlier tiers; with `own` (`tier`'s flags), also
+        those in `tier`, and return the ones not marked before (each once: the next frontier
+        of the breadth-first walk, never every in-tier child at once)."""
         children = list(self.game.child_tiers(tier))
         targets = [self._flags(c) for c in children]
         locks = [self.locks[c] for c in children]
+        own_lock = threading.Lock()
 
         def one(start: int) -> NDArray[np.int64]:
             moves = self.game.children(tier, ranks[start : start + BATCH])
             for j, (flags, lock) in enumerate(zip(targets, locks, strict=True), start=1):
                 with lock:  # a byte holds 8 ranks: threads marking one tier take turns
                     set_bits(flags, moves.rank[moves.which == j])
-            return np.asarray(moves.rank[moves.which == 0], dtype=np.int64)
+            if own is None:
+                return np.empty(0, dtype=np.int64)
+            inner = np.asarray(moves.rank[moves.which == 0], dtype=np.int64)
+            with own_lock:
+                return np.asarray(claim_bits(own, inner), dtype=np.int64)
 
         starts = range(0, len(ranks), BATCH)
         if self.pool is None or len(ranks) <= BATCH:
@@ -158,9 +167,9 @@ class _Walk:
             return
         frontier = np.concatenate([np.empty(0, dtype=np.int64), *_blocks(flags)])
         while len(frontier):
-            inner = self.expand(tier, frontier)
-            advance(len(frontier))
-            frontier = claim_bits(flags, inner)  # one pass: no sort or hash of the children
+            walked = len(frontier)
+            frontier = self.expand(tier, frontier, flags)
+            advance(walked)
         for ranks in _blocks(flags):
             count(ranks)
 
