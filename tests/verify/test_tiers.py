@@ -103,3 +103,25 @@ def test_a_damaged_tier_file_or_no_tier_directory_is_a_store_error(
     with pytest.raises(StoreError) as error:
         verify_tiers(copy)
     assert victim.name in str(error.value) and "\n" not in str(error.value)
+
+
+def test_blocks_and_threads_give_the_same_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    import perfectplay.verify.tiers as module
+
+    db = solve_tiers(load_tiered_game("dodgem", size=3), progress=False, jobs=1)
+    tier = max(db.order, key=lambda t: db.tiered.tier_size(t))
+    records = db.records(tier)
+    value, remoteness = unpack(records)
+    present = np.flatnonzero(value != UNDECIDED)
+    for rank in present[:: max(1, len(present) // 9)][:9]:  # nine ranks made wrong
+        value[rank], remoteness[rank] = (WIN, 0) if value[rank] != WIN else (LOSE, 1)
+    records[:] = pack(value, remoteness, records.dtype.type)
+    whole = check_tier_database(db, jobs=1)
+    monkeypatch.setattr(module, "BLOCK_RANKS", 7)
+    monkeypatch.setattr(module, "CHUNK_RANKS", 3)
+    for jobs in (1, 2, 3):
+        report = check_tier_database(db, jobs=jobs)
+        assert (report.positions, report.moves, report.bad) == (
+            whole.positions, whole.moves, whole.bad
+        )
+        assert report.problems == whole.problems and len(whole.problems) == module.SHOWN
