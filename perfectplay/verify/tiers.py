@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
 from perfectplay.tiers.records import unpack
+from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
 from perfectplay.verify.rules import SHOWN, Report, _child_keys, _implied, _name
 
 __all__ = ["check_tier_database", "verify_tiers"]
@@ -123,9 +124,10 @@ def _check_chunk(
     return int(child.shape[0])
 
 
-def _check_block(db: Any, tier: int, lo: int, hi: int, tiers: list[_Tier]) -> Report:
-    """The report of ranks ``lo..hi-1`` of `tier`: their records, then their moves."""
+def _check_block(db: Any, tier: int, tiers: list[_Tier], lo: int) -> Report:
+    """The report of the block of ranks from `lo` of `tier`: their records, then their moves."""
     report = Report()
+    hi = min(lo + BLOCK_RANKS, int(tiers[0].records.shape[0]))
     value, remoteness = tiers[0].arrays(slice(lo, hi))
     _check_records(value, remoteness, lo, db.tiered.tier_label(tier), report)
     present = lo + np.flatnonzero(value != UNDECIDED)
@@ -197,10 +199,7 @@ def check_tier_database(db: Any, *, progress: bool = False, jobs: int | None = N
             for tier in db.order:
                 tiers = [_Tier(db, tier)] + [_Tier(db, c) for c in db.tiered.child_tiers(tier)]
                 size = int(tiers[0].records.shape[0])
-
-                def block(lo: int, tier: int = tier, tiers: list[_Tier] = tiers) -> Report:
-                    return _check_block(db, tier, lo, min(lo + BLOCK_RANKS, size), tiers)
-
+                block = partial(_check_block, db, tier, tiers)
                 starts = range(0, size, BLOCK_RANKS)
                 parts = map(block, starts) if pool is None else pool.map(block, starts)
                 for lo, part in zip(starts, parts, strict=True):
