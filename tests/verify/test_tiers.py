@@ -122,6 +122,8 @@ def test_blocks_and_threads_give_the_same_report(monkeypatch: pytest.MonkeyPatch
     for jobs in (1, 2, 3):
         report = check_tier_database(db, jobs=jobs)
         assert (report.positions, report.moves, report.bad) == (
-            whole.positions, whole.moves, whole.bad
+            whole.positions,
+            whole.moves,
+            whole.bad,
         )
         assert report.problems == whole.problems and len(whole.problems) == module.SHOWN
