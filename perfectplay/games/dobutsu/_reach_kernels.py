@@ -18,7 +18,7 @@ from perfectplay.games.dobutsu._tier_kernels import (
     _unrank,
 )
 
-__all__ = ["CATCH", "CAUGHT", "PLAY", "TRY", "kinds", "mark_new"]
+__all__ = ["CATCH", "CAUGHT", "PLAY", "TRY", "kinds"]
 
 PLAY, CATCH, TRY, CAUGHT = 0, 1, 2, 3
 """Kinds of position: play goes on and the mover cannot catch the opposing lion; the mover
@@ -44,18 +44,3 @@ def kinds(rank: NDArray[np.int64], tab: NDArray[np.int64]) -> NDArray[np.uint8]:
         else:
             out[i] = PLAY
     return out
-
-
-@nb.njit(cache=True, nogil=True)
-def mark_new(flags: NDArray[np.uint8], rank: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Set bit ``r`` of `flags` for each ``r`` in `rank`; return the ranks whose bit was clear,
-    each once, in the order they first appear."""
-    out = np.empty(rank.shape[0], dtype=np.int64)
-    n = 0
-    for r in rank:
-        bit = np.uint8(1 << (r & 7))
-        if flags[r >> 3] & bit == 0:
-            flags[r >> 3] |= bit
-            out[n] = r
-            n += 1
-    return out[:n].copy()

@@ -12,6 +12,7 @@ from the catch positions it left unplayed.
 Examples
 --------
 >>> from perfectplay.games.dobutsu.tiers import TieredDobutsu
+from perfectplay.tiers._kernels import claim_bits
 >>> tanaka, every = reach_counts(TieredDobutsu(giraffes=0, elephants=0, chicks=2), jobs=1)
 >>> tanaka.classes
 {'play': 11711, 'catch': 11318, 'try': 1760, 'caught': 0}
@@ -31,6 +32,7 @@ from numpy.typing import NDArray
 from perfectplay.games.dobutsu import _reach_kernels as kernels
 from perfectplay.games.dobutsu._tier_kernels import children, tables
 from perfectplay.games.dobutsu.tiers import TieredDobutsu
+from perfectplay.tiers._kernels import claim_bits
 
 __all__ = ["KINDS", "Reach", "reach_counts"]
 
@@ -78,7 +80,7 @@ class _Walk:
 
         starts = range(0, len(ranks), _BATCH)
         parts = map(one, starts) if self.pool is None else self.pool.map(one, starts)
-        new = [kernels.mark_new(self.flags, part) for part in parts]
+        new = [claim_bits(self.flags, part) for part in parts]
         return np.concatenate(new) if new else np.empty(0, dtype=np.int64)
 
 
