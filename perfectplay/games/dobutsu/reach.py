@@ -12,7 +12,6 @@ from the catch positions it left unplayed.
 Examples
 --------
 >>> from perfectplay.games.dobutsu.tiers import TieredDobutsu
-from perfectplay.tiers._kernels import claim_bits
 >>> tanaka, every = reach_counts(TieredDobutsu(giraffes=0, elephants=0, chicks=2), jobs=1)
 >>> tanaka.classes
 {'play': 11711, 'catch': 11318, 'try': 1760, 'caught': 0}
