@@ -366,8 +366,8 @@ def web_surface() -> Surface:
 
     from perfectplay.games.registry import game_names, load_game
     from perfectplay.store import save
-    from perfectplay.web.app import create_app, open_database
-    from perfectplay.web.solutions import SolutionCache
+    from perfectplay.web.app import create_app
+    from perfectplay.web.solutions import SolutionCache, open_database
 
     directory = tempfile.mkdtemp(prefix="fuzz-web-")
     path = os.path.join(directory, "ttt.ppstore")
