@@ -10,14 +10,18 @@ import numpy as np
 from perfectplay.enumeration.solving import GameSolution
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.database import TierDatabase
 from perfectplay.values import UNDECIDED
 
 
-def engine_values(game: TieredGame, solved: GameSolution[Any]) -> Counter[int]:
-    """Solve `game` with the tier engine (in memory, 2 threads) and assert that every position
-    of `solved` (the same game solved in memory) has the same value and remoteness there;
-    return the positions counted by value."""
-    db = solve_tiers(game, progress=False, jobs=2)
+def engine_values(
+    game: TieredGame, solved: GameSolution[Any], db: TierDatabase | None = None
+) -> Counter[int]:
+    """Solve `game` with the tier engine (in memory, 2 threads), unless its database `db` is
+    given, and assert that every position of `solved` (the same game solved in memory) has the
+    same value and remoteness there; return the positions counted by value."""
+    if db is None:
+        db = solve_tiers(game, progress=False, jobs=2)
     assert db.entry(*game.initial()).value is solved.value(solved.initial)
     values: Counter[int] = Counter()
     for pid in range(len(solved)):

@@ -12,6 +12,7 @@ from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from picture_helpers import played
+from tier_helpers import engine_values
 
 from perfectplay.api import check_game, solve
 from perfectplay.errors import GameDefinitionError, InputFormatError
@@ -19,7 +20,6 @@ from perfectplay.games.dobutsu import _tier_kernels as kernels
 from perfectplay.games.dobutsu.rules import DobutsuShogi, mirror, turn_over
 from perfectplay.games.dobutsu.tiers import TieredDobutsu
 from perfectplay.games.registry import load_tiered_game
-from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.check import check_tiered_game
 from perfectplay.values import DRAW, UNDECIDED
 
@@ -133,14 +133,7 @@ def solved_small(request: pytest.FixtureRequest) -> tuple[TieredDobutsu, object]
 
 def test_engine_equals_the_in_memory_solver(solved_small: tuple[TieredDobutsu, object]) -> None:
     game, solved = solved_small
-    db = solve_tiers(game, progress=False, jobs=2)
-    values: Counter[int] = Counter()
-    for pid in range(len(solved)):  # type: ignore[arg-type]
-        position = solved.position_of(pid)  # type: ignore[attr-defined]
-        entry = db.entry(*game.locate(position))
-        assert int(entry.value) == solved.solution.value[pid], position  # type: ignore[attr-defined]
-        assert entry.remoteness == solved.solution.remoteness[pid], position  # type: ignore[attr-defined]
-        values[int(entry.value)] += 1
+    values = engine_values(game, solved)  # type: ignore[arg-type]
     assert values[DRAW] > 0  # endless play to compare
 
 

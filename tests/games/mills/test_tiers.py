@@ -4,7 +4,6 @@ solver on reduced games."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +11,7 @@ import pytest
 from cli_helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tier_helpers import check_children_and_parents
+from tier_helpers import check_children_and_parents, engine_values
 
 from perfectplay.api import check_game, solve
 from perfectplay.enumeration.solving import GameSolution
@@ -224,15 +223,7 @@ def test_engine_equals_the_in_memory_solver(
     solved_small: tuple[TieredMills, GameSolution[MillsPosition]],
 ) -> None:
     game, solved = solved_small
-    db = solve_tiers(game, progress=False, jobs=2)
-    assert db.entry(*game.initial()).value is solved.value(solved.initial)
-    values: Counter[int] = Counter()
-    for pid in range(len(solved)):
-        position = solved.position_of(pid)
-        entry = db.entry(*game.locate(position))
-        assert int(entry.value) == solved.solution.value[pid], position
-        assert entry.remoteness == solved.solution.remoteness[pid], position
-        values[int(entry.value)] += 1
+    values = engine_values(game, solved)
     assert values[DRAW] > 0  # the moving phase has draws to compare
 
 
