@@ -11,33 +11,39 @@ its fail-hard or fail-soft results prove.
 
 Layout
 ------
-``slots`` is a ``uint64`` array of ``2**log_size`` entries, **8 bytes per entry**. A key is
-first mixed by a bijection of the 64-bit integers, ``h = key * MIX`` (mod ``2**64``, ``MIX``
-odd), then split:
+``slots`` is a ``uint64`` array of ``2**log_size`` entries, **8 bytes per entry**, read as
+``2**(log_size - 1)`` *buckets* of two neighbouring entries (``2b`` and ``2b + 1``: one cache
+line). A key is first mixed by a bijection of the 64-bit integers, ``h = key * MIX`` (mod
+``2**64``, ``MIX`` odd), then split:
 
-- the top ``log_size`` bits of ``h`` select the slot (Fibonacci hashing: every bit of the key
-  moves them, so keys that differ only in a few high or low bits still spread out);
-- the low ``64 - log_size`` bits of ``h`` (the *check*) are stored in the slot's top bits,
-  above two bytes of bounds: ``slot = check << 16 | lower_code << 8 | upper_code``.
+- the top ``log_size - 1`` bits of ``h`` select the bucket (Fibonacci hashing: every bit of the
+  key moves them, so keys that differ only in a few high or low bits still spread out);
+- the low ``65 - log_size`` bits of ``h`` (the *check*) are stored in the entry's top bits,
+  above a *work* field of ``log_size - 17`` bits and two bytes of bounds:
+  ``entry = check << (log_size - 1) | work << 16 | lower_code << 8 | upper_code``.
 
 Invariants
 ----------
-- **No false hits.** The slot index and the check together are all 64 bits of ``h``, and
-  ``h`` determines the key (``MIX`` is invertible mod ``2**64``), so a slot whose check
-  matches holds bounds of *this* key, never of another one. This needs
-  ``64 - log_size <= 48`` bits of check, i.e. ``log_size >= 16`` (64 Ki entries, 512 KiB).
-  (A table of truncated keys and a prime number of slots gets the same guarantee from the
-  Chinese remainder theorem; a power of two and a bijective mix give it without a 64-bit
-  division per probe.)
+- **No false hits.** The bucket index and the check together are all 64 bits of ``h``, and
+  ``h`` determines the key (``MIX`` is invertible mod ``2**64``), so an entry of the key's
+  bucket whose check matches holds bounds of *this* key, never of another one, whichever of
+  the two entries it is in. This needs ``65 - log_size <= 48`` bits of check, i.e.
+  ``log_size >= 17`` (128 Ki entries, 1 MiB). Each entry is one aligned 8-byte word that
+  carries its own check, so searches on several threads may share a table without locks: a
+  store lost to a concurrent one costs work again, a torn entry cannot happen.
 - **Bound codes.** ``lower_code = lower + 128`` and ``upper_code = upper + 128`` for a bound
-  in ``[-127, 127]``; code 0 means "no bound of that kind". An all-zero slot is empty: a
+  in ``[-127, 127]``; code 0 means "no bound of that kind". An all-zero entry is empty: a
   stored entry always has at least one nonzero code.
 - **Bounds are facts.** Each stored bound is a true bound of the key's exact score, so
   entries stay valid for any later search (any window, any root) as long as scores keep
   one meaning per key; a table can be reused across searches and needs no clearing.
-- **Replacement.** One entry per slot. Storing a key whose check matches merges the new
-  bound into the old ones (keeps the tighter of each); storing a different key overwrites
-  the slot ("always replace": the newest result is the most likely to be probed again).
+- **Replacement.** Storing a key found in its bucket merges the new bounds into the old ones
+  (keeps the tighter of each, and the larger work); storing a new key overwrites the entry of
+  the bucket that took less work to find (the first on a tie). *Work* is the searched subtree's
+  size, ``nodes`` as a code that grows with it (about ``log4(nodes)``, capped by the field's
+  width: a table of ``2**17`` entries has none and always overwrites the first entry), so a
+  result that took a large search survives the many small ones stored after it, and the
+  newest result is always stored.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ from typing import Any
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros
 from numpy.typing import NDArray
 
 from perfectplay._memory import populated_zeros
@@ -65,9 +72,9 @@ __all__ = [
 ]
 
 ENTRY_BYTES = 8
-"""One uint64 per entry: 48 or more bits of check and two bound codes."""
-MIN_LOG_SIZE = 16
-"""Below 2**16 entries the check would not fit beside the two bound bytes."""
+"""One uint64 per entry: 48 or fewer bits of check, the work, two bound codes."""
+MIN_LOG_SIZE = 17
+"""Below 2**17 entries the check would not fit beside the two bound bytes."""
 MAX_LOG_SIZE = 40
 """At most 2**40 entries (8 TiB)."""
 NO_BOUND = 128
@@ -77,12 +84,16 @@ NO_BOUND = 128
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _BYTE = np.uint64(0xFF)
 _OFFSET = np.int64(128)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_SIXTEEN = np.uint64(16)
+_leading_zeros: Any = leading_zeros  # the number of zero bits above the highest set bit
 
 
 def entries_for_bytes(nbytes: int) -> int:
     """The number of entries of the largest table that fits in `nbytes` bytes.
 
-    A power of two, at least ``2**MIN_LOG_SIZE`` (512 KiB) whatever the budget.
+    A power of two, at least ``2**MIN_LOG_SIZE`` (1 MiB) whatever the budget.
 
     Parameters
     ----------
@@ -118,8 +129,9 @@ def new_table(nbytes: int = 64 * 2**20) -> NDArray[np.uint64]:
 
 @nb.njit(cache=True, inline="always")
 def table_slot(shift: np.uint64, key: np.uint64) -> np.int64:
-    """The index of `key`'s slot (e.g. to prefetch it before :func:`table_get`)."""
-    return np.int64((np.uint64(key) * _MIX) >> shift)
+    """The index of the first entry of `key`'s bucket (e.g. to prefetch it before
+    :func:`table_get`; the bucket's two entries share a cache line)."""
+    return np.int64(((np.uint64(key) * _MIX) >> (shift + _ONE)) << _ONE)
 
 
 @nb.njit(cache=True, inline="always")
@@ -136,9 +148,14 @@ def table_get(slots: NDArray[np.uint64], shift: np.uint64, key: np.uint64) -> tu
         The position's exact key.
     """
     h = key * _MIX
-    entry = slots[np.int64(h >> shift)]
-    if (entry >> np.uint64(16)) != (h & ((np.uint64(1) << shift) - np.uint64(1))):
-        return NO_BOUND, NO_BOUND
+    index = np.int64((h >> (shift + _ONE)) << _ONE)
+    check = h & ((_ONE << (shift + _ONE)) - _ONE)
+    low_bits = np.uint64(63) - shift  # log_size - 1: the bits below the check
+    # Selects, not branches: whether either entry holds the key is unpredictable.
+    first = slots[index]
+    second = slots[index + 1]
+    second &= _ZERO - np.uint64((second >> low_bits) == check)
+    entry = first if (first >> low_bits) == check else second
     low = np.int64((entry >> np.uint64(8)) & _BYTE)
     up = np.int64(entry & _BYTE)
     return (low - _OFFSET if low else NO_BOUND), (up - _OFFSET if up else NO_BOUND)
@@ -146,12 +163,19 @@ def table_get(slots: NDArray[np.uint64], shift: np.uint64, key: np.uint64) -> tu
 
 @nb.njit(cache=True, inline="always")
 def table_put(
-    slots: NDArray[np.uint64], shift: np.uint64, key: np.uint64, lower: int, upper: int
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    key: np.uint64,
+    lower: int,
+    upper: int,
+    nodes: int,
 ) -> None:
-    """Record that `key`'s score lies in ``[lower, upper]``.
+    """Record that `key`'s score lies in ``[lower, upper]``, found by a search of `nodes`
+    positions.
 
-    Either bound may be ``NO_BOUND`` (128) for "unknown". When the slot already holds this
-    key, the stored bounds are tightened by the new ones; otherwise the slot is overwritten.
+    Either bound may be ``NO_BOUND`` (128) for "unknown". When the bucket already holds this
+    key, its stored bounds are tightened by the new ones; otherwise the bucket's entry of less
+    work is overwritten.
 
     Parameters
     ----------
@@ -163,21 +187,44 @@ def table_put(
         The position's exact key.
     lower, upper : int
         Bounds in ``[-127, 127]``, or ``NO_BOUND``.
+    nodes : int
+        The size of the search that found them (1 or more): the entry's work.
     """
     h = key * _MIX
-    index = np.int64(h >> shift)
-    check = h & ((np.uint64(1) << shift) - np.uint64(1))
-    entry = slots[index]
+    index = np.int64((h >> (shift + _ONE)) << _ONE)
+    check = h & ((_ONE << (shift + _ONE)) - _ONE)
+    low_bits = np.uint64(63) - shift
+    work_max = np.int64((_ONE << (low_bits - _SIXTEEN)) - _ONE)
+    work = (np.int64(65) - np.int64(_leading_zeros(np.uint64(nodes)))) >> 1  # ~log4(nodes) + 1
+    if work > work_max:
+        work = work_max
     low_code = np.int64(0) if lower == NO_BOUND else np.int64(lower) + _OFFSET
     up_code = np.int64(0) if upper == NO_BOUND else np.int64(upper) + _OFFSET
-    if (entry >> np.uint64(16)) == check and entry != np.uint64(0):
-        old_low = np.int64((entry >> np.uint64(8)) & _BYTE)
-        old_up = np.int64(entry & _BYTE)
-        if old_low > low_code:  # a code grows with its bound: keep the larger lower bound
-            low_code = old_low
-        if old_up != 0 and (up_code == 0 or old_up < up_code):  # and the smaller upper bound
-            up_code = old_up
-    slots[index] = (check << np.uint64(16)) | np.uint64(low_code << 8) | np.uint64(up_code)
+    # An empty entry (0) reads as the check 0 with no bounds and no work: merging into it is
+    # storing afresh, and the first entry, filled first, is looked at first (as by get).
+    # Selects rather than branches where the outcome is unpredictable.
+    first = slots[index]
+    second = slots[index + 1]
+    in_first = (first >> low_bits) == check
+    in_second = (second >> low_bits) == check
+    mask = np.uint64(work_max) << _SIXTEEN
+    to_second = not in_first and (in_second or (second & mask) < (first & mask))
+    entry = second if to_second else first
+    entry &= _ZERO - np.uint64(in_first or in_second)  # a new key: nothing to merge
+    index += np.int64(to_second)
+    old_low = np.int64((entry >> np.uint64(8)) & _BYTE)
+    old_up = np.int64(entry & _BYTE)
+    old_work = np.int64((entry & mask) >> _SIXTEEN)
+    low_code = max(low_code, old_low)  # a code grows with its bound: the larger lower bound
+    if up_code == 0 or (old_up != 0 and old_up < up_code):  # and the smaller upper bound
+        up_code = old_up
+    work = max(work, old_work)
+    slots[index] = (
+        (check << low_bits)
+        | (np.uint64(work) << _SIXTEEN)
+        | np.uint64(low_code << 8)
+        | np.uint64(up_code)
+    )
 
 
 def table_shift(slots: NDArray[np.uint64]) -> np.uint64:

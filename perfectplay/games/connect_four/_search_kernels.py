@@ -235,7 +235,8 @@ def _search(
 
     Row ``d`` of the work arrays is the node ``d`` plies below the root (``n0 + d`` stones):
     ``stack[d]`` = (current, mask, key), ``windows[d]`` = (alpha, beta, number of moves,
-    next move, 1 when its one move is forced and it goes unstored), ``moves[d]`` its moves
+    next move, 1 when its one move is forced and it goes unstored, the nodes counted before
+    it: its subtree's size is the work stored with its result), ``moves[d]`` its moves
     in the order to try them (``order_scores[d]`` their ordering scores). An explicit stack
     instead of recursion spares a call per node, with its argument passing and reference
     counting of the arrays (measured: recursion was 1.5x slower).
@@ -250,6 +251,7 @@ def _search(
     windows[0, 1] = beta0
     while True:
         # ---- enter node d: settle it at once (into `value`) or descend into its first move
+        windows[d, 5] = nodes
         nodes += 1
         n = n0 + d
         cur = stack[d, 0]
@@ -351,7 +353,7 @@ def _search(
                     if child_high != NO_BOUND and -child_high >= beta:
                         value = -child_high
                         settled = True
-                        table_put(slots, shift, key, value, NO_BOUND)
+                        table_put(slots, shift, key, value, NO_BOUND, 1)
                         break
         if settled:
             # ---- unwind: node d is settled with `value`; hand it up to its parents
@@ -360,7 +362,7 @@ def _search(
                 value = -value
                 if value >= windows[d, 1]:  # fail high: a lower bound of the parent
                     if windows[d, 4] == 0:
-                        table_put(slots, shift, stack[d, 2], value, NO_BOUND)
+                        table_put(slots, shift, stack[d, 2], value, NO_BOUND, nodes - windows[d, 5])
                     continue
                 if value > windows[d, 0]:
                     windows[d, 0] = value
@@ -368,7 +370,7 @@ def _search(
                     break  # the parent has moves left: descend into the next one below
                 value = windows[d, 0]  # every move failed low: an upper bound
                 if windows[d, 4] == 0:
-                    table_put(slots, shift, stack[d, 2], NO_BOUND, value)
+                    table_put(slots, shift, stack[d, 2], NO_BOUND, value, nodes - windows[d, 5])
             else:
                 return value, nodes
         # ---- descend into node d's next move
@@ -389,7 +391,7 @@ def _work_arrays(
     """The rows of :func:`_search` for `depth` plies: stack, windows, moves, order scores."""
     return (
         np.empty((depth, 3), dtype=np.uint64),
-        np.empty((depth, 5), dtype=np.int64),
+        np.empty((depth, 6), dtype=np.int64),
         np.empty((depth, cols), dtype=np.uint64),
         np.empty((depth, cols), dtype=np.int64),
     )
