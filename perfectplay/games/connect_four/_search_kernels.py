@@ -328,7 +328,15 @@ def _search(
                 move = playable & (column << np.uint64(c * (rows + 1)))
                 if move == _ZERO:
                     continue
-                s = popcount(_winning_spots(cur | move, msk, height, board))
+                spots = _winning_spots(cur | move, msk, height, board)
+                wins = spots & _possible(msk | move, bottom, board)
+                if wins & (wins - _ONE) or spots & (wins << _ONE):
+                    # Two threats playable at once, or one above another: the opponent
+                    # (who cannot win at once) blocks one and we win with stone n + 3.
+                    value = (cells - 1 - n) // 2
+                    settled = True
+                    break
+                s = popcount(spots)
                 j = k
                 while j > 0 and order_scores[d, j - 1] < s:
                     moves[d, j] = moves[d, j - 1]
@@ -344,7 +352,7 @@ def _search(
             windows[d, 2] = k
             windows[d, 3] = 0
             windows[d, 4] = 0
-            if cells - n >= ETC_MIN_EMPTY:
+            if not settled and cells - n >= ETC_MIN_EMPTY:
                 # Enhanced transposition cutoff: a child whose stored upper bound u gives
                 # us -u >= beta refutes this node without a search. It costs a probe per
                 # move, which pays only far from the leaves, where subtrees are large.
