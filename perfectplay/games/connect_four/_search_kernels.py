@@ -329,10 +329,16 @@ def _search(
                 if move == _ZERO:
                     continue
                 spots = _winning_spots(cur | move, msk, height, board)
-                wins = spots & _possible(msk | move, bottom, board)
-                if wins & (wins - _ONE) or spots & (wins << _ONE):
-                    # Two threats playable at once, or one above another: the opponent
-                    # (who cannot win at once) blocks one and we win with stone n + 3.
+                replies = _possible(msk | move, bottom, board)
+                wins = spots & replies
+                if (
+                    wins & (wins - _ONE)
+                    or spots & (wins << _ONE)
+                    or replies & ~(spots >> _ONE) == _ZERO
+                ):
+                    # Two threats playable at once, one above another, or every reply
+                    # right below a threat: the opponent (who cannot win at once) cannot
+                    # stop them all and we win with stone n + 3.
                     value = (cells - 1 - n) // 2
                     settled = True
                     break
@@ -347,6 +353,15 @@ def _search(
                 child_key = opponent + (msk | move)
                 prefetch(slots, table_slot(shift, child_key))
                 k += 1
+            if not settled:
+                # No move wins with stone n + 3 (the test above finds every such win):
+                # at best a win with stone n + 5.
+                high = (cells - 3 - n) // 2
+                if beta > high:
+                    beta = high
+                    if alpha >= beta:
+                        value = beta
+                        settled = True
             windows[d, 0] = alpha
             windows[d, 1] = beta
             windows[d, 2] = k
