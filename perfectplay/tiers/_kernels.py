@@ -15,24 +15,30 @@ from perfectplay.values import DRAW, LOSE, TIE, UNDECIDED, WIN
 
 __all__ = [
     "NO_POSITION_VALUE",
+    "PENDING_LOSE",
     "apply_tie_level",
     "apply_win_lose_level",
     "claim_bits",
     "combine",
     "combine_scores",
-    "enqueue_decided",
     "finish_records",
     "gather_level",
     "get_bits",
     "init_loopy",
+    "level_counts",
     "lookup",
     "lookup_scores",
+    "most_level",
+    "next_level",
     "scatter_records",
     "set_bits",
 ]
 
 NO_POSITION_VALUE = 254
 """Value code of a rank that is no position while a tier is being solved."""
+
+PENDING_LOSE = 253
+"""Value code of a position known to be a LOSE at a level the propagation has not reached."""
 
 _NONE = np.int32(0)  # "no such child" in the out-of-tier summaries (levels there are >= 1)
 
@@ -190,36 +196,38 @@ def init_loopy(  # type: ignore[no-untyped-def]
     child_rem,
     has_out,
     value,
-    rem,
     counter,
-    out_win,
-    out_lose,
-    out_tie,
-    blocked,
+    out,
+    top,
     buf,
 ):
     """First pass over a loopy tier: primitives, move counters, out-of-tier summaries.
 
-    For each slot ``p = ranks[i]``: a primitive gets its value (remoteness 0); otherwise
-    ``counter[p]`` is its number of distinct children inside the tier, and (with `has_out`)
-    ``out_win[p]`` is 1 + the smallest remoteness of a LOSE child in an earlier tier,
-    ``out_lose[p]`` 1 + the largest of a WIN child there, ``out_tie[p]`` 1 + the smallest of a
-    TIE child there (0: none) and ``blocked[p]`` whether such a child is a TIE or a DRAW (then
-    `p` can never lose). A position without moves is a LOSE (remoteness 0). Returns the first
-    move whose in-tier child rank is out of range, or -1.
+    For each slot ``p = ranks[i]``: a primitive gets its value (remoteness 0); a position
+    without moves is a LOSE (remoteness 0); otherwise ``counter[p]`` is its number of distinct
+    children inside the tier and (with `has_out`) ``out[p]`` sums up its children in earlier
+    tiers, one of three kinds (levels are 1 + a child's remoteness, all below `top`):
+
+    - ``2 * top + w``: a LOSE child there, the nearest at level ``w``; `p` is a WIN at ``w``
+      at the latest;
+    - ``top + t``: no LOSE child but a TIE or DRAW one there (`p` can never lose), the nearest
+      TIE at level ``t`` (0: none);
+    - ``l`` below `top`: every child there is a WIN, the farthest at level ``l`` (0: none);
+      if `p` has no child inside the tier it is a LOSE at ``l``, marked ``PENDING_LOSE`` until
+      the propagation reaches level ``l``.
+
+    Returns the first move whose in-tier child rank is out of range, or -1.
     """
     size = value.shape[0]
     for i in range(ranks.shape[0]):
         p = ranks[i]
         if primitive[i] != UNDECIDED:
             value[p] = primitive[i]
-            rem[p] = 0
             continue
         lo = indptr[i]
         hi = indptr[i + 1]
         if lo == hi:
             value[p] = LOSE
-            rem[p] = 0
             continue
         value[p] = UNDECIDED
         n = 0
@@ -247,56 +255,93 @@ def init_loopy(  # type: ignore[no-untyped-def]
                     block = True
                     if v == TIE and (tie == 0 or r < tie):
                         tie = r
-        counter[p] = _distinct(buf, n)
+        k = _distinct(buf, n)
+        counter[p] = k
         if has_out:
-            out_win[p] = win
-            out_lose[p] = lose
-            out_tie[p] = tie
-            blocked[p] = block
+            if win != 0:
+                out[p] = 2 * top + win
+            elif block:
+                out[p] = top + tie
+            else:
+                out[p] = lose
+                if k == 0:
+                    value[p] = PENDING_LOSE
     return -1
 
 
 @nb.njit(cache=True, nogil=True)
-def gather_level(  # type: ignore[no-untyped-def]
-    level,
-    fixed,
-    fixed_start,
-    candidates,
-    cand_start,
-    candidate_value,
-    bucket_head,
-    link,
-    value,
-    rem,
-    queue,
-    tail,
-):
-    """Append the positions decided at `level` that are not in `queue` yet; returns the new tail.
+def level_counts(value, out, top, has_out, tie):  # type: ignore[no-untyped-def]
+    """How many positions each level of a phase gathers from the first pass (see
+    :func:`gather_level`): ``counts[level]``, the array one longer than the highest level.
 
-    `fixed` (grouped by level, ``fixed_start`` per level) are positions decided by the first
-    pass; `candidates` (grouped likewise) are still-open positions that an earlier tier decides
-    at that level with value `candidate_value` (WIN in the first phase, TIE in the second);
-    ``bucket_head[level]`` heads a list (through `link`) of LOSEs decided ahead of their level.
+    WIN/LOSE phase (`tie` False): at level 0 the WIN and LOSE primitives, at level ``l`` the
+    ``PENDING_LOSE`` positions and the open positions with a LOSE child at ``l`` in an earlier
+    tier. TIE phase: at level 0 the TIE primitives, at level ``t`` the open positions with a
+    TIE child at ``t`` in an earlier tier. Cost: two passes over the tier.
     """
-    if level + 1 < fixed_start.shape[0]:
-        for k in range(fixed_start[level], fixed_start[level + 1]):
-            queue[tail] = fixed[k]
-            tail += 1
-    if level + 1 < cand_start.shape[0]:
-        for k in range(cand_start[level], cand_start[level + 1]):
-            p = candidates[k]
-            if value[p] == UNDECIDED:
-                value[p] = candidate_value
-                rem[p] = level
-                queue[tail] = p
-                tail += 1
-    if level < bucket_head.shape[0]:
-        p = bucket_head[level]
-        while p >= 0:
+    most = 0
+    if has_out:
+        for p in range(value.shape[0]):
+            v = value[p]
+            if v in (UNDECIDED, PENDING_LOSE):
+                level = np.int64(out[p]) % top
+                if level > most:
+                    most = level
+    counts = np.zeros(most + 1, dtype=np.int64)
+    for p in range(value.shape[0]):
+        v = value[p]
+        if tie:
+            if v == TIE:
+                counts[0] += 1
+            elif has_out and v == UNDECIDED:
+                o = np.int64(out[p])
+                if top < o < 2 * top:
+                    counts[o - top] += 1
+        elif v in (WIN, LOSE):
+            counts[0] += 1
+        elif has_out and v == PENDING_LOSE:
+            counts[np.int64(out[p])] += 1
+        elif has_out and v == UNDECIDED:
+            o = np.int64(out[p])
+            if o > 2 * top:
+                counts[o - 2 * top] += 1
+    return counts
+
+
+@nb.njit(cache=True, nogil=True)
+def gather_level(level, value, out, top, tie, want, queue, tail):  # type: ignore[no-untyped-def]
+    """Append to `queue` the `want` positions the first pass decides at `level`; returns the new
+    tail (a scan of the tier in rank order, stopped once all are found).
+
+    At level 0 the primitives of the phase (WIN and LOSE, or TIE); above, in the WIN/LOSE phase,
+    the ``PENDING_LOSE`` positions whose farthest WIN child is at `level` (now LOSE) and the
+    open positions with a LOSE child at `level` in an earlier tier (now WIN); in the TIE phase
+    the open positions with a TIE child at `level` there (now TIE). Kinds of ``out`` as in
+    :func:`init_loopy`.
+    """
+    found = 0
+    p = 0
+    size = value.shape[0]
+    while found < want and p < size:
+        v = value[p]
+        hit = False
+        if level == 0:
+            hit = v == TIE if tie else v in (WIN, LOSE)
+        elif tie:
+            if v == UNDECIDED and np.int64(out[p]) == top + level:
+                value[p] = TIE
+                hit = True
+        elif v == PENDING_LOSE and np.int64(out[p]) == level:
+            value[p] = LOSE
+            hit = True
+        elif v == UNDECIDED and np.int64(out[p]) == 2 * top + level:
+            value[p] = WIN
+            hit = True
+        if hit:
             queue[tail] = p
             tail += 1
-            p = link[p]
-        bucket_head[level] = -1
+            found += 1
+        p += 1
     return tail
 
 
@@ -308,24 +353,24 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
     pranks,
     has_out,
     value,
-    rem,
     counter,
-    out_win,
-    out_lose,
-    blocked,
+    out,
+    top,
     queue,
     tail,
-    bucket_head,
-    link,
+    counts,
     buf,
 ):
     """Spread the WIN/LOSE decisions of `batch` (decided at `level`) to their open parents.
 
     A LOSE makes each open parent a WIN at ``level + 1``; a WIN takes one off each open
     parent's counter, and a parent whose children are then all WIN becomes a LOSE at
-    ``max(level + 1, out_lose)`` unless an earlier tier gives it a better value. Returns
-    ``(tail, bad)``: the new queue tail and the index in `pranks` of a parent that is out of
-    range or whose counter would go below zero (parents not inverse to children), or -1.
+    ``max(level + 1, l)`` (``l``: its farthest WIN child in an earlier tier) unless an earlier
+    tier gives it a better value; one decided later than ``level + 1`` is ``PENDING_LOSE``
+    until :func:`gather_level` reaches its level. `counts` (:func:`level_counts`) follows: a
+    parent gathered at a later level loses its count there, a new ``PENDING_LOSE`` adds one.
+    Returns ``(tail, bad)``: the new queue tail and the index in `pranks` of a parent that is
+    out of range or whose counter would go below zero (parents not inverse to children), or -1.
     """
     size = value.shape[0]
     for i in range(batch.shape[0]):
@@ -346,34 +391,34 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
                 continue
             if v == LOSE:
                 value[q] = WIN
-                rem[q] = level + 1
                 queue[tail] = q
                 tail += 1
+                if has_out and np.int64(out[q]) > 2 * top:
+                    counts[np.int64(out[q]) - 2 * top] -= 1
             else:
                 if counter[q] == 0:
                     return tail, lo
                 counter[q] -= 1
                 if counter[q] != 0:
                     continue
-                if has_out and (blocked[q] or out_win[q] != 0):
+                if has_out and np.int64(out[q]) >= top:
                     continue
-                when = level + 1
-                if has_out and out_lose[q] > when:
-                    when = out_lose[q]
-                value[q] = LOSE
-                rem[q] = when
-                if when == level + 1:
+                if has_out and np.int64(out[q]) > level + 1:
+                    value[q] = PENDING_LOSE
+                    counts[np.int64(out[q])] += 1
+                else:
+                    value[q] = LOSE
                     queue[tail] = q
                     tail += 1
-                else:
-                    link[q] = bucket_head[when]
-                    bucket_head[when] = q
     return tail, -1
 
 
 @nb.njit(cache=True, nogil=True)
-def apply_tie_level(level, batch, pindptr, pranks, value, rem, queue, tail):  # type: ignore[no-untyped-def]
-    """Spread the TIEs of `batch` (at `level`): each open parent becomes a TIE at ``level + 1``.
+def apply_tie_level(  # type: ignore[no-untyped-def]
+    level, batch, pindptr, pranks, has_out, value, out, top, queue, tail, counts
+):
+    """Spread the TIEs of `batch` (at `level`): each open parent becomes a TIE at ``level + 1``
+    (one gathered at a later level loses its count there, as in :func:`apply_win_lose_level`).
 
     Returns ``(tail, bad)`` as :func:`apply_win_lose_level`.
     """
@@ -385,27 +430,21 @@ def apply_tie_level(level, batch, pindptr, pranks, value, rem, queue, tail):  # 
                 return tail, e
             if value[q] == UNDECIDED:
                 value[q] = TIE
-                rem[q] = level + 1
                 queue[tail] = q
                 tail += 1
+                if has_out:
+                    o = np.int64(out[q])
+                    if top < o < 2 * top:
+                        counts[o - top] -= 1
     return tail, -1
 
 
 @nb.njit(cache=True, nogil=True)
-def enqueue_decided(value, queue):  # type: ignore[no-untyped-def]
-    """Write the ranks whose value is WIN or LOSE into `queue` in increasing order; returns how
-    many (a tier without earlier tiers: its primitives, all at remoteness 0)."""
-    tail = 0
-    for p in range(value.shape[0]):
-        if value[p] == WIN or value[p] == LOSE:
-            queue[tail] = p
-            tail += 1
-    return tail
-
-
-@nb.njit(cache=True, nogil=True)
-def finish_records(value, rem, records):  # type: ignore[no-untyped-def]
-    """Pack a solved loopy tier: open positions are DRAWs, ranks that are no position 0.
+def finish_records(value, queue, win_lose, ties, records):  # type: ignore[no-untyped-def]
+    """Pack a solved loopy tier from its queue: in the WIN/LOSE phase the positions decided at
+    level ``l`` (their remoteness) are ``queue[win_lose[l - 1]:win_lose[l]]`` (from 0 at level
+    0), in the TIE phase likewise with `ties` from ``win_lose[-1]``; open positions are DRAWs,
+    ranks that are no position 0.
 
     ``records[p] = 1 + 4 * rem[p] + value[p]`` as in :mod:`perfectplay.tiers.records`.
     """
@@ -415,8 +454,36 @@ def finish_records(value, rem, records):  # type: ignore[no-untyped-def]
             records[p] = 0
         elif v == UNDECIDED:
             records[p] = 1 + DRAW
-        else:
-            records[p] = 1 + 4 * rem[p] + v
+    start = 0
+    for ends in (win_lose, ties):
+        for level in range(ends.shape[0]):
+            for k in range(start, ends[level]):
+                q = queue[k]
+                records[q] = 1 + 4 * level + value[q]
+            start = ends[level]
+
+
+@nb.njit(cache=True, nogil=True)
+def most_level(win_lose, ties):  # type: ignore[no-untyped-def]
+    """The highest level whose run of the queue is not empty in either phase (0 if none): the
+    largest remoteness of a tier (runs as in :func:`finish_records`)."""
+    most = 0
+    start = 0
+    for ends in (win_lose, ties):
+        for level in range(ends.shape[0]):
+            if ends[level] > start and level > most:
+                most = level
+            start = ends[level]
+    return most
+
+
+@nb.njit(cache=True, nogil=True)
+def next_level(counts, level):  # type: ignore[no-untyped-def]
+    """The first level above `level` with ``counts`` left, or -1."""
+    for k in range(level + 1, counts.shape[0]):
+        if counts[k] != 0:
+            return k
+    return -1
 
 
 @nb.njit(cache=True, nogil=True)

@@ -32,22 +32,21 @@ from perfectplay.tiers._kernels import (
     NO_POSITION_VALUE,
     apply_tie_level,
     apply_win_lose_level,
-    enqueue_decided,
     finish_records,
     gather_level,
     init_loopy,
+    level_counts,
+    most_level,
+    next_level,
 )
 from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
 from perfectplay.tiers.records import record_dtype
-from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 __all__ = ["LOOPY_BYTES_PER_RANK", "loopy_bytes", "solve_loopy"]
 
-LOOPY_BYTES_PER_RANK = 27
-"""Work memory per rank of a loopy tier, at most: value 1, remoteness 4, counter 2 or 4, queue
-4 (8 past 2^31 ranks), records 1 to 4, and with earlier tiers 13 more for the summary of their
-children and 8 for the list of LOSEs decided ahead of their level (counted here without
-those: a tier without child tiers needs 11 to 16 bytes per rank)."""
+LOOPY_BYTES_PER_RANK = 11
+"""Work memory per rank of a loopy tier with earlier tiers, at most, where positions have fewer
+than 2^16 moves and the tier fewer than 2^31 ranks (:func:`loopy_bytes` in general)."""
 
 _PARENT_BATCH = 1 << 14
 _PARENT_GROUP = _PARENT_BATCH << 6
@@ -55,48 +54,73 @@ _PARENT_GROUP = _PARENT_BATCH << 6
 positions and 1.2e9 parents: asked for in groups, they take tens of MB instead of 10 GB)."""
 
 
-def loopy_bytes(size: int, has_children: bool, moves_below_2_16: bool) -> int:
-    """Work memory of a loopy tier of `size` ranks, at most: :data:`LOOPY_BYTES_PER_RANK` per
-    rank with earlier tiers; without them value 1, remoteness 4, counter 2 (fewer than 2^16
-    moves per position) or 4, queue 4 (8 past 2^31 ranks) and records up to 4 (the positions the
-    count decides go straight into the queue: no list of them, no summaries).
+def _counter_dtype(max_moves: int | None) -> type[np.unsignedinteger]:
+    """The narrowest counter holding a position's number of moves."""
+    if max_moves is None or max_moves >= 2**16:
+        return np.uint32
+    return np.uint8 if max_moves < 2**8 else np.uint16
 
-    >>> loopy_bytes(10**9, True, True) // 10**9, loopy_bytes(10**9, False, True) // 10**9
-    (27, 15)
+
+def _queue_dtype(size: int) -> type[np.signedinteger]:
+    return np.int32 if size < 2**31 else np.int64
+
+
+def loopy_bytes(size: int, has_children: bool, max_moves: int | None, levels: int = 0) -> int:
+    """Work memory of a loopy tier of `size` ranks, at most (the arrays :func:`solve_loopy`
+    holds at once; the game's batches of moves and parents come on top).
+
+    `levels` bounds the levels of remoteness, the tier's and its children's (1 + their largest
+    remoteness): 48 bytes each count the positions entering at each level and where each
+    level's run of the queue ends (kilobytes where remoteness stays in the hundreds; left out
+    where not known yet).
+
+    Per rank: value 1, the counter of open children 1, 2 or 4 (`max_moves`, the game's bound
+    on moves per position, below 2^8, 2^16 or not), the queue 4 (8 from 2^31 ranks) and, with
+    earlier tiers, their children's summary up to 4 (as wide as the widest child record:
+    unknown before they are solved). The records written at the end (up to 4 bytes) replace
+    the counter and the summary.
+
+    >>> loopy_bytes(10**9, True, 864) // 10**9, loopy_bytes(10**9, False, 864) // 10**9
+    (11, 9)
     """
-    if has_children:
-        return LOOPY_BYTES_PER_RANK * size
-    return (1 + 4 + (2 if moves_below_2_16 else 4) + (4 if size < 2**31 else 8) + 4) * size
+    value, queue = 1, np.dtype(_queue_dtype(size)).itemsize
+    solving = value + np.dtype(_counter_dtype(max_moves)).itemsize + queue
+    solving += 4 if has_children else 0
+    return max(solving, value + queue + 4) * size + 48 * levels
 
 
-def _grouped(
-    positions: NDArray[np.int64], levels: NDArray[np.int64]
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """`positions` sorted by level (then rank) and the start of each level's group."""
-    order = np.lexsort((positions, levels))
-    top = int(levels.max()) + 1 if len(levels) else 0
-    starts = np.zeros(top + 1, dtype=np.int64)
-    np.cumsum(np.bincount(levels, minlength=top), out=starts[1:])
-    return positions[order], starts
+def _out_dtype(children: Sequence[SolvedTier]) -> type[np.unsignedinteger]:
+    """The summary of children in earlier tiers, as wide as their widest record: a record of
+    ``b`` bits holds remoteness below ``2^(b - 2) - 1``, so a level (1 + remoteness) and the
+    summary's two kind bits fit ``b`` bits."""
+    widest = max((c.records.dtype.itemsize for c in children), default=1)
+    if widest > 2:
+        return np.uint32
+    return np.uint8 if widest == 1 else np.uint16
 
 
 class _Tier:
-    """The work arrays of one loopy tier."""
+    """The work arrays of one loopy tier: per rank its value, its number of open children
+    inside the tier, the summary of its children in earlier tiers (``out``, kinds in
+    :func:`~perfectplay.tiers._kernels.init_loopy`) and the queue of positions in the order
+    decided, level after level: its runs give the remoteness of each."""
 
-    def __init__(self, size: int, has_out: bool, counter_dtype: type[np.integer]) -> None:
+    def __init__(
+        self,
+        size: int,
+        children: Sequence[SolvedTier],
+        counter_dtype: type[np.unsignedinteger],
+    ) -> None:
         self.value = np.full(size, NO_POSITION_VALUE, dtype=np.uint8)
-        self.rem = np.full(size, -1, dtype=np.int32)
-        self.counter = np.zeros(size, dtype=counter_dtype)
-        self.has_out = has_out
-        n_out = size if has_out else 1
-        self.out_win = np.zeros(n_out, dtype=np.int32)
-        self.out_lose = np.zeros(n_out, dtype=np.int32)
-        self.out_tie = np.zeros(n_out, dtype=np.int32)
-        self.blocked = np.zeros(n_out, dtype=np.bool_)
-        # Each position enters the queue once, when decided: `size` entries are enough.
-        self.queue: NDArray[np.integer] = np.empty(
-            size, dtype=np.int32 if size < 2**31 else np.int64
+        self.counter: NDArray[np.unsignedinteger] = np.zeros(size, dtype=counter_dtype)
+        self.has_out = len(children) > 0
+        out_dtype = _out_dtype(children)
+        self.out: NDArray[np.unsignedinteger] = np.zeros(
+            size if self.has_out else 1, dtype=out_dtype
         )
+        self.top = 1 << (8 * np.dtype(out_dtype).itemsize - 2)
+        # Each position enters the queue once, when decided: `size` entries are enough.
+        self.queue: NDArray[np.integer] = np.empty(size, dtype=_queue_dtype(size))
 
 
 def _count(
@@ -115,10 +139,15 @@ def _count(
         batch = expand(game, tier, ranks, children, False)
         moves = batch.moves
         most = int(np.diff(moves.indptr).max(initial=0))
+        if most > np.iinfo(work.counter.dtype).max:
+            raise GameDefinitionError(
+                f"{game.info.name}: a position of tier {tier} has {most} moves, more than "
+                f"max_moves() = {game.max_moves()}"
+            )
         bad = init_loopy(
             ranks, moves.primitive, moves.indptr, moves.which, moves.rank, batch.child_value,
-            batch.child_rem, work.has_out, work.value, work.rem, work.counter, work.out_win,
-            work.out_lose, work.out_tie, work.blocked, np.empty(most, dtype=np.int64),
+            batch.child_rem, work.has_out, work.value, work.counter, work.out, work.top,
+            np.empty(most, dtype=np.int64),
         )  # fmt: skip
         if bad >= 0:
             parent = int(ranks[np.searchsorted(moves.indptr, bad, side="right") - 1])
@@ -175,31 +204,30 @@ def _not_inverse(
 
 
 def _propagate(
-    game: TieredGame,
-    tier: int,
-    work: _Tier,
-    fixed: tuple[NDArray[np.int64], NDArray[np.int64]],
-    candidates: tuple[NDArray[np.int64], NDArray[np.int64]],
-    candidate_value: int,
-    pool: ThreadPoolExecutor | None,
-    queued: int = 0,
-) -> None:
-    """Run one phase (WIN/LOSE, or TIE) level by level until no level has anything left; the
-    first `queued` entries of the queue are decided at level 0 already."""
-    win_lose = candidate_value == WIN
-    top = max(len(fixed[1]), len(candidates[1]))
-    bucket_head = np.full(int(work.out_lose.max(initial=0)) + 2 if win_lose else 1, -1, np.int64)
-    link = np.empty(len(work.value) if win_lose and work.has_out else 1, dtype=work.queue.dtype)
+    game: TieredGame, tier: int, work: _Tier, tie: bool, start: int, pool: ThreadPoolExecutor | None
+) -> NDArray[np.int64]:
+    """Run one phase (WIN/LOSE, or TIE) level by level from queue entry `start` until no level
+    has anything left; returns where each level's run of the queue ends (``ends[level]``)."""
+    counts = level_counts(work.value, work.out, work.top, work.has_out, tie)
+    ends = np.empty(len(counts) + 1, dtype=np.int64)
     buf = np.empty(0, dtype=np.int64)
-    head, tail = 0, queued
+    head = tail = start
     level = 0
     while True:
-        tail = gather_level(
-            level, fixed[0], fixed[1], candidates[0], candidates[1], candidate_value, bucket_head,
-            link, work.value, work.rem, work.queue, tail,
-        )  # fmt: skip
-        if head == tail and level + 1 >= top and not bool((bucket_head[level + 1 :] >= 0).any()):
-            return
+        if level < len(counts) and counts[level]:
+            tail = gather_level(
+                level, work.value, work.out, work.top, tie, counts[level], work.queue, tail
+            )
+        if level >= len(ends):
+            ends = np.concatenate([ends, np.empty(len(ends) + 1, np.int64)])
+        ends[level] = tail
+        if head == tail:
+            ahead = next_level(counts, level)
+            if ahead < 0:
+                return ends[: level + 1]
+            ends[level:ahead] = tail
+            level = ahead
+            continue
         frontier = work.queue[head:tail]
         frontier.sort()
         head = tail
@@ -209,19 +237,19 @@ def _propagate(
             for g in groups
             for found in _parents(game, tier, frontier[g : g + _PARENT_GROUP], pool)
         ):
-            if win_lose:
+            if tie:
+                tail, bad = apply_tie_level(
+                    level, batch, indptr, parents, work.has_out, work.value, work.out, work.top,
+                    work.queue, tail, counts,
+                )  # fmt: skip
+            else:
                 most = int(np.diff(indptr).max(initial=0))
                 if len(buf) < most:
                     buf = np.empty(most, dtype=np.int64)
                 tail, bad = apply_win_lose_level(
-                    level, batch, indptr, parents, work.has_out, work.value, work.rem,
-                    work.counter, work.out_win, work.out_lose, work.blocked, work.queue, tail,
-                    bucket_head, link, buf,
+                    level, batch, indptr, parents, work.has_out, work.value, work.counter,
+                    work.out, work.top, work.queue, tail, counts, buf,
                 )  # fmt: skip
-            else:
-                tail, bad = apply_tie_level(
-                    level, batch, indptr, parents, work.value, work.rem, work.queue, tail
-                )
             if bad >= 0:
                 raise _not_inverse(game, tier, batch, indptr, parents, bad)
         level += 1
@@ -262,53 +290,23 @@ def solve_loopy(
     Notes
     -----
     Cost: one ``children`` call per rank, one ``parents`` call per position decided WIN, LOSE
-    or TIE, O(1) work per move and un-move. Memory: :data:`LOOPY_BYTES_PER_RANK` bytes per
-    rank of the tier plus the child tiers' records.
+    or TIE, O(1) work per move and un-move, plus a scan of the tier for each level at which
+    positions enter from earlier tiers. Memory: :func:`loopy_bytes` for the tier plus the
+    child tiers' records.
     """
     size = game.tier_size(tier)
-    bound = game.max_moves()
-    counter_dtype = np.uint16 if bound is not None and bound < 2**16 else np.int32
-    work = _Tier(size, len(children) > 0, counter_dtype)
+    work = _Tier(size, children, _counter_dtype(game.max_moves()))
     pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
     try:
         _count(game, tier, work, children, pool, advance)
-        value, rem = work.value, work.rem
-        none = _grouped(np.empty(0, np.int64), np.empty(0, np.int64))
-        if not work.has_out:
-            # Without earlier tiers the count decides only primitives (remoteness 0): they go
-            # straight into the queue, in rank order, as level 0 would put them.
-            queued = enqueue_decided(value, work.queue)
-            _propagate(game, tier, work, none, none, WIN, pool, queued)
-        else:
-            decided = (value == WIN) | (value == LOSE)
-            open_ = value == UNDECIDED
-            # Positions whose children all lie in earlier tiers and cannot win or tie: LOSE.
-            sure = open_ & (work.counter == 0) & ~work.blocked & (work.out_win == 0)
-            value[sure] = LOSE
-            rem[sure] = work.out_lose[sure]
-            decided |= sure
-            cand = np.flatnonzero(open_ & ~sure & (work.out_win > 0))
-            candidates = _grouped(cand, work.out_win[cand].astype(np.int64))
-            fixed_ranks = np.flatnonzero(decided)
-            _propagate(
-                game, tier, work, _grouped(fixed_ranks, rem[fixed_ranks].astype(np.int64)),
-                candidates, WIN, pool,
-            )  # fmt: skip
-        ties = np.flatnonzero(value == TIE)
-        if work.has_out:
-            cand = np.flatnonzero((value == UNDECIDED) & (work.out_tie > 0))
-            tie_candidates = _grouped(cand, work.out_tie[cand].astype(np.int64))
-        else:
-            tie_candidates = _grouped(np.empty(0, np.int64), np.empty(0, np.int64))
-        if len(ties) or len(tie_candidates[0]):
-            _propagate(
-                game, tier, work, _grouped(ties, np.zeros(len(ties), np.int64)), tie_candidates,
-                TIE, pool,
-            )  # fmt: skip
+        win_lose = _propagate(game, tier, work, False, 0, pool)
+        ties = _propagate(game, tier, work, True, int(win_lose[-1]), pool)
     finally:
         if pool is not None:
             pool.shutdown()
-    most = max(int(rem.max(initial=0)), 0)
+    # The records take the room of the counter and the summary.
+    del work.counter, work.out
+    most = int(most_level(win_lose, ties))
     records = np.empty(size, dtype=record_dtype(most))
-    finish_records(value, rem, records)
+    finish_records(work.value, work.queue, win_lose, ties, records)
     return records, most

@@ -39,8 +39,8 @@ class Machine:
     A held copy is 1 byte per rank, ``copies`` times (the worker processes of a machine that
     do not share memory each read their own). Where ``assembles``, a running tier is held too,
     assembled from its chunks as they end (a Dask machine with shared memory). A tier with
-    inner moves works in ``LOOPY_BYTES_PER_RANK`` bytes per rank, or fewer without child
-    tiers (:func:`~perfectplay.tiers.loopy.loopy_bytes`); chunks take
+    inner moves works in :func:`~perfectplay.tiers.loopy.loopy_bytes` (at most
+    ``LOOPY_BYTES_PER_RANK`` bytes per rank for most games); chunks take
     ``ACYCLIC_BYTES_PER_RANK`` bytes per rank on each thread a tier has, and at most on the
     machine's ``threads``.
 
@@ -52,7 +52,7 @@ class Machine:
     >>> here = Machine(game, sizes, 4096, threads=2, copies=1, assembles=False)
     >>> a, b = [t for t in game.tiers() if game.counts(t) in ((2, 1), (1, 2))]
     >>> reads = sum(sizes[c] for c in game.child_tiers(a))
-    >>> here.alone(a) == reads + loopy_bytes(sizes[a], True, False)  # 27 bytes per rank
+    >>> here.alone(a) == reads + loopy_bytes(sizes[a], True, game.max_moves())
     True
     >>> here.need({*game.child_tiers(a), *game.child_tiers(b)}, {a: 1, b: 1}) > here.alone(a)
     True
@@ -78,9 +78,8 @@ class Machine:
             self.threads * max(chunks.values(), default=0),
         )
         bound = self.game.max_moves()
-        narrow = bound is not None and bound < 2**16
         loopy = sum(
-            loopy_bytes(sizes[t], bool(self.game.child_tiers(t)), narrow)
+            loopy_bytes(sizes[t], bool(self.game.child_tiers(t)), bound)
             for t in running
             if inner(t)
         )

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 from tier_workers import ListedGame, solve_by_workers
 from tiered_random import RandomTieredGame, random_tiered_games
 
 from perfectplay.errors import GameDefinitionError
+from perfectplay.protocol.game import GameInfo
+from perfectplay.protocol.tiered import TieredGame, TierMoves
+from perfectplay.tiers import loopy
 from perfectplay.tiers.expand import SolvedTier
-from perfectplay.tiers.loopy import solve_loopy
+from perfectplay.tiers.loopy import loopy_bytes, solve_loopy
 from perfectplay.tiers.records import record_dtype, unpack
 from perfectplay.values import DRAW, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN, Value
 
@@ -106,3 +111,112 @@ def test_win_and_lose_propagate_level_by_level_through_the_tier() -> None:
     value, rem = unpack(records)
     assert value.tolist() == [WIN, LOSE, WIN, LOSE, LOSE]
     assert rem.tolist() == [3, 2, 1, 0, 4] and most == 4
+
+
+class _WideGame(TieredGame):
+    """Tier 1 of `size` ranks with moves inside it and to tier 0, drawn as numpy arrays (large
+    tiers cheaply); tier 0's records are given, with remoteness up to `far`."""
+
+    def __init__(self, seed: int, size: int, inner: int, outer: int, far: int, bound: bool):
+        rng = np.random.default_rng(seed)
+        self.info = GameInfo("wide", cyclic=True)
+        self.size, self.bound = size, bound
+        self.primitive = rng.choice(
+            np.array([UNDECIDED, WIN, LOSE, TIE], np.uint8), size, p=[0.94, 0.02, 0.02, 0.02]
+        )
+        counts = rng.integers(0, inner + 1, size) + rng.integers(0, outer + 1, size)
+        counts[self.primitive != UNDECIDED] = 0
+        self.indptr = np.zeros(size + 1, np.int64)
+        np.cumsum(counts, out=self.indptr[1:])
+        m = int(self.indptr[-1])
+        self.which = (rng.random(m) < outer / max(inner + outer, 1)).astype(np.int8)
+        below = max(size // 4, 1)
+        self.rank = np.where(
+            self.which == 0, rng.integers(0, size, m), rng.integers(0, below, m)
+        ).astype(np.int64)
+        value = rng.choice(np.array([LOSE, DRAW, TIE, WIN]), below)
+        rem = np.where(value == DRAW, 0, rng.integers(0, far + 1, below))
+        records = (1 + 4 * rem + value).astype(record_dtype(far))
+        self.below = SolvedTier(0, records, None)
+        inside = np.flatnonzero(self.which == 0)
+        owner = np.searchsorted(self.indptr, inside, side="right") - 1
+        order = np.argsort(self.rank[inside], kind="stable")
+        self.parent_of = owner[order]
+        self.pindptr = np.searchsorted(self.rank[inside][order], np.arange(size + 1))
+
+    def tiers(self) -> list[int]:
+        return [0, 1]
+
+    def child_tiers(self, tier: int) -> list[int]:
+        return [0] if tier == 1 else []
+
+    def tier_size(self, tier: int) -> int:
+        return self.size if tier == 1 else len(self.below.records)
+
+    def inner_moves(self, tier: int) -> bool:
+        return tier == 1
+
+    def max_moves(self) -> int | None:
+        return int(np.diff(self.indptr).max(initial=0)) if self.bound else None
+
+    def children(self, tier: int, ranks: NDArray[np.int64]) -> TierMoves:
+        lo, hi = self.indptr[ranks], self.indptr[ranks + 1]
+        indptr = np.zeros(len(ranks) + 1, np.int64)
+        np.cumsum(hi - lo, out=indptr[1:])
+        moves = np.repeat(lo - indptr[:-1], hi - lo) + np.arange(indptr[-1])
+        return TierMoves(self.primitive[ranks], indptr, self.which[moves], self.rank[moves])
+
+    def parents(
+        self, tier: int, ranks: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        lo, hi = self.pindptr[ranks], self.pindptr[ranks + 1]
+        indptr = np.zeros(len(ranks) + 1, np.int64)
+        np.cumsum(hi - lo, out=indptr[1:])
+        return indptr, self.parent_of[np.repeat(lo - indptr[:-1], hi - lo) + np.arange(indptr[-1])]
+
+
+_BATCHES = 1 << 8
+_ROOM = 1 << 18
+"""Bytes beyond :func:`loopy_bytes` allowed while a tier is solved in batches of `_BATCHES`
+ranks: the game's arrays for one batch of moves or parents and Python's own objects."""
+
+
+@settings(max_examples=12)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1 << 15, 1 << 18),
+    st.integers(0, 6),
+    st.integers(0, 4),
+    st.sampled_from([40, 4000, 40000]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_work_arrays_stay_within_loopy_bytes(
+    seed: int, size: int, inner: int, outer: int, far: int, bound: bool, below: bool
+) -> None:
+    # Measured by tracemalloc (numpy reports its arrays to it) with the game's batches made
+    # small: what remains is the arrays the worker holds per rank.
+    game = _WideGame(seed, size, inner, outer if below else 0, far, bound)
+    children = [game.below] if below else []
+    if not below:
+        game.child_tiers = lambda tier: []  # type: ignore[method-assign]
+    mp = pytest.MonkeyPatch()
+    for name in ("BATCH", "_PARENT_BATCH", "_PARENT_GROUP"):
+        mp.setattr(loopy, name, _BATCHES)
+    try:
+        records, _ = solve_loopy(game, 1, children)  # compiles the kernels for these dtypes
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        again, most = solve_loopy(game, 1, children)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+        mp.undo()
+    levels = max(far + 1 if below else 0, most) + 1
+    assert peak <= loopy_bytes(size, below, game.max_moves(), levels) + _ROOM, peak / size
+    assert again.tolist() == records.tolist()
+    # The summary of earlier tiers is as wide as their records: the same values held in
+    # 4 bytes give the same records.
+    if below:
+        wide = SolvedTier(0, game.below.records.astype(np.uint32), None)
+        assert solve_loopy(game, 1, [wide])[0].tolist() == records.tolist()
