@@ -357,7 +357,7 @@ def solve_on_cluster(
     (a read and a write of the compressed chunk files). Memory per machine: the copies of the
     child tiers of the running tiers and of the running tiers themselves (1 byte per rank,
     once in shared memory, :mod:`perfectplay.tiers.shared`), each worker thread's chunk (18
-    bytes per rank) and each tier with inner moves (up to 27 bytes per rank), within `budget`.
+    bytes per rank) and each tier with inner moves (up to 11 bytes per rank), within `budget`.
     """
     with dask_client(spec) as client:
         _send_own_module(client, game)

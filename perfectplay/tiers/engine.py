@@ -357,7 +357,7 @@ def solve_tiers(
     Cost: every slot's moves generated once (``children``), each child looked up once in a
     child tier's records; loopy tiers also generate the un-moves of each decided position once.
     Memory: the child tiers a tier reads (1-4 bytes per rank) plus 18 bytes per rank of each
-    chunk in flight, or up to 27 bytes per rank of a loopy tier. Disk: the compressed records.
+    chunk in flight, or up to 11 bytes per rank of a loopy tier. Disk: the compressed records.
     """
     from perfectplay.tiers.database import TierDatabase
 

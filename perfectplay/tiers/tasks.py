@@ -290,7 +290,7 @@ def loopy_task(
     The tier is solved on `threads` threads, at most the cores of the worker's machine (0:
     every core; the driver gives each of the tiers running side by side its share of the
     cluster's threads). Cost and memory: :func:`~perfectplay.tiers.loopy.solve_loopy` (up to
-    27 bytes per rank) plus the child tiers.
+    11 bytes per rank) plus the child tiers.
 
     Raises
     ------

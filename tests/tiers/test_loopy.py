@@ -100,6 +100,14 @@ def test_a_move_to_a_rank_outside_the_tier_is_refused() -> None:
         solve_loopy(game, 0, [])
 
 
+def test_more_moves_than_max_moves_says_are_refused() -> None:
+    # The counter of open children is as narrow as max_moves allows: 300 moves overflow it.
+    game = ListedGame({0: [[(0, 1, 0)] * 300, Value.LOSE]}, {0: []}, inner=True)
+    game.max_moves = lambda: 2  # type: ignore[method-assign]
+    with pytest.raises(GameDefinitionError, match="has 300 moves, more than max_moves"):
+        solve_loopy(game, 0, [])
+
+
 def test_win_and_lose_propagate_level_by_level_through_the_tier() -> None:
     # A chain 0 -> 1 -> 2 -> 3 (over, LOSE) inside one tier; 4 moves only to 0, and 0 to 4 too.
     game = ListedGame(
