@@ -41,7 +41,7 @@ class TieredQuixo(TieredGame):
     ``(nx, no)`` with ``nx, no >= 1`` and ``nx + no <= n * n``. Tier ``(nx, no)`` has
     ``2 * C(n*n, nx) * C(n*n - nx, no)`` ranks (both players to move); its slots are the
     canonical ranks that pass GamesmanOne's legality test. 4x4: 85,831,334 ranks in all
-    (10,693,969 slots), 5x5: 1.7 * 10^12 (the engine refuses it: about 1.1 TiB of memory for
+    (10,693,969 slots), 5x5: 1.7 * 10^12 (the engine refuses it: about 784 GiB of memory for
     its largest tier).
 
     Parameters

@@ -215,7 +215,7 @@ def test_command_line_solves_queries_and_refuses(tmp_path: Path) -> None:
     query = run_cli(["query", str(directory), board])
     assert query.code == 0 and "value: WIN in 5" in query.out
     too_big = run_cli(["solve", "quixo", "--param", "size=5", "--tiers", str(tmp_path / "q5")])
-    assert too_big.code == 2 and "TiB of memory" in too_big.err
+    assert too_big.code == 2 and "GiB of memory" in too_big.err
     assert len(too_big.err.strip().splitlines()) == 1 and not (tmp_path / "q5").exists()
     bad = run_cli(["solve", "quixo", "--param", "size=6"])
     assert bad.code == 2 and bad.err.strip().endswith("got 6")
