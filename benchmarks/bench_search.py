@@ -7,6 +7,8 @@ Usage::
                                       [--limit N] [--hard-limit N] [--only NAMES]
                                       [--modes strong,weak] [--memory 16M] [--empty]
                                       [--baseline TREE]
+    python benchmarks/bench_search.py --sizes [--sizes-max 14] [--sizes-min 4]
+                                      [--size-cap SECONDS] [--steininger-src SRC] [--memory M]
 
 ``--sets DIR`` holds Pons's six public test sets (``Test_L3_R1`` ... ``Test_L1_R3``: lines
 ``moves score``); without it their rows are skipped. ``--pons-src SRC`` is a checkout of
@@ -34,6 +36,10 @@ timed. ``--baseline TREE`` also runs ours from another perfectplay source tree (
 before a step) right after this tree on each set, in a process of its own, and prints its CPU
 time and ``ours/base``: how a step is measured. ``--empty`` adds the empty board (minutes on
 each side); a last row times ``perfectplay search`` on one end-game position as a whole command.
+
+``--sizes`` prints instead the table of outcomes of every board size (the empty board solved by
+ours and by Steininger's solver built for that size, beside his published table): see
+``benchmarks/_sizes.py``.
 """
 
 from __future__ import annotations
@@ -350,6 +356,16 @@ def main() -> None:
     )
     parser.add_argument("--answer-json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
+        "--sizes", action="store_true", help="instead: the empty board of every size, beside "
+        "Steininger's solver and his published outcomes (benchmarks/_sizes.py)",
+    )  # fmt: skip
+    parser.add_argument("--sizes-max", type=int, default=14, help="largest width + height")
+    parser.add_argument("--sizes-min", type=int, default=4, help="smallest width and height")
+    parser.add_argument(
+        "--size-cap", type=float, default=600.0, metavar="SECONDS",
+        help="with --sizes: stop each solver of each size after this much CPU time",
+    )  # fmt: skip
+    parser.add_argument(
         "--check-tiers",
         metavar="DIR",
         help="also compare 2,000 random positions with DIR, a tier directory of Connect Four "
@@ -359,6 +375,12 @@ def main() -> None:
     memory = parse_bytes(args.memory)
     if args.answer_json:
         _answer_json(memory, args.modes == "weak")
+        return
+    if args.sizes:
+        from _sizes import run_sizes
+
+        source = os.path.abspath(args.steininger_src) if args.steininger_src else None
+        run_sizes(source, build_steininger, memory, args.sizes_max, args.sizes_min, args.size_cap)
         return
     game = ConnectFour(ROWS, COLS)
     with tempfile.TemporaryDirectory() as scratch:

@@ -22,7 +22,7 @@ __all__ = [
 
 POSITION_HELP = (
     "the position as the game draws it, or on one line: rows joined by / (tic-tac-toe X../.O./..., "
-    "Connect Four ...../...../O..../XX... or the columns played, 1-based, 4453; dodgem "
+    "Connect Four ...../...../O..../XX... or the columns played, 1-based, 4453 or 4,4,10; dodgem "
     "B../B../.RR B; quixo X--/-O-/--- O; nim 3 4 5; every game's: perfectplay games); several "
     "words are the drawing's lines, one per word; default: the starting position"
 )

@@ -77,8 +77,56 @@ _DTYPES: dict[str, np.dtype[Any]] = {
     "values": np.dtype("u1"),
     "remoteness": np.dtype("<i4"),
 }
+_CODE_PAIR = np.dtype([("hi", "<u8"), ("lo", "<u8")])
+"""The codes of a book whose game has codes of 65 to 128 bits (Connect Four past 4 x 6): each
+code as its high and low 64 bits, which numpy sorts and searches in the order of the codes.
+The header then says ``"code_words": 2``."""
 _MAX_POSITIONS = 50_000_000
-"""Books larger than this are refused before any work (8 + 1 + 4 bytes each in memory)."""
+"""Books larger than this are refused before any work (8 or 16 + 1 + 4 bytes each in memory)."""
+
+
+def _code_words(game: Game[Any], codes: list[int]) -> int:
+    """64-bit words per code for `codes`: 1, or 2 if one needs more than 64 bits.
+
+    Raises
+    ------
+    GameDefinitionError
+        If a code needs more than 128 bits (or is negative).
+    """
+    top = max(codes, default=0)
+    if top >= 1 << 128 or min(codes, default=0) < 0:
+        raise GameDefinitionError(
+            f"{game.info.name}: an opening book holds codes of 0 to 128 bits, got a code of "
+            f"{max(top.bit_length(), 129)} bits"
+        )
+    return 1 if top < 1 << 64 else 2
+
+
+def _code_array(codes: Iterable[int], words: int) -> NDArray[Any]:
+    """`codes` as a book stores them (uint64, or :data:`_CODE_PAIR` when `words` is 2).
+
+    >>> _code_array([3, 2**64 + 5], 2).tolist()
+    [(0, 3), (1, 5)]
+    """
+    if words == 1:
+        return np.array(list(codes), dtype=_DTYPES["codes"])
+    low = (1 << 64) - 1
+    return np.array([(c >> 64, c & low) for c in codes], dtype=_CODE_PAIR)
+
+
+def _code_int(stored: Any) -> int:
+    """The code one stored entry of :func:`_code_array` holds."""
+    if isinstance(stored, np.void):
+        return (int(stored["hi"]) << 64) | int(stored["lo"])
+    return int(stored)
+
+
+def _increasing(codes: NDArray[Any]) -> bool:
+    """Whether stored codes are strictly increasing (a sound book's order)."""
+    if codes.dtype == _CODE_PAIR:
+        hi, lo = codes["hi"], codes["lo"]
+        return bool(np.all((hi[1:] > hi[:-1]) | ((hi[1:] == hi[:-1]) & (lo[1:] > lo[:-1]))))
+    return bool(np.all(codes[1:] > codes[:-1]))
 
 
 @dataclass(frozen=True)
@@ -198,15 +246,12 @@ def _from_book(
         return {}
     if book.weak != weak or not len(book) or not codes:
         return {}
-    wanted = np.array(codes, dtype=np.uint64)
-    at = np.minimum(np.searchsorted(book._codes, wanted), len(book) - 1)
-    found = book._codes[at] == wanted
-    return {
-        int(code): (int(value), int(remoteness))
-        for code, value, remoteness in zip(
-            wanted[found], book._values[at[found]], book._remoteness[at[found]], strict=True
-        )
-    }
+    words = 2 if book._codes.dtype == _CODE_PAIR else 1
+    wanted = [c for c in codes if c < 1 << (64 * words)]  # longer codes are not in the book
+    stored = _code_array(wanted, words)
+    at = np.minimum(np.searchsorted(book._codes, stored), len(book) - 1)
+    found = np.flatnonzero(book._codes[at] == stored)
+    return {wanted[i]: (int(book._values[at[i]]), int(book._remoteness[at[i]])) for i in found}
 
 
 def _read_journal(path: str) -> dict[int, tuple[int, int]]:
@@ -355,26 +400,25 @@ def _write(
     codes: list[int],
     done: dict[int, tuple[int, int]],
 ) -> None:
-    order = np.array(sorted(codes), dtype=_DTYPES["codes"])
+    order = sorted(codes)
+    words = _code_words(game, order)
     arrays = {
-        "codes": order,
-        "values": np.array([done[int(c)][0] for c in order], dtype=_DTYPES["values"]),
-        "remoteness": np.array([done[int(c)][1] for c in order], dtype=_DTYPES["remoteness"]),
+        "codes": _code_array(order, words),
+        "values": np.array([done[c][0] for c in order], dtype=_DTYPES["values"]),
+        "remoteness": np.array([done[c][1] for c in order], dtype=_DTYPES["remoteness"]),
     }
     payload = b"".join(arrays[k].tobytes() for k in _DTYPES)
-    header = json.dumps(
-        {
-            "game": game.info.name,
-            "params": {k: _plain(v) for k, v in game.info.params.items()},
-            "depth": depth,
-            "weak": weak,
-            "positions": len(order),
-            "crc32": zlib.crc32(payload),
-        },
-        sort_keys=True,
-    ).encode()
+    fields = {
+        "game": game.info.name,
+        "params": {k: _plain(v) for k, v in game.info.params.items()},
+        "depth": depth,
+        "weak": weak,
+        "positions": len(order),
+        "crc32": zlib.crc32(payload),
+    }
+    header = json.dumps(fields | ({"code_words": 2} if words == 2 else {}), sort_keys=True)
     with atomic_file(path) as out:
-        out.write(MAGIC + struct.pack("<I", len(header)) + header + payload)
+        out.write(MAGIC + struct.pack("<I", len(header)) + header.encode() + payload)
 
 
 def _plain(value: Any) -> Any:
@@ -411,7 +455,8 @@ class OpeningBook(GetByProbe):
         """The deepest level the book holds."""
         self.weak: bool = header["weak"]
         """True if the book records values only (no remoteness)."""
-        self._codes: NDArray[np.uint64] = arrays["codes"]
+        self._codes: NDArray[Any] = arrays["codes"]
+        """The sorted codes: uint64, or :data:`_CODE_PAIR` for codes past 64 bits."""
         self._values: NDArray[np.uint8] = arrays["values"]
         self._remoteness: NDArray[np.int32] = arrays["remoteness"]
 
@@ -441,10 +486,14 @@ class OpeningBook(GetByProbe):
             crc = int(header["crc32"])
             header["depth"], header["weak"] = int(header["depth"]), bool(header["weak"])
             name, params = header["game"], header["params"]
+            words = int(header.get("code_words", 1))
         except (ValueError, KeyError, TypeError):
             raise StoreError(f"{target}: damaged opening book (unreadable header)") from None
+        if words not in (1, 2):
+            raise StoreError(f"{target}: damaged opening book (code_words {words}, not 1 or 2)")
+        dtypes = _DTYPES | ({"codes": _CODE_PAIR} if words == 2 else {})
         payload = data[start + size :]
-        if count < 0 or len(payload) != count * sum(d.itemsize for d in _DTYPES.values()):
+        if count < 0 or len(payload) != count * sum(d.itemsize for d in dtypes.values()):
             raise StoreError(f"{target}: damaged opening book (its arrays are cut short)")
         if zlib.crc32(payload) != crc:
             raise StoreError(f"{target}: damaged opening book (checksum mismatch)")
@@ -455,11 +504,10 @@ class OpeningBook(GetByProbe):
                 f"{_titled(game.info.name, expected, expected)}"
             )
         arrays, offset = {}, 0
-        for key, dtype in _DTYPES.items():
+        for key, dtype in dtypes.items():
             arrays[key] = np.frombuffer(payload, dtype=dtype, count=count, offset=offset)
             offset += count * dtype.itemsize
-        codes = arrays["codes"]
-        if count and (np.any(codes[1:] <= codes[:-1]) or arrays["values"].max() > int(Value.WIN)):
+        if count and (not _increasing(arrays["codes"]) or arrays["values"].max() > int(Value.WIN)):
             raise StoreError(f"{target}: damaged opening book (codes or values out of order)")
         return cls(game, header, arrays)
 
@@ -476,8 +524,11 @@ class OpeningBook(GetByProbe):
         if over is not None:
             return PositionValue(over, 0)
         code = _code(self.game, position)
-        i = int(np.searchsorted(self._codes, np.uint64(code)))
-        if i == len(self._codes) or int(self._codes[i]) != code:
+        words = 2 if self._codes.dtype == _CODE_PAIR else 1
+        i = len(self._codes)
+        if code < 1 << (64 * words):
+            i = int(np.searchsorted(self._codes, _code_array([code], words))[0])
+        if i == len(self._codes) or _code_int(self._codes[i]) != code:
             raise PositionNotFoundError(
                 f"{position!r} is not in the opening book of {self.game.info.name} "
                 f"(depth {self.depth})"

@@ -72,6 +72,29 @@ def test_a_build_over_a_book_of_the_same_game_searches_only_what_it_lacks(
     assert build_book(game, 3, path, jobs=1, progress=False).searched == first.positions
 
 
+def test_a_board_whose_codes_pass_64_bits_gets_a_book_of_two_word_codes(tmp_path: Path) -> None:
+    # Connect Four 4 x 7: a code is two boards of 35 bits; a stone in column g sets bit 65
+    game = load_game("connect-four", rows=4, cols=7)
+    path = tmp_path / "wide.book"
+    first = build_book(game, 1, path, jobs=1, progress=False)
+    assert max(book_positions(game, 1)) < 1 << 64 <= max(book_positions(game, 2))
+    deeper = build_book(game, 2, path, jobs=1, progress=False)
+    assert deeper.kept == first.positions  # read from the book of one-word codes
+    book = OpeningBook.open(path, game)
+    assert len(book) == deeper.positions
+    for code in book_positions(game, 2):
+        position = game.decode(code)
+        found = search(game, position)
+        assert book.get(position) == PositionValue(found.value, found.remoteness)
+    assert book.get(game.parse("1234")) is None  # depth 4: not in the book
+    again = build_book(game, 2, path, jobs=1, progress=False)
+    assert again.kept == deeper.positions  # and from the book of two-word codes
+    cut = tmp_path / "cut.book"
+    cut.write_bytes(path.read_bytes()[:-16])
+    with pytest.raises(StoreError, match="cut short"):
+        OpeningBook.open(cut, game)
+
+
 _BUILD = """
 import sys
 from perfectplay.games.registry import load_game

@@ -19,5 +19,6 @@ ENTRY = GameEntry(
     small={"rows": 3, "cols": 4},
     picture=".picture:drawing",
     aliases=("connect4", "connectfour", "c4"),
-    notation="...../...../O..../XX... or the columns played, 1-based: 112",
+    notation="...../...../O..../XX... or the columns played, 1-based: 112 (past 9 columns "
+    "with commas: 10,1,10)",
 )

@@ -6,8 +6,10 @@ wins; a full board without a line is a tie. X moves first.
 
 A position is a tuple of strings, one per column from left to right, each listing that
 column's stones from the bottom up (``("X", "", "OX", "", "")``). Move labels are column
-letters ``a``, ``b``, ... Mirroring the board left-right keeps the value, so ``canonical``
-picks the mirror image with the smaller code.
+letters ``a``, ``b``, ... (so at most 26 columns). A position may also be typed as the columns
+played from the start, 1-based: digits (``4453``) or, on any board, numbers joined by commas
+(``4,4,10``, which boards past 9 columns need). Mirroring the board left-right keeps the
+value, so ``canonical`` picks the mirror image with the smaller code.
 
 Codes are bitboards in the layout of John Tromp's Fhourstones solver: bit ``c * (rows + 1) + r``
 is the cell in column ``c``, row ``r`` from the bottom, with one empty guard row on top of each
@@ -72,6 +74,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ConnectFour", "superset_sizes"]
 
+_LABELS = "abcdefghijklmnopqrstuvwxyz"
+"""The move labels, one letter per column from the left."""
 _X_BITS = str.maketrans("XO", "10")
 """A column's stones as binary digits of X's stones (read top first)."""
 
@@ -109,16 +113,18 @@ class ConnectFour(Game[Board]):
     Parameters
     ----------
     rows, cols : int
-        Board height and width, each at least 1, with ``(rows + 1) * cols <= 63`` (e.g. 7x6);
+        Board height and width, each at least 1, with ``(rows + 1) * cols <= 63`` (e.g. 7x6)
+        and at most 26 columns (move labels ``a`` to ``z``);
         the vectorized path (``batch_outcome``/``batch_moves``) needs ``(rows + 1) * cols
         <= 31`` (e.g. 4x5, 5x4, 5x5, 4x6, 6x4) and refuses bigger boards with TooLargeError.
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
-        if rows < 1 or cols < 1 or (rows + 1) * cols > MAX_BITS:
+        if rows < 1 or not 1 <= cols <= len(_LABELS) or (rows + 1) * cols > MAX_BITS:
             raise GameDefinitionError(
-                f"connect-four needs rows, cols >= 1 with (rows + 1) * cols <= {MAX_BITS}, "
-                f"got rows={rows}, cols={cols}"
+                f"connect-four needs rows >= 1 and 1 <= cols <= {len(_LABELS)} (one move label "
+                f"a to z per column) with (rows + 1) * cols <= {MAX_BITS}, got rows={rows}, "
+                f"cols={cols}"
             )
         self.rows, self.cols = rows, cols
         self.height = rows + 1  # bits per column, with the guard row
@@ -141,7 +147,7 @@ class ConnectFour(Game[Board]):
             return []
         mark = "X" if sum(map(len, position)) % 2 == 0 else "O"
         return [
-            ("abcdefghijklmnopqrstuvwxyz"[c], (*position[:c], column + mark, *position[c + 1 :]))
+            (_LABELS[c], (*position[:c], column + mark, *position[c + 1 :]))
             for c, column in enumerate(position)
             if len(column) < self.rows
         ]
@@ -170,7 +176,7 @@ class ConnectFour(Game[Board]):
         X . O
         a b c
         """
-        return self.render(position) + "\n" + " ".join("abcdefghijklmnopqrstuvwxyz"[: self.cols])
+        return self.render(position) + "\n" + " ".join(_LABELS[: self.cols])
 
     def notation(self, position: Board) -> str:
         """The rows from the top joined by ``/``, as :meth:`render` draws them without blanks."""
@@ -179,24 +185,40 @@ class ConnectFour(Game[Board]):
     def parse(self, text: str) -> Board:
         """The position `text` writes: the board as :meth:`render` draws it (rows from the top,
         cells ``X``, ``O`` or ``.``), as :meth:`notation` writes it (rows joined by ``/``), or
-        the columns played from the start, 1-based digits (``4453``, the notation of Pons's
-        and Tromp's solvers; boards of at most 9 columns).
+        the columns played from the start, 1-based: digits (``4453``, the notation of Pons's
+        and Tromp's solvers, columns 1 to 9), or numbers separated by commas on any board
+        (``4,4,10,3``; blanks around them are ignored, and a comma may end the list: one
+        move into column 10 or beyond is ``10,``). :meth:`sequence` writes the latter.
 
         Raises
         ------
         InputFormatError
             Naming the bad row, column, character or move (and its index).
+
+        Examples
+        --------
+        >>> wide = ConnectFour(rows=4, cols=11)
+        >>> wide.parse("11,1,11") == wide.parse("11, 1, 11") == ("O",) + ("",) * 9 + ("XX",)
+        True
+        >>> wide.parse("1,12")
+        Traceback (most recent call last):
+        ...
+        perfectplay.errors.InputFormatError: move 2 of '1,12': no column 12 (columns 1 to 11)
         """
         words = text.strip()
         if words.isdigit():
-            return self._play_digits(words)
+            return self._play_columns(list(words), words)
+        if "," in words:
+            numbers = [w.strip() for w in words.split(",")]
+            return self._play_columns(numbers[:-1] if not numbers[-1] else numbers, words)
         rows = words.replace("/", "\n").splitlines()
         lines = [list("".join(line.split())) for line in rows]
         if len(lines) != self.rows or any(len(line) != self.cols for line in lines):
             sizes = [len(line) for line in lines]
             raise InputFormatError(
-                f"expected {self.rows} rows of {self.cols} cells (X, O or .) or a sequence of "
-                f"column digits, got {len(lines)} rows of {sizes} cells in {text!r}"
+                f"expected {self.rows} rows of {self.cols} cells (X, O or .) or the columns "
+                f"played (4453, or 4,4,10 on any board), got {len(lines)} rows of {sizes} "
+                f"cells in {text!r}"
             )
         for r, line in enumerate(lines):
             bad = next((c for c, cell in enumerate(line) if cell.upper() not in "XO."), None)
@@ -218,24 +240,41 @@ class ConnectFour(Game[Board]):
             raise InputFormatError("X moves first: X must have as many stones as O or one more")
         return position
 
-    def _play_digits(self, digits: str) -> Board:
-        """The position after the columns `digits` (1-based) are played from the start.
+    def sequence(self, played: list[int]) -> str:
+        """The text :meth:`parse` reads as the columns `played` (0-based) from the start: 1-based
+        digits on boards of at most 9 columns, numbers joined by commas on wider ones (one
+        move ending with a comma, so that ``10,`` is not read as the digits 1 and 0).
+
+        >>> ConnectFour(6, 7).sequence([3, 3, 4]), ConnectFour(4, 11).sequence([10, 0])
+        ('445', '11,1')
+        >>> ConnectFour(4, 11).sequence([9])
+        '10,'
+        """
+        numbers = [str(c + 1) for c in played]
+        if self.cols <= 9:
+            return "".join(numbers)
+        return ",".join(numbers) + ("," if len(numbers) == 1 else "")
+
+    def _play_columns(self, numbers: list[str], text: str) -> Board:
+        """The position after the columns `numbers` (1-based, as `text` writes them) are
+        played from the start.
 
         Cost: a few integer operations per move (each player's stones as one bitboard, four in
         a row tested on the mover's stones only).
         """
         columns: list[list[str]] = [[] for _ in range(self.cols)]
         stones = [0, 0]  # X's, O's
-        for k, digit in enumerate(digits):
-            c = int(digit) - 1
+        for k, number in enumerate(numbers):
+            c = int(number) - 1 if number.isdigit() else -1
             if not 0 <= c < self.cols:
                 raise InputFormatError(
-                    f"move {k + 1} of {digits!r}: no column {digit} (columns 1 to {self.cols})"
+                    f"move {k + 1} of {text!r}: no column {number or '(empty)'} (columns 1 to "
+                    f"{self.cols})"
                 )
             over = k > 6 and self._four(stones[(k - 1) % 2])  # four stones need 7 moves
             if over or len(columns[c]) == self.rows:
                 why = "cannot be played: the game is over" if over else "is full"
-                raise InputFormatError(f"move {k + 1} of {digits!r}: column {digit} {why}")
+                raise InputFormatError(f"move {k + 1} of {text!r}: column {number} {why}")
             stones[k % 2] |= 1 << (c * self.height + len(columns[c]))
             columns[c].append("XO"[k % 2])
         return tuple("".join(column) for column in columns)

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 from brute import brute_connect_four
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
@@ -194,3 +194,44 @@ def test_the_earliest_four_stops_the_digits() -> None:
     assert ConnectFour(4, 4).parse("1212121") == ("XXXX", "OOO", "", "")
     with pytest.raises(InputFormatError, match="move 8 of '12121212': column 2 cannot be played"):
         ConnectFour(4, 4).parse("12121212")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 8), st.integers(1, 26), st.data())
+def test_typed_columns_round_trip_on_every_board(rows: int, cols: int, data: st.DataObject) -> None:
+    """A game played by move labels, written by ``sequence`` (digits up to 9 columns, numbers
+    joined by commas past them) or always with commas, parses back to the position reached."""
+    assume((rows + 1) * cols <= MAX_BITS)
+    game = ConnectFour(rows, cols)
+    position, played = game.initial(), []
+    for _ in range(data.draw(st.integers(1, rows * cols))):
+        moves = game.moves(position)
+        if not moves:
+            break
+        label, position = data.draw(st.sampled_from(moves))
+        played.append("abcdefghijklmnopqrstuvwxyz".index(label))
+    commas = ", ".join(str(c + 1) for c in played) + ","
+    assert game.parse(game.sequence(played)) == game.parse(commas) == position
+    assert game.parse(game.notation(position)) == position
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1,12", "move 2 of '1,12': no column 12 (columns 1 to 11)"),
+        ("1,,2", "move 2 of '1,,2': no column (empty) (columns 1 to 11)"),
+        ("1,x", "move 2 of '1,x': no column x (columns 1 to 11)"),
+        ("0,1", "move 1 of '0,1': no column 0 (columns 1 to 11)"),
+        ("10,10,10,10,10", "move 5 of '10,10,10,10,10': column 10 is full"),
+        ("1,1,2,2,3,3,4,4", "move 8 of '1,1,2,2,3,3,4,4': column 4 cannot be played"),
+    ],
+)
+def test_bad_typed_columns_are_refused_naming_the_move(text: str, message: str) -> None:
+    with pytest.raises(InputFormatError) as refused:
+        ConnectFour(4, 11).parse(text)
+    assert str(refused.value).startswith(message) and "\n" not in str(refused.value)
+
+
+def test_boards_past_26_columns_are_refused_for_want_of_labels() -> None:
+    with pytest.raises(GameDefinitionError, match="1 <= cols <= 26"):
+        ConnectFour(1, 27)
