@@ -49,22 +49,38 @@ def _open_positions(game: ConnectFour, solved: GameSolution[Any]) -> Iterator[An
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 5)])
 @pytest.mark.parametrize("weak", [False, True])
 def test_every_position_equals_the_strong_solver(rows: int, cols: int, weak: bool) -> None:
+    assert _every_position_equals_the_strong_solver(rows, cols, weak) > 50_000
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(3, 5), (5, 3), (7, 3), (3, 6), (2, 8), (1, 15)]
+)  # lines in one or two directions only; 15 columns (numbers past 9)
+@pytest.mark.parametrize("weak", [False, True])
+def test_every_position_of_unusual_boards_equals_the_strong_solver(
+    rows: int, cols: int, weak: bool
+) -> None:
+    assert _every_position_equals_the_strong_solver(rows, cols, weak) > 10_000
+
+
+def _every_position_equals_the_strong_solver(rows: int, cols: int, weak: bool) -> int:
+    """Search every position of the board where play goes on, compare it with the in-memory
+    solve (value and remoteness; the value alone when `weak`); the number compared."""
     game = ConnectFour(rows, cols)
     solved = solve(game)
     kernel = ConnectFourSearch(game)
     currents, masks, ids = next(_open_positions(game, solved))
-    assert len(ids) > 50_000
     scores, nodes = kernel.solve_bitboards(currents, masks, weak, new_table(2**24))
     assert nodes >= len(ids)
     expected_value = solved.solution.value[ids]
     if weak:
         signs = np.where(expected_value == WIN, 1, np.where(expected_value == LOSE, -1, 0))
         np.testing.assert_array_equal(scores, signs)
-        return
+        return len(ids)
     stones = np.array([m.bit_count() for m in masks.tolist()])
     value, remoteness = _scores_to_values(scores, stones, rows * cols)
     np.testing.assert_array_equal(value, expected_value)
     np.testing.assert_array_equal(remoteness, solved.solution.remoteness[ids])
+    return len(ids)
 
 
 def test_every_move_of_every_4x4_position() -> None:
