@@ -72,6 +72,28 @@ def test_positions_file_answers_a_line_per_line_and_reports_bad_lines(tmp_path: 
     assert "line 2:" in errors[0] and "line 4:" in errors[1] and "game is over" in errors[1]
 
 
+def test_positions_of_a_board_past_9_columns_are_typed_with_commas(tmp_path: Path) -> None:
+    game = load_game("connect-four", rows=2, cols=10)
+    lines = ["10,10,9,9,8,8", "10,10,9,9,8,8,8", "10, 1, 10", "1,11"]
+    source = tmp_path / "wide.txt"
+    source.write_text("\n".join(lines) + "\n")
+    board = ["connect-four", "--param", "rows=2", "--param", "cols=10"]
+    result = run_cli(["search", *board, "--positions", str(source), "--json"])
+    assert result.code == 2
+    out = [json.loads(line) for line in result.out.splitlines()]
+    assert (out[0]["value"], out[0]["remoteness"], out[0]["best_moves"]) == ("WIN", 1, ["g"])
+    found = Searcher(game).search(game.parse("10,1,10"))
+    assert (out[2]["value"], out[2]["remoteness"]) == (found.value.name, found.remoteness)
+    errors = result.err.strip().splitlines()
+    assert len(errors) == 2
+    assert errors[0].endswith("wide.txt: line 2: move 7 of '10,10,9,9,8,8,8': column 8 is full")
+    assert errors[1].endswith("line 4: move 2 of '1,11': no column 11 (columns 1 to 10)")
+    one = run_cli(["search", *board, "3,0"])
+    assert one.code == 2 and one.err.strip() == (
+        "perfectplay: error: move 2 of '3,0': no column 0 (columns 1 to 10)"
+    )
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_blank_line_of_positions_is_a_bad_line_not_the_start(
     tmp_path: Path, jobs: str, monkeypatch: pytest.MonkeyPatch
