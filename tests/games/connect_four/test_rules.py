@@ -235,3 +235,35 @@ def test_bad_typed_columns_are_refused_naming_the_move(text: str, message: str) 
 def test_boards_past_26_columns_are_refused_for_want_of_labels() -> None:
     with pytest.raises(GameDefinitionError, match="1 <= cols <= 26"):
         ConnectFour(1, 27)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 7), st.data())
+def test_digits_parse_to_the_position_play_reaches_or_name_the_first_bad_move(
+    rows: int, data: st.DataObject
+) -> None:
+    """Random play to the end (or part of it), then up to three digits more (after the end,
+    into full columns or no column), against a replay by ``moves``: the position reached, or
+    the first move that cannot be played named in the error."""
+    cols = data.draw(st.integers(1, min(9, MAX_BITS // (rows + 1))))
+    game = ConnectFour(rows, cols)
+    position, digits = game.initial(), ""
+    while game.outcome(position) is None:
+        c = data.draw(st.sampled_from([c for c in range(cols) if len(position[c]) < rows]))
+        digits += str(c + 1)
+        position = dict(game.moves(position))["abcdefghi"[c]]
+    digits = digits[: data.draw(st.one_of(st.just(len(digits)), st.integers(0, len(digits))))]
+    more = data.draw(st.lists(st.integers(0, cols), max_size=3))  # 0: no column
+    digits += "".join(map(str, more))
+    if not digits:
+        return
+    position = game.initial()
+    for k, digit in enumerate(digits):
+        moves = dict(game.moves(position))  # none once the game is over
+        label = "abcdefghi"[int(digit) - 1] if 1 <= int(digit) <= cols else None
+        if label not in moves:
+            with pytest.raises(InputFormatError, match=f"move {k + 1} of '{digits}': "):
+                game.parse(digits)
+            return
+        position = moves[label]
+    assert game.parse(digits) == position
