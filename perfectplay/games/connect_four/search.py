@@ -71,6 +71,15 @@ class ConnectFourSearch:
         self.game = game
         """The :class:`~perfectplay.games.connect_four.rules.ConnectFour` it searches."""
         self.rows, self.cols = game.rows, game.cols
+        self._shift: tuple[NDArray[np.uint64] | None, np.uint64] = (None, np.uint64(0))
+        """The last table searched and its :func:`table_shift`, checked once per table."""
+
+    def _table_shift(self, table: NDArray[np.uint64]) -> np.uint64:
+        kept, shift = self._shift
+        if kept is not table:
+            shift = table_shift(table)
+            self._shift = table, shift
+        return shift
 
     def _bits(self, position: Board) -> tuple[np.uint64, np.uint64, int]:
         mask, current = self.game._bits(position)
@@ -84,7 +93,7 @@ class ConnectFourSearch:
         """
         current, mask, n = self._bits(position)
         score, nodes = kernels.solve_kernel(
-            current, mask, n, self.rows, self.cols, weak, table, table_shift(table)
+            current, mask, n, self.rows, self.cols, weak, table, self._table_shift(table)
         )
         return int(score), int(nodes)
 
@@ -101,7 +110,7 @@ class ConnectFourSearch:
         current, mask, n = self._bits(position)
         out = np.empty(self.cols, dtype=np.int64)
         nodes = kernels.move_scores_kernel(
-            current, mask, n, self.rows, self.cols, weak, table, table_shift(table), out
+            current, mask, n, self.rows, self.cols, weak, table, self._table_shift(table), out
         )
         return self._labelled(out), int(nodes)
 
@@ -113,7 +122,16 @@ class ConnectFourSearch:
         current, mask, n = self._bits(position)
         out = np.empty(self.cols, dtype=np.int64)
         nodes = kernels.move_bounds_kernel(
-            current, mask, n, self.rows, self.cols, alpha, beta, table, table_shift(table), out
+            current,
+            mask,
+            n,
+            self.rows,
+            self.cols,
+            alpha,
+            beta,
+            table,
+            self._table_shift(table),
+            out,
         )
         return self._labelled(out), int(nodes)
 
@@ -134,7 +152,7 @@ class ConnectFourSearch:
         masks = np.ascontiguousarray(masks, dtype=np.uint64)
         scores = np.empty(len(currents), dtype=np.int64)
         nodes = kernels.solve_many_kernel(
-            currents, masks, self.rows, self.cols, weak, table, table_shift(table), scores
+            currents, masks, self.rows, self.cols, weak, table, self._table_shift(table), scores
         )
         return scores, int(nodes)
 
