@@ -211,7 +211,7 @@ class ConnectFour(Game[Board]):
         perfectplay.errors.InputFormatError: move 2 of '1,12': no column 12 (columns 1 to 11)
         """
         words = text.strip()
-        if words.isdigit():
+        if words.isascii() and words.isdigit():
             played = self._played(words)
             return played if played is not None else self._play_columns(list(words), words)
         if "," in words:
@@ -297,7 +297,7 @@ class ConnectFour(Game[Board]):
         columns: list[list[str]] = [[] for _ in range(self.cols)]
         stones = [0, 0]  # X's, O's
         for k, number in enumerate(numbers):
-            c = int(number) - 1 if number.isdigit() else -1
+            c = int(number) - 1 if number.isascii() and number.isdigit() else -1
             if not 0 <= c < self.cols:
                 raise InputFormatError(
                     f"move {k + 1} of {text!r}: no column {number or '(empty)'} (columns 1 to "

@@ -232,6 +232,14 @@ def test_bad_typed_columns_are_refused_naming_the_move(text: str, message: str) 
     assert str(refused.value).startswith(message) and "\n" not in str(refused.value)
 
 
+@pytest.mark.parametrize("text", ["1\u00b2", "1,\u00b2", "\u0663", "1,\u0663"])
+def test_columns_are_ascii_digits_only(text: str) -> None:
+    """Other characters Python counts as digits (superscripts, other scripts) are input errors,
+    not a ValueError from int() nor a column."""
+    with pytest.raises(InputFormatError):
+        ConnectFour(4, 11).parse(text)
+
+
 def test_boards_past_26_columns_are_refused_for_want_of_labels() -> None:
     with pytest.raises(GameDefinitionError, match="1 <= cols <= 26"):
         ConnectFour(1, 27)
