@@ -3,12 +3,21 @@
 A position is an array ``pos`` of ``2n`` track positions, the top player's pieces ``0..n-1``
 then the left player's ``n..2n-1`` (piece ``k``), and the side to move (0 top, 1 left). A tier
 fixes every piece's leg (0 out, 1 back, 2 home); within it a piece stands on one of
-``sizes[k, leg]`` track positions, and a rank is
+``sizes[k, leg]`` track positions (its **digit**: the index among them, 0 at the leg's start),
+and a rank is
 
-    rank = side * half + sum(index of pos[k] within its leg * mult[k])
+    rank = side * half + sum(digit[k] * mult[k]) = side * half + top * L + left
 
 with ``mult`` the mixed-radix place values of the tier (``half``: the positions of one side to
-move). A move to another tier is ranked with that tier's place values.
+move), ``top`` and ``left`` the indices of the two sides' **halves** (the digits of one side's
+pieces, ``L`` the number of left halves). A half depends only on that side's legs; its table
+(:class:`Half`, built once per side and legs) holds each half's digits, track positions and
+crossing masks, so a rank decodes with one division and two table rows.
+
+A move depends on the moving piece, its track position and which of its lane's crossings hold
+an opponent's piece (``occupied``, one bit per opponent piece): :class:`Tables` holds the
+result of every such move (where the piece stops, which pieces it jumps) and every un-move
+(where it came from, which pieces it had jumped), so no kernel plays a move step by step.
 
 Kernels run array-at-a-time without the GIL (``nogil``): the tier engine calls them from threads.
 """
@@ -25,11 +34,21 @@ from numpy.typing import NDArray
 from perfectplay.games.squadro.rules import track
 from perfectplay.values import LOSE, UNDECIDED
 
-__all__ = ["Tables", "children", "decode", "encode", "parents", "slots", "tables"]
+__all__ = [
+    "Half",
+    "Tables",
+    "children",
+    "decode",
+    "encode",
+    "half",
+    "parents",
+    "slots",
+    "tables",
+]
 
 
 class Tables(NamedTuple):
-    """The track tables of one set of speeds, passed to every kernel as one tuple."""
+    """The track, move and un-move tables of one set of speeds, passed to every kernel."""
 
     n: int
     """Pieces a side."""
@@ -46,6 +65,38 @@ class Tables(NamedTuple):
     where piece ``k`` never stands."""
     leg: NDArray[np.int64]
     """``leg[p]``: the leg of track position ``p`` (0 out, 1 back, 2 home)."""
+    stop: NDArray[np.int8]
+    """``stop[k, p, occupied]``: where piece ``k`` moving from `p` stops (-1: no such move)."""
+    jumped: NDArray[np.int8]
+    """``jumped[k, p, occupied]``: the opponent's pieces that move jumps (one bit each)."""
+    unmove_ptr: NDArray[np.int32]
+    """Start of the un-moves of key ``((k * (2n + 3) + p) * 2^n + occupied) * 2^n + back`` in
+    ``unmove_from``/``unmove_jumped``: piece ``k`` now at `p` inside its leg, `occupied` the
+    opponent's pieces on its lane's crossings, `back` those at their leg's start that could
+    stand on its lane (one bit each)."""
+    unmove_from: NDArray[np.int8]
+    """Per un-move: the track position piece ``k`` came from."""
+    unmove_jumped: NDArray[np.int8]
+    """Per un-move: the pieces it jumped (a subset of `back`), put back on its lane."""
+    unmove_most: int
+    """The most un-moves of one key."""
+
+
+class Half(NamedTuple):
+    """The halves of one side with given legs (index: the digits in mixed radix, piece 0
+    first), each half's pieces and crossings."""
+
+    digit: NDArray[np.int8]
+    """``digit[h, i]``: the digit of piece ``i``."""
+    pos: NDArray[np.int8]
+    """``pos[h, i]``: the track position of piece ``i``."""
+    cells: NDArray[np.int32]
+    """The crossings the pieces stand on: bit ``c * n + r`` for column ``c``, row ``r``."""
+    occupied: NDArray[np.int32]
+    """Bit ``a * n + i``: piece ``i`` stands on the lane of the opponent's piece ``a``."""
+    back: NDArray[np.int32]
+    """Bit ``a * n + i``: piece ``i`` is at its leg's start (not home) and may stand on the
+    lane of the opponent's piece ``a`` in its leg."""
 
 
 @cache
@@ -64,7 +115,18 @@ def tables(speeds: tuple[int, ...], home: int) -> Tables:
                 places[k, leg, i] = p
                 order[k, p] = i
     legs = np.array([0] * (n + 1) + [1] * (n + 1) + [2], dtype=np.int64)
-    return Tables(n, home, np.array(outs, dtype=np.int64), places, sizes, order, legs)
+    out = np.array(outs, dtype=np.int64)
+    stop, jumped = _move_tables(n, out, order)
+    ptr, origin, put_back = _unmove_tables(n, order, legs, stop, jumped)
+    most = int(np.diff(ptr).max())
+    return Tables(
+        n, home, out, places, sizes, order, legs, stop, jumped, ptr, origin, put_back, most
+    )
+
+
+def half(t: Tables, side: int, legs: tuple[int, ...]) -> Half:
+    """The halves of `side` (0 top, 1 left) whose pieces are on `legs`; O(halves * n)."""
+    return Half(*_half(t, side, np.array(legs, dtype=np.int64)))
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -102,14 +164,13 @@ def _encode(
     return rank
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def _move(pos: NDArray[np.int64], k: int, t: Tables) -> None:
+@nb.njit(cache=True, nogil=True)
+def _move(pos: NDArray[np.int64], k: int, n: int, out: NDArray[np.int64]) -> None:
     """Move piece `k` by its speed for its leg, jumping the opponent's pieces (in place)."""
-    n = t.n
     piece = k % n
     theirs = n - (k // n) * n  # offset of the opponent's pieces
     p = pos[k]
-    speed = t.out[k] if p <= n else 4 - t.out[k]
+    speed = out[k] if p <= n else 4 - out[k]
     end = n + 1 if p <= n else 2 * n + 2
     target = min(p + speed, end)
     while p != target:
@@ -127,24 +188,138 @@ def _move(pos: NDArray[np.int64], k: int, t: Tables) -> None:
     pos[k] = p
 
 
+@nb.njit(cache=True)
+def _move_tables(
+    n: int, out: NDArray[np.int64], order: NDArray[np.int64]
+) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+    """Every move (:attr:`Tables.stop`, :attr:`Tables.jumped`), played by :func:`_move` with
+    the occupied crossings' pieces standing on them."""
+    lanes = 1 << n
+    stop = np.full((2 * n, 2 * n + 3, lanes), -1, dtype=np.int8)
+    jumped = np.zeros((2 * n, 2 * n + 3, lanes), dtype=np.int8)
+    pos = np.zeros(2 * n, dtype=np.int64)
+    for k in range(2 * n):
+        theirs = n - (k // n) * n
+        for p in range(2 * n + 2):
+            if order[k, p] < 0:
+                continue
+            for occupied in range(lanes):
+                for j in range(n):
+                    pos[theirs + j] = k % n + 1 if occupied >> j & 1 else 0
+                pos[k] = p
+                _move(pos, k, n, out)
+                stop[k, p, occupied] = pos[k]
+                for j in range(n):
+                    if occupied >> j & 1 and pos[theirs + j] != k % n + 1:
+                        jumped[k, p, occupied] |= 1 << j
+    return stop, jumped
+
+
+@nb.njit(cache=True)
+def _unmove_tables(
+    n: int, order: NDArray[np.int64], legs: NDArray[np.int64], stop: NDArray[np.int8],
+    jumped: NDArray[np.int8],
+) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int8]]:  # fmt: skip
+    """Every un-move inside a leg (:attr:`Tables.unmove_ptr`): each origin before `p` in the
+    leg and each set of pieces among `back` put back on the lane, kept if the origin's
+    crossing is free and the move from there (:attr:`Tables.stop`) stops at `p` jumping
+    exactly those pieces."""
+    lanes = 1 << n
+    keys = 2 * n * (2 * n + 3) * lanes * lanes
+    ptr = np.zeros(keys + 1, dtype=np.int32)
+    origin = np.empty(0, dtype=np.int8)
+    put_back = np.empty(0, dtype=np.int8)
+    for fill in range(2):
+        m = 0
+        for k in range(2 * n):
+            for p in range(2 * n + 3):
+                for occupied in range(lanes):
+                    for back in range(lanes):
+                        key = ((k * (2 * n + 3) + p) * lanes + occupied) * lanes + back
+                        ptr[key] = m
+                        if order[k, p] <= 0 or back & occupied or p == 2 * n + 2:
+                            continue
+                        for o in range(p):
+                            if order[k, o] < 0 or legs[o] != legs[p]:
+                                continue
+                            lane = _lane(o, n)
+                            for jump in range(lanes):
+                                if jump & ~back:
+                                    continue
+                                before = occupied | jump
+                                if lane >= 0 and before >> lane & 1:
+                                    continue
+                                if stop[k, o, before] == p and jumped[k, o, before] == jump:
+                                    if fill:
+                                        origin[m] = o
+                                        put_back[m] = jump
+                                    m += 1
+        ptr[keys] = m
+        if not fill:
+            origin = np.empty(m, dtype=np.int8)
+            put_back = np.empty(m, dtype=np.int8)
+    return ptr, origin, put_back
+
+
+@nb.njit(cache=True)
+def _half(
+    t: Tables, side: int, legs: NDArray[np.int64]
+) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int32], NDArray[np.int32],
+           NDArray[np.int32]]:  # fmt: skip
+    n = t.n
+    count = 1
+    for i in range(n):
+        count *= t.sizes[side * n + i, legs[i]]
+    digit = np.zeros((count, n), dtype=np.int8)
+    pos = np.zeros((count, n), dtype=np.int8)
+    cells = np.zeros(count, dtype=np.int32)
+    occupied = np.zeros(count, dtype=np.int32)
+    back = np.zeros(count, dtype=np.int32)
+    d = np.zeros(n, dtype=np.int64)
+    for h in range(count):
+        for i in range(n):
+            k = side * n + i
+            leg = legs[i]
+            p = t.places[k, leg, d[i]]
+            digit[h, i] = d[i]
+            pos[h, i] = p
+            lane = _lane(p, n)
+            if lane >= 0:
+                cells[h] |= 1 << (i * n + lane if side == 0 else lane * n + i)
+                occupied[h] |= 1 << (lane * n + i)
+            if d[i] == 0 and leg < 2:
+                for a in range(n):
+                    if t.order[k, a + 1 if leg == 0 else 2 * n + 1 - a] >= 0:
+                        back[h] |= 1 << (a * n + i)
+        i = n - 1
+        while i >= 0:  # the next half: the last piece's digit first
+            d[i] += 1
+            if d[i] < t.sizes[side * n + i, legs[i]]:
+                break
+            d[i] = 0
+            i -= 1
+    return digit, pos, cells, occupied, back
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
-def _homes(pos: NDArray[np.int64], side: int, t: Tables) -> int:
+def _homes(legs: NDArray[np.int64], side: int, n: int) -> int:
     homes = 0
-    for i in range(t.n):
-        homes += pos[side * t.n + i] == 2 * t.n + 2
+    for i in range(n):
+        homes += legs[side * n + i] == 2
     return homes
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _is_slot(pos: NDArray[np.int64], side: int, t: Tables) -> bool:
-    """Whether no two pieces share a crossing, the side to move has fewer than ``home``
-    pieces home and the other at most ``home``."""
-    n = t.n
-    for i in range(n):
-        lane = _lane(pos[i], n)
-        if lane >= 0 and _lane(pos[n + lane], n) == i:
-            return False
-    return _homes(pos, side, t) < t.home and _homes(pos, 1 - side, t) <= t.home
+def _place_values(
+    legs: NDArray[np.int64], mult: NDArray[np.int64], t: Tables
+) -> NDArray[np.int64]:
+    """``[k, p]``: the rank of piece ``k`` standing on `p` in its leg (``digit * mult``)."""
+    value = np.zeros((2 * t.n, 2 * t.n + 3), dtype=np.int64)
+    for k in range(2 * t.n):
+        for p in range(2 * t.n + 3):
+            if t.order[k, p] >= 0 and t.leg[p] == legs[k]:
+                value[k, p] = t.order[k, p] * mult[k]
+    return value
 
 
 # ---------------------------------------------------------------------------- kernels
@@ -175,15 +350,32 @@ def encode(
 
 @nb.njit(cache=True, nogil=True)
 def slots(
-    start: int, stop: int, legs: NDArray[np.int64], mult: NDArray[np.int64], half: int,
+    start: int, stop: int, legs: NDArray[np.int64], half: int, top: Half, left: Half,
     t: Tables,
 ) -> NDArray[np.bool_]:  # fmt: skip
-    """Which ranks ``start..stop-1`` are positions (:func:`_is_slot`). ~0.15 us per rank."""
+    """Which ranks ``start..stop-1`` are positions: no two pieces on a crossing (the halves'
+    `cells` disjoint), fewer than ``home`` home for the player to move, at most ``home`` for
+    the other. ~2 ns per rank."""
+    n = t.n
+    ok = np.zeros(2, dtype=np.bool_)
+    for side in range(2):
+        ok[side] = _homes(legs, side, n) < t.home and _homes(legs, 1 - side, n) <= t.home
     out = np.zeros(max(stop - start, 0), dtype=np.bool_)
-    pos = np.empty(2 * t.n, dtype=np.int64)
+    lefts = left.cells.shape[0]
+    tops = top.cells.shape[0]
+    side = start // half
+    rest = start - side * half
+    h = rest // lefts
+    g = rest - h * lefts
     for i in range(out.shape[0]):
-        side = _decode(start + i, legs, mult, half, t, pos)
-        out[i] = _is_slot(pos, side, t)
+        out[i] = ok[side] and (top.cells[h] & left.cells[g]) == 0
+        g += 1
+        if g == lefts:
+            g = 0
+            h += 1
+            if h == tops:
+                h = 0
+                side += 1
     return out
 
 
@@ -191,43 +383,66 @@ def slots(
 def children(
     ranks: NDArray[np.int64], legs: NDArray[np.int64], mult: NDArray[np.int64], half: int,
     which_of: NDArray[np.int64], child_mult: NDArray[np.int64], child_half: NDArray[np.int64],
-    t: Tables,
+    top: Half, left: Half, t: Tables,
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.int8], NDArray[np.int64]]:  # fmt: skip
     """Primitive values and children of slots of a tier.
 
     A position where the player who just moved has ``home`` pieces home is a LOSE for the
     player to move, without moves. Otherwise each piece of the player to move that is not
-    home moves; a move that takes piece ``k`` into its next leg goes to child tier
-    ``which_of[k]`` (place values ``child_mult[k]``, ``child_half[k]``), any other stays
-    (``which`` 0).
+    home moves (:attr:`Tables.stop`); a move that takes piece ``k`` into its next leg goes to
+    child tier ``which_of[k]`` (place values ``child_mult[k]``, ``child_half[k]``), any other
+    stays (``which`` 0) and changes the rank by the moved and jumped pieces' digits.
     """
     n = t.n
+    full = (1 << n) - 1
     count = ranks.shape[0]
     primitive = np.empty(count, dtype=np.uint8)
     indptr = np.empty(count + 1, dtype=np.int64)
     which = np.empty(count * n, dtype=np.int8)
     child = np.empty(count * n, dtype=np.int64)
-    pos = np.empty(2 * n, dtype=np.int64)
-    after = np.empty(2 * n, dtype=np.int64)
+    value = _place_values(legs, mult, t)
+    lefts = left.cells.shape[0]
     m = 0
     indptr[0] = 0
     for i in range(count):
-        side = _decode(ranks[i], legs, mult, half, t, pos)
-        over = _homes(pos, 1 - side, t) >= t.home
-        primitive[i] = LOSE if over else UNDECIDED
-        if not over:
-            for k in range(side * n, side * n + n):
-                if pos[k] == 2 * n + 2:
-                    continue
-                after[:] = pos
-                _move(after, k, t)
-                if t.leg[after[k]] == legs[k]:
-                    which[m] = 0
-                    child[m] = _encode(after, 1 - side, mult, half, t)
-                else:
-                    which[m] = which_of[k]
-                    child[m] = _encode(after, 1 - side, child_mult[k], child_half[k], t)
-                m += 1
+        rank = ranks[i]
+        side = 1 if rank >= half else 0
+        rest = rank - side * half
+        h = rest // lefts
+        g = rest - h * lefts
+        mine, me = (top, h) if side == 0 else (left, g)
+        theirs, them = (left, g) if side == 0 else (top, h)
+        if _homes(legs, 1 - side, n) >= t.home:
+            primitive[i] = LOSE
+            indptr[i + 1] = m
+            continue
+        primitive[i] = UNDECIDED
+        occupied = theirs.occupied[them]
+        flipped = rank + (half if side == 0 else -half)
+        for a in range(n):
+            k = side * n + a
+            p = mine.pos[me, a]
+            if p == 2 * n + 2:
+                continue
+            lane = occupied >> (a * n) & full
+            q = t.stop[k, p, lane]
+            jump = t.jumped[k, p, lane]
+            if t.leg[q] == legs[k]:
+                c = flipped - value[k, p] + value[k, q]
+                for j in range(n):
+                    if jump >> j & 1:
+                        c -= theirs.digit[them, j] * mult[(1 - side) * n + j]
+                which[m] = 0
+            else:
+                c = (1 - side) * child_half[k]
+                for j in range(n):
+                    own = t.order[k, q] if j == a else mine.digit[me, j]
+                    c += own * child_mult[k, side * n + j]
+                    if not jump >> j & 1:
+                        c += theirs.digit[them, j] * child_mult[k, (1 - side) * n + j]
+                which[m] = which_of[k]
+            child[m] = c
+            m += 1
         indptr[i + 1] = m
     return primitive, indptr, which[:m], child[:m]
 
@@ -235,74 +450,63 @@ def children(
 @nb.njit(cache=True, nogil=True)
 def parents(
     ranks: NDArray[np.int64], legs: NDArray[np.int64], mult: NDArray[np.int64], half: int,
-    t: Tables,
+    top: Half, left: Half, t: Tables,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:  # fmt: skip
     """Slots of the same tier with a move to each rank.
 
-    The player not to move made the move undone: one of its pieces ``k`` came from an earlier
-    track position of the same leg, either by its full speed, or by a shorter move that
-    jumped a run of the opponent's pieces now back at the start of their legs (each put back
-    on its crossing with ``k``'s lane; the run ends just behind ``k``). Each candidate is
-    checked by playing its move forward; a candidate that is no slot or is over is left out.
+    The player not to move made the move undone: one of its pieces ``k``, not at its leg's
+    start, came from an earlier track position of the same leg, perhaps jumping a run of the
+    opponent's pieces now at their legs' starts; :attr:`Tables.unmove_ptr` lists those
+    un-moves by ``k``'s position, the occupied crossings of its lane and the pieces that may
+    be put back on it.
     """
     n = t.n
+    full = (1 << n) - 1
+    lanes = 1 << n
     count = ranks.shape[0]
-    most = n * (1 + 3 * n)
     indptr = np.empty(count + 1, dtype=np.int64)
-    out = np.empty(count * most, dtype=np.int64)
-    pos = np.empty(2 * n, dtype=np.int64)
-    before = np.empty(2 * n, dtype=np.int64)
-    check = np.empty(2 * n, dtype=np.int64)
+    out = np.empty(count * n * t.unmove_most, dtype=np.int64)
+    value = _place_values(legs, mult, t)
+    restore = np.zeros((2 * n, n), dtype=np.int64)  # [k, j]: j put back on k's lane
+    for k in range(2 * n):
+        for j in range(n):
+            other = n - (k // n) * n + j
+            leg = legs[other]
+            if leg < 2:
+                x = k % n + 1 if leg == 0 else 2 * n + 1 - k % n
+                restore[k, j] = max(t.order[other, x], 0) * mult[other]
+    lefts = left.cells.shape[0]
+    live = _homes(legs, 0, n) < t.home and _homes(legs, 1, n) < t.home
     m = 0
     indptr[0] = 0
     for i in range(count):
-        side = _decode(ranks[i], legs, mult, half, t, pos)
-        mover = 1 - side
-        if _homes(pos, side, t) < t.home and _homes(pos, mover, t) < t.home:
-            theirs = side * n
-            for k in range(mover * n, mover * n + n):
-                p = pos[k]
-                start = 0 if p <= n else n + 1
-                if p == start or p == 2 * n + 2:
+        rank = ranks[i]
+        if live:
+            side = 1 if rank >= half else 0
+            mover = 1 - side
+            rest = rank - side * half
+            h = rest // lefts
+            g = rest - h * lefts
+            mine, me = (top, h) if mover == 0 else (left, g)
+            theirs, them = (left, g) if mover == 0 else (top, h)
+            occupied = theirs.occupied[them]
+            back = theirs.back[them]
+            flipped = rank + (half if side == 0 else -half)
+            for a in range(n):
+                if mine.digit[me, a] == 0:  # at its leg's start, or home
                     continue
-                speed = t.out[k] if p <= n else 4 - t.out[k]
-                lane_k = k % n
-                before[:] = pos
-                run = 0  # jumped pieces put back so far: crossings p-1, ..., p-run
-                while True:
-                    # the move started at `origin`, first jumped at p - run (none if run 0)
-                    first = p - run
-                    lo = max(start, first - speed) if run else p - speed
-                    hi = first - 1 if run else p - speed
-                    for origin in range(max(lo, start), hi + 1):
-                        before[k] = origin
-                        if t.order[k, origin] < 0 or not _is_slot(before, mover, t):
-                            continue
-                        check[:] = before
-                        _move(check, k, t)
-                        same = True
-                        for j in range(2 * n):
-                            if check[j] != pos[j]:
-                                same = False
-                                break
-                        if same:
-                            out[m] = _encode(before, mover, mult, half, t)
-                            m += 1
-                    before[k] = p
-                    c = p - run - 1  # the next crossing back, jumped too?
-                    lane = _lane(c, n) if c > start else -1
-                    if lane < 0:
-                        break
-                    q = before[theirs + lane]
-                    if q == 0:
-                        back = lane_k + 1
-                    elif q == n + 1:
-                        back = 2 * n + 1 - lane_k
-                    else:
-                        break
-                    if t.order[theirs + lane, back] < 0:
-                        break
-                    before[theirs + lane] = back
-                    run += 1
+                k = mover * n + a
+                p = mine.pos[me, a]
+                key = ((k * (2 * n + 3) + p) * lanes + (occupied >> (a * n) & full)) * lanes
+                key += back >> (a * n) & full
+                base = flipped - value[k, p]
+                for e in range(t.unmove_ptr[key], t.unmove_ptr[key + 1]):
+                    c = base + value[k, t.unmove_from[e]]
+                    jump = t.unmove_jumped[e]
+                    for j in range(n):
+                        if jump >> j & 1:
+                            c += restore[k, j]
+                    out[m] = c
+                    m += 1
         indptr[i + 1] = m
     return indptr, out[:m]

@@ -64,6 +64,10 @@ class TierShape(NamedTuple):
     """Per piece: ``half`` of that child tier (1 if none)."""
     children: tuple[int, ...]
     """The child tiers."""
+    top: kernels.Half
+    """The top player's halves (:class:`~perfectplay.games.squadro._tier_kernels.Half`)."""
+    left: kernels.Half
+    """The left player's halves."""
 
 
 class TieredSquadro(TieredGame):
@@ -87,6 +91,7 @@ class TieredSquadro(TieredGame):
         self._tables = kernels.tables(speeds, home)
         self._game = Squadro(speeds, home)
         self._shapes: dict[int, TierShape] = {}
+        self._halves: dict[tuple[int, tuple[int, ...]], kernels.Half] = {}
 
     # ------------------------------------------------------------------ tiers
     def legs(self, tier: int) -> list[int]:
@@ -139,9 +144,17 @@ class TieredSquadro(TieredGame):
                 child_mult[k], child_half[k] = place_values(after)
         shape = self._shapes[tier] = TierShape(
             np.array(legs, dtype=np.int64), mult, half, which_of, child_mult, child_half,
-            tuple(children),
+            tuple(children), self._half(0, legs[: self.n]), self._half(1, legs[self.n :]),
         )  # fmt: skip
         return shape
+
+    def _half(self, side: int, legs: list[int]) -> kernels.Half:
+        """The halves of `side` on `legs`, shared by every tier where that side has them."""
+        key = (side, tuple(legs))
+        known = self._halves.get(key)
+        if known is None:
+            known = self._halves[key] = kernels.half(self._tables, side, key[1])
+        return known
 
     def child_tiers(self, tier: int) -> list[int]:
         return list(self.shape(tier).children)
@@ -171,27 +184,28 @@ class TieredSquadro(TieredGame):
 
     # ------------------------------------------------------------------ positions
     def children(self, tier: int, ranks: NDArray[np.int64]) -> TierMoves:
-        """Primitive values and children of `ranks`; ~0.1 us per child."""
+        """Primitive values and children of `ranks`; ~XX us per rank."""
         s = self.shape(tier)
         primitive, indptr, which, rank = kernels.children(
             np.ascontiguousarray(ranks, dtype=np.int64), s.legs, s.mult, s.half, s.which_of,
-            s.child_mult, s.child_half, self._tables,
+            s.child_mult, s.child_half, s.top, s.left, self._tables,
         )  # fmt: skip
         return TierMoves(primitive, indptr, which, rank)
 
     def parents(
         self, tier: int, ranks: NDArray[np.int64]
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """Slots of `tier` with a move to each rank that stays in `tier`; ~0.5 us per rank."""
+        """Slots of `tier` with a move to each rank that stays in `tier`; ~XX us per rank."""
         s = self.shape(tier)
         return kernels.parents(
-            np.ascontiguousarray(ranks, dtype=np.int64), s.legs, s.mult, s.half, self._tables
-        )
+            np.ascontiguousarray(ranks, dtype=np.int64), s.legs, s.mult, s.half, s.top, s.left,
+            self._tables,
+        )  # fmt: skip
 
     def slots(self, tier: int, start: int, stop: int) -> NDArray[np.bool_]:
         """No two pieces on a crossing, fewer than ``home`` home for the player to move."""
         s = self.shape(tier)
-        return kernels.slots(start, stop, s.legs, s.mult, s.half, self._tables)
+        return kernels.slots(start, stop, s.legs, s.half, s.top, s.left, self._tables)
 
     def initial(self) -> tuple[int, int]:
         return self.locate(self._game.initial())
