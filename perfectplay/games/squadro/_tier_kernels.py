@@ -65,10 +65,9 @@ class Tables(NamedTuple):
     where piece ``k`` never stands."""
     leg: NDArray[np.int64]
     """``leg[p]``: the leg of track position ``p`` (0 out, 1 back, 2 home)."""
-    stop: NDArray[np.int8]
-    """``stop[k, p, occupied]``: where piece ``k`` moving from `p` stops (-1: no such move)."""
-    jumped: NDArray[np.int8]
-    """``jumped[k, p, occupied]``: the opponent's pieces that move jumps (one bit each)."""
+    moves: NDArray[np.int16]
+    """``moves[k, p, occupied]``: where piece ``k`` moving from `p` stops (the low 5 bits) and
+    the opponent's pieces it jumps (one bit each, above them); 0 where ``k`` never stands."""
     unmove_ptr: NDArray[np.int32]
     """Start of the un-moves of key ``((k * (2n + 3) + p) * 2^n + occupied) * 2^n + back`` in
     ``unmove_from``/``unmove_jumped``: piece ``k`` now at `p` inside its leg, `occupied` the
@@ -116,12 +115,10 @@ def tables(speeds: tuple[int, ...], home: int) -> Tables:
                 order[k, p] = i
     legs = np.array([0] * (n + 1) + [1] * (n + 1) + [2], dtype=np.int64)
     out = np.array(outs, dtype=np.int64)
-    stop, jumped = _move_tables(n, out, order)
-    ptr, origin, put_back = _unmove_tables(n, order, legs, stop, jumped)
+    moves = _move_tables(n, out, order)
+    ptr, origin, put_back = _unmove_tables(n, order, legs, moves)
     most = int(np.diff(ptr).max())
-    return Tables(
-        n, home, out, places, sizes, order, legs, stop, jumped, ptr, origin, put_back, most
-    )
+    return Tables(n, home, out, places, sizes, order, legs, moves, ptr, origin, put_back, most)
 
 
 def half(t: Tables, side: int, legs: tuple[int, ...]) -> Half:
@@ -189,14 +186,11 @@ def _move(pos: NDArray[np.int64], k: int, n: int, out: NDArray[np.int64]) -> Non
 
 
 @nb.njit(cache=True)
-def _move_tables(
-    n: int, out: NDArray[np.int64], order: NDArray[np.int64]
-) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-    """Every move (:attr:`Tables.stop`, :attr:`Tables.jumped`), played by :func:`_move` with
-    the occupied crossings' pieces standing on them."""
+def _move_tables(n: int, out: NDArray[np.int64], order: NDArray[np.int64]) -> NDArray[np.int16]:
+    """Every move (:attr:`Tables.moves`), played by :func:`_move` with the occupied
+    crossings' pieces standing on them."""
     lanes = 1 << n
-    stop = np.full((2 * n, 2 * n + 3, lanes), -1, dtype=np.int8)
-    jumped = np.zeros((2 * n, 2 * n + 3, lanes), dtype=np.int8)
+    moves = np.zeros((2 * n, 2 * n + 3, lanes), dtype=np.int16)
     pos = np.zeros(2 * n, dtype=np.int64)
     for k in range(2 * n):
         theirs = n - (k // n) * n
@@ -208,21 +202,20 @@ def _move_tables(
                     pos[theirs + j] = k % n + 1 if occupied >> j & 1 else 0
                 pos[k] = p
                 _move(pos, k, n, out)
-                stop[k, p, occupied] = pos[k]
+                moves[k, p, occupied] = pos[k]
                 for j in range(n):
                     if occupied >> j & 1 and pos[theirs + j] != k % n + 1:
-                        jumped[k, p, occupied] |= 1 << j
-    return stop, jumped
+                        moves[k, p, occupied] |= 1 << (5 + j)
+    return moves
 
 
 @nb.njit(cache=True)
 def _unmove_tables(
-    n: int, order: NDArray[np.int64], legs: NDArray[np.int64], stop: NDArray[np.int8],
-    jumped: NDArray[np.int8],
-) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int8]]:  # fmt: skip
+    n: int, order: NDArray[np.int64], legs: NDArray[np.int64], moves: NDArray[np.int16]
+) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int8]]:
     """Every un-move inside a leg (:attr:`Tables.unmove_ptr`): each origin before `p` in the
     leg and each set of pieces among `back` put back on the lane, kept if the origin's
-    crossing is free and the move from there (:attr:`Tables.stop`) stops at `p` jumping
+    crossing is free and the move from there (:attr:`Tables.moves`) stops at `p` jumping
     exactly those pieces."""
     lanes = 1 << n
     keys = 2 * n * (2 * n + 3) * lanes * lanes
@@ -249,7 +242,7 @@ def _unmove_tables(
                                 before = occupied | jump
                                 if lane >= 0 and before >> lane & 1:
                                     continue
-                                if stop[k, o, before] == p and jumped[k, o, before] == jump:
+                                if moves[k, o, before] == p | jump << 5:
                                     if fill:
                                         origin[m] = o
                                         put_back[m] = jump
@@ -310,9 +303,7 @@ def _homes(legs: NDArray[np.int64], side: int, n: int) -> int:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _place_values(
-    legs: NDArray[np.int64], mult: NDArray[np.int64], t: Tables
-) -> NDArray[np.int64]:
+def _place_values(legs: NDArray[np.int64], mult: NDArray[np.int64], t: Tables) -> NDArray[np.int64]:
     """``[k, p]``: the rank of piece ``k`` standing on `p` in its leg (``digit * mult``)."""
     value = np.zeros((2 * t.n, 2 * t.n + 3), dtype=np.int64)
     for k in range(2 * t.n):
@@ -402,6 +393,7 @@ def children(
     child = np.empty(count * n, dtype=np.int64)
     value = _place_values(legs, mult, t)
     lefts = left.cells.shape[0]
+    over = np.array([_homes(legs, 1 - side, n) >= t.home for side in range(2)])
     m = 0
     indptr[0] = 0
     for i in range(count):
@@ -410,36 +402,39 @@ def children(
         rest = rank - side * half
         h = rest // lefts
         g = rest - h * lefts
-        mine, me = (top, h) if side == 0 else (left, g)
-        theirs, them = (left, g) if side == 0 else (top, h)
-        if _homes(legs, 1 - side, n) >= t.home:
+        if over[side]:
             primitive[i] = LOSE
             indptr[i + 1] = m
             continue
         primitive[i] = UNDECIDED
-        occupied = theirs.occupied[them]
+        if side == 0:
+            pos, digit, their_digit = top.pos[h], top.digit[h], left.digit[g]
+            occupied = left.occupied[g]
+        else:
+            pos, digit, their_digit = left.pos[g], left.digit[g], top.digit[h]
+            occupied = top.occupied[h]
         flipped = rank + (half if side == 0 else -half)
         for a in range(n):
             k = side * n + a
-            p = mine.pos[me, a]
+            p = pos[a]
             if p == 2 * n + 2:
                 continue
-            lane = occupied >> (a * n) & full
-            q = t.stop[k, p, lane]
-            jump = t.jumped[k, p, lane]
+            move = t.moves[k, p, occupied >> (a * n) & full]
+            q = move & 31
+            jump = move >> 5
             if t.leg[q] == legs[k]:
                 c = flipped - value[k, p] + value[k, q]
-                for j in range(n):
-                    if jump >> j & 1:
-                        c -= theirs.digit[them, j] * mult[(1 - side) * n + j]
+                if jump:
+                    for j in range(n):
+                        if jump >> j & 1:
+                            c -= their_digit[j] * mult[(1 - side) * n + j]
                 which[m] = 0
             else:
                 c = (1 - side) * child_half[k]
                 for j in range(n):
-                    own = t.order[k, q] if j == a else mine.digit[me, j]
-                    c += own * child_mult[k, side * n + j]
+                    c += (t.order[k, q] if j == a else digit[j]) * child_mult[k, side * n + j]
                     if not jump >> j & 1:
-                        c += theirs.digit[them, j] * child_mult[k, (1 - side) * n + j]
+                        c += their_digit[j] * child_mult[k, (1 - side) * n + j]
                 which[m] = which_of[k]
             child[m] = c
             m += 1

@@ -184,7 +184,7 @@ class TieredSquadro(TieredGame):
 
     # ------------------------------------------------------------------ positions
     def children(self, tier: int, ranks: NDArray[np.int64]) -> TierMoves:
-        """Primitive values and children of `ranks`; ~XX us per rank."""
+        """Primitive values and children of `ranks`; ~0.1 us per rank."""
         s = self.shape(tier)
         primitive, indptr, which, rank = kernels.children(
             np.ascontiguousarray(ranks, dtype=np.int64), s.legs, s.mult, s.half, s.which_of,
@@ -195,7 +195,7 @@ class TieredSquadro(TieredGame):
     def parents(
         self, tier: int, ranks: NDArray[np.int64]
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """Slots of `tier` with a move to each rank that stays in `tier`; ~XX us per rank."""
+        """Slots of `tier` with a move to each rank that stays in `tier`; ~0.07 us per rank."""
         s = self.shape(tier)
         return kernels.parents(
             np.ascontiguousarray(ranks, dtype=np.int64), s.legs, s.mult, s.half, s.top, s.left,
