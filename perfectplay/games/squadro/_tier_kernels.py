@@ -114,11 +114,11 @@ def tables(speeds: tuple[int, ...], home: int) -> Tables:
                 places[k, leg, i] = p
                 order[k, p] = i
     legs = np.array([0] * (n + 1) + [1] * (n + 1) + [2], dtype=np.int64)
-    out = np.array(outs, dtype=np.int64)
-    moves = _move_tables(n, out, order)
+    speed = np.array(outs, dtype=np.int64)
+    moves = _move_tables(n, speed, order)
     ptr, origin, put_back = _unmove_tables(n, order, legs, moves)
     most = int(np.diff(ptr).max())
-    return Tables(n, home, out, places, sizes, order, legs, moves, ptr, origin, put_back, most)
+    return Tables(n, home, speed, places, sizes, order, legs, moves, ptr, origin, put_back, most)
 
 
 def half(t: Tables, side: int, legs: tuple[int, ...]) -> Half:
