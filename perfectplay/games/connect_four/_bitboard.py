@@ -18,7 +18,10 @@ import numba as nb
 
 from perfectplay._bits import runs_of_four
 
-__all__ = ["MAX_BITS", "VECTOR_BITS", "four"]
+__all__ = ["COLUMN_LABELS", "MAX_BITS", "VECTOR_BITS", "four"]
+
+COLUMN_LABELS = "abcdefghijklmnopqrstuvwxyz"
+"""The move labels, one letter per column from the left (so at most 26 columns)."""
 
 MAX_BITS = 63
 """The largest ``(rows + 1) * cols``: one board's bitboard in an int64 (the tier engine)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from perfectplay.games.connect_four._bitboard import COLUMN_LABELS
 from perfectplay.protocol.game import Game
 from perfectplay.svg.elements import Drawing, el, move_mark, tag
 from perfectplay.svg.palette import INK, STONE_DARK, STONE_LIGHT, value_colour
@@ -73,7 +74,7 @@ def drawing(game: Game[Any], position: tuple[str, ...], moves: Mapping[str, Any]
                     stroke_width=2 if stone != "." else 0.5,
                 )
             )
-        label = "abcdefghijklmnopqrstuvwxyz"[c]
+        label = COLUMN_LABELS[c]
         parts.append(
             el(
                 "text",

@@ -65,7 +65,7 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four import _kernels as kernels
-from perfectplay.games.connect_four._bitboard import MAX_BITS, VECTOR_BITS
+from perfectplay.games.connect_four._bitboard import COLUMN_LABELS, MAX_BITS, VECTOR_BITS
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import VALUE_DTYPE, Value
 
@@ -74,8 +74,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ConnectFour", "superset_sizes"]
 
-_LABELS = "abcdefghijklmnopqrstuvwxyz"
-"""The move labels, one letter per column from the left."""
 _COLUMN_DIGITS = "123456789"
 """The 1-based column digits of a sequence of moves (boards of at most 9 columns)."""
 _X_BITS = str.maketrans("XO", "10")
@@ -122,11 +120,11 @@ class ConnectFour(Game[Board]):
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
-        if rows < 1 or not 1 <= cols <= len(_LABELS) or (rows + 1) * cols > MAX_BITS:
+        if rows < 1 or not 1 <= cols <= len(COLUMN_LABELS) or (rows + 1) * cols > MAX_BITS:
             raise GameDefinitionError(
-                f"connect-four needs rows >= 1 and 1 <= cols <= {len(_LABELS)} (one move label "
-                f"a to z per column) with (rows + 1) * cols <= {MAX_BITS}, got rows={rows}, "
-                f"cols={cols}"
+                f"connect-four needs rows >= 1 and 1 <= cols <= {len(COLUMN_LABELS)} (one move "
+                f"label a to z per column) with (rows + 1) * cols <= {MAX_BITS}, got "
+                f"rows={rows}, cols={cols}"
             )
         self.rows, self.cols = rows, cols
         self.height = rows + 1  # bits per column, with the guard row
@@ -152,7 +150,7 @@ class ConnectFour(Game[Board]):
             return []
         mark = "X" if sum(map(len, position)) % 2 == 0 else "O"
         return [
-            (_LABELS[c], (*position[:c], column + mark, *position[c + 1 :]))
+            (COLUMN_LABELS[c], (*position[:c], column + mark, *position[c + 1 :]))
             for c, column in enumerate(position)
             if len(column) < self.rows
         ]
@@ -181,7 +179,7 @@ class ConnectFour(Game[Board]):
         X . O
         a b c
         """
-        return self.render(position) + "\n" + " ".join(_LABELS[: self.cols])
+        return self.render(position) + "\n" + " ".join(COLUMN_LABELS[: self.cols])
 
     def notation(self, position: Board) -> str:
         """The rows from the top joined by ``/``, as :meth:`render` draws them without blanks."""

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay.games.connect_four import _search_kernels as kernels
+from perfectplay.games.connect_four._bitboard import COLUMN_LABELS
 from perfectplay.search._kernel_table import table_shift
 from perfectplay.values import Value
 
@@ -37,8 +38,6 @@ __all__ = ["ConnectFourSearch", "score_to_value"]
 
 Board = tuple[str, ...]
 """A position as :class:`~perfectplay.games.connect_four.rules.ConnectFour` writes it."""
-
-_LABELS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def score_to_value(score: int, n: int, rows: int, cols: int) -> tuple[Value, int]:
@@ -99,7 +98,7 @@ class ConnectFourSearch:
 
     def _labelled(self, out: NDArray[np.int64]) -> tuple[tuple[str, int], ...]:
         return tuple(
-            (_LABELS[c], int(s)) for c, s in enumerate(out) if int(s) != kernels.INVALID_MOVE
+            (COLUMN_LABELS[c], int(s)) for c, s in enumerate(out) if int(s) != kernels.INVALID_MOVE
         )
 
     def move_scores(
