@@ -114,13 +114,6 @@ def _code_array(codes: Iterable[int], words: int) -> NDArray[Any]:
     return np.array([(c >> 64, c & low) for c in codes], dtype=_CODE_PAIR)
 
 
-def _code_int(stored: Any) -> int:
-    """The code one stored entry of :func:`_code_array` holds."""
-    if isinstance(stored, np.void):
-        return (int(stored["hi"]) << 64) | int(stored["lo"])
-    return int(stored)
-
-
 def _increasing(codes: NDArray[Any]) -> bool:
     """Whether stored codes are strictly increasing (a sound book's order)."""
     if codes.dtype == _CODE_PAIR:
@@ -246,12 +239,10 @@ def _from_book(
         return {}
     if book.weak != weak or not len(book) or not codes:
         return {}
-    words = 2 if book._codes.dtype == _CODE_PAIR else 1
-    wanted = [c for c in codes if c < 1 << (64 * words)]  # longer codes are not in the book
-    stored = _code_array(wanted, words)
-    at = np.minimum(np.searchsorted(book._codes, stored), len(book) - 1)
-    found = np.flatnonzero(book._codes[at] == stored)
-    return {wanted[i]: (int(book._values[at[i]]), int(book._remoteness[at[i]])) for i in found}
+    return {
+        code: (int(book._values[i]), int(book._remoteness[i]))
+        for code, i in book._find(codes).items()
+    }
 
 
 def _read_journal(path: str) -> dict[int, tuple[int, int]]:
@@ -463,6 +454,16 @@ class OpeningBook(GetByProbe):
     def __len__(self) -> int:
         return len(self._codes)
 
+    def _find(self, codes: list[int]) -> dict[int, int]:
+        """The index of each of `codes` the book holds. Cost: a binary search per code."""
+        words = 2 if self._codes.dtype == _CODE_PAIR else 1
+        wanted = [c for c in codes if c < 1 << (64 * words)]  # longer codes are not in the book
+        if not wanted or not len(self._codes):
+            return {}
+        stored = _code_array(wanted, words)
+        at = np.minimum(np.searchsorted(self._codes, stored), len(self._codes) - 1)
+        return {wanted[k]: int(at[k]) for k in np.flatnonzero(self._codes[at] == stored)}
+
     @classmethod
     def open(cls, path: str | os.PathLike[str], game: Game[Any]) -> OpeningBook:
         """Read and check the book at `path` for `game`.
@@ -524,11 +525,8 @@ class OpeningBook(GetByProbe):
         if over is not None:
             return PositionValue(over, 0)
         code = _code(self.game, position)
-        words = 2 if self._codes.dtype == _CODE_PAIR else 1
-        i = len(self._codes)
-        if code < 1 << (64 * words):
-            i = int(np.searchsorted(self._codes, _code_array([code], words))[0])
-        if i == len(self._codes) or _code_int(self._codes[i]) != code:
+        i = self._find([code]).get(code)
+        if i is None:
             raise PositionNotFoundError(
                 f"{position!r} is not in the opening book of {self.game.info.name} "
                 f"(depth {self.depth})"
