@@ -30,6 +30,7 @@ import numpy as np
 from perfectplay._bits import popcount
 
 __all__ = [
+    "colex_rank_among",
     "colex_rank_bits",
     "colex_unrank",
     "colex_unrank_bits",
@@ -115,6 +116,20 @@ def gather_bits(y, x):  # type: ignore[no-untyped-def]
         out |= 1 << (popcount(low - 1) - popcount(x & (low - 1)))
         y ^= low
     return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def colex_rank_among(y, x, binom):  # type: ignore[no-untyped-def]
+    """The colex rank of the set `y` (disjoint from `x`) among the cells `x` leaves free:
+    ``colex_rank_bits(gather_bits(y, x))`` in one pass. Cost: O(set bits of y)."""
+    rank, j = 0, 1
+    while y:
+        low = y & -y
+        below = low - 1
+        rank += binom[popcount(below) - popcount(x & below), j]
+        j += 1
+        y ^= low
+    return rank
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -22,6 +22,7 @@ from perfectplay._ranking import (
     pair_unrank,
 )
 from perfectplay._ranking_kernels import (
+    colex_rank_among,
     colex_rank_bits,
     colex_unrank_bits,
     gather_bits,
@@ -122,5 +123,6 @@ def test_two_sets_rank_numbers_the_boards_of_two_kinds_in_numeric_order(
         assert two_sets_unrank(rank, nx, ny, top, binom) == (x, y)
         assert colex_rank_bits(x, binom) == rank // comb(top - nx, ny)
         assert scatter_bits(gather_bits(y, x), x, top) == y
+        assert colex_rank_among(y, x, binom) == rank % comb(top - nx, ny)
     masks = sorted(sum(1 << c for c in xs) for xs in itertools.combinations(range(top), nx))
     assert all(next_set(a) == b for a, b in itertools.pairwise(masks[:500]))

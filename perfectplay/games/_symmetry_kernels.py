@@ -18,6 +18,12 @@ has symmetries of its own, some ranks are boards that are not canonical (their i
 the symmetries fixing ``x`` are). This is how Gévay and Danner's Malom indexes Nine Men's
 Morris (the mover's stones up to symmetry, the opponent's among the free points).
 
+**The class of every set at once** (:func:`class_table`, Malom's table too): one entry per set
+of cells, its class's index among those of its size, one symmetry taking it to its
+representative, and whether the representative is symmetric itself. A canonical form is then
+one look-up and one image instead of an image per symmetry and a binary search
+(:func:`canonical_syms` gives the symmetries to try: the one, or those of a symmetric class).
+
 Examples
 --------
 >>> table = image_table([[0, 1, 2], [2, 1, 0]], 3)  # a row of 3 cells and its mirror
@@ -33,6 +39,9 @@ Examples
 >>> rank = two_classes_rank(0b101, 0b010, 2, 1, 3, binom, reps, starts)
 >>> rank, two_classes_unrank(rank, 2, 1, 3, binom, reps, starts)
 (1, (5, 2))
+>>> classes = class_table(table, 3, reps, starts)
+>>> [(int(e) >> CLASS_SHIFT, int(e) & SYMMETRY, bool(e & SYMMETRIC)) for e in classes[[4, 5]]]
+[(0, 1, False), (1, 1, True)]
 """
 
 from __future__ import annotations
@@ -52,7 +61,12 @@ from perfectplay._ranking_kernels import (
 )
 
 __all__ = [
+    "CLASS_SHIFT",
+    "SYMMETRIC",
+    "SYMMETRY",
     "canonical_pair",
+    "canonical_syms",
+    "class_table",
     "image",
     "image_table",
     "is_canonical_pair",
@@ -61,6 +75,15 @@ __all__ = [
     "two_classes_rank",
     "two_classes_unrank",
 ]
+
+SYMMETRY = 15
+"""An entry of :func:`class_table` masked by this: a symmetry taking the set to its
+representative (at most 16 symmetries)."""
+SYMMETRIC = 16
+"""The entry's bit set where the set's representative is its own image under a symmetry
+other than the identity (several symmetries then take the set to it)."""
+CLASS_SHIFT = 5
+"""An entry shifted right by this: the class's index among the classes of its size."""
 
 
 def image_table(perms: Sequence[Sequence[int]], cells: int) -> NDArray[np.int64]:
@@ -192,3 +215,72 @@ def two_classes_unrank(rank, nx, ny, top, binom, reps, starts):  # type: ignore[
     x = reps[starts[nx] + index]
     free = colex_unrank_bits(rank - index * per_x, ny, top - nx, binom)
     return x, scatter_bits(free, x, top)
+
+
+def class_table(
+    table: NDArray[np.int64], cells: int, reps: NDArray[np.int64], starts: NDArray[np.int64]
+) -> NDArray[np.uint32]:
+    """``classes[x]`` for every set ``x`` of the `cells` cells: ``index << CLASS_SHIFT |
+    symmetric | s``, ``index`` that of its class among those of its size in ``reps``
+    (:func:`set_classes` of the same `table`), ``s`` a symmetry taking ``x`` to its
+    representative, :data:`SYMMETRIC` set where the representative is symmetric.
+
+    Cost: ``2^cells`` entries of 4 bytes (64 MiB for 24 cells) and an image per set and
+    symmetry (about 0.3 s for 24 cells).
+
+    Raises
+    ------
+    ValueError
+        If `table` has more than 16 symmetries or `cells` is above 26.
+    """
+    if table.shape[0] > SYMMETRY + 1 or cells > 26:
+        raise ValueError(
+            f"class_table takes at most 16 symmetries and 26 cells, got {table.shape[0]} "
+            f"and {cells}"
+        )
+    return _class_table(table, cells, reps, starts)
+
+
+@nb.njit(cache=True, nogil=True)
+def _class_table(table, cells, reps, starts):  # type: ignore[no-untyped-def]
+    """The kernel of :func:`class_table`: each representative's images, each written with
+    the symmetry undoing the one that made it."""
+    count = table.shape[0]
+    inverse = np.empty(count, dtype=np.int64)
+    for s in range(count):
+        for u in range(count):
+            d = 0
+            while d < cells and image(image(1 << d, s, table), u, table) == 1 << d:
+                d += 1
+            if d == cells:
+                inverse[s] = u
+    out = np.empty(1 << cells, dtype=np.uint32)
+    for k in range(cells + 1):
+        for j in range(starts[k], starts[k + 1]):
+            r = reps[j]
+            fixed = 0
+            for s in range(count):
+                fixed += image(r, s, table) == r
+            flag = SYMMETRIC if fixed > 1 else 0
+            for s in range(count):
+                out[image(r, s, table)] = ((j - starts[k]) << CLASS_SHIFT) | flag | inverse[s]
+    return out
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def canonical_syms(x, entry, table, out):  # type: ignore[no-untyped-def]
+    """Write into `out` the symmetries taking set `x` to its representative, `entry` its
+    :func:`class_table` entry; return how many (1 unless the class is symmetric). The
+    canonical form of a board ``(x, y)`` is ``(representative, the smallest image of y under
+    them)``. Cost: one image, or one per symmetry for a symmetric class."""
+    s = entry & SYMMETRY
+    out[0] = s
+    if not entry & SYMMETRIC:
+        return 1
+    rep = image(x, s, table)
+    n = 0
+    for u in range(table.shape[0]):
+        if image(x, u, table) == rep:
+            out[n] = u
+            n += 1
+    return n

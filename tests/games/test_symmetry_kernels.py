@@ -13,7 +13,12 @@ from numpy.typing import NDArray
 from perfectplay._ranking import binomials
 from perfectplay.games._square_board import square_symmetries
 from perfectplay.games._symmetry_kernels import (
+    CLASS_SHIFT,
+    SYMMETRIC,
+    SYMMETRY,
     canonical_pair,
+    canonical_syms,
+    class_table,
     image,
     image_table,
     is_canonical_pair,
@@ -63,6 +68,38 @@ def test_set_classes_are_the_smallest_images_by_size(name: str) -> None:
     assert reps.tolist() == expected
     sizes = [bin(x).count("1") for x in expected]
     assert starts.tolist() == np.cumsum([0] + [sizes.count(k) for k in range(cells + 1)]).tolist()
+
+
+@pytest.mark.parametrize("name", ["3x3", "4x4"])
+def test_the_class_table_gives_each_set_its_class_and_symmetries(name: str) -> None:
+    """Every set's entry: its representative's index among those of its size, a symmetry
+    taking it there, and the flag of a symmetric representative; canonical_syms gives every
+    symmetry taking it there."""
+    perms, cells = (square_symmetries(4), 16) if name == "4x4" else BOARDS[name]
+    table = image_table(perms, cells)
+    reps, starts = set_classes(table, cells)
+    classes = class_table(table, cells, reps, starts)
+    assert classes.shape == (1 << cells,) and classes.dtype == np.uint32
+    out = np.empty(len(perms), dtype=np.int64)
+    step = 1 if cells < 10 else 7
+    for x in range(0, 1 << cells, step):
+        e = int(classes[x])
+        rep = min(permuted(x, p) for p in perms)
+        k = bin(x).count("1")
+        assert reps[starts[k] + (e >> CLASS_SHIFT)] == rep
+        assert permuted(x, perms[e & SYMMETRY]) == rep
+        fixing = sum(permuted(rep, p) == rep for p in perms)
+        assert bool(e & SYMMETRIC) == (fixing > 1)
+        count = canonical_syms(x, e, table, out)
+        assert sorted(out[:count].tolist()) == [
+            s for s, p in enumerate(perms) if permuted(x, p) == rep
+        ]
+
+
+def test_the_class_table_refuses_too_many_symmetries() -> None:
+    table = image_table([list(range(3))] * 17, 3)
+    with pytest.raises(ValueError, match="at most 16 symmetries"):
+        class_table(table, 3, *set_classes(table, 3))
 
 
 @given(st.sampled_from(sorted(BOARDS)), st.data())

@@ -18,7 +18,13 @@ symmetries, is also its image of smallest rank; the ranks that are not canonical
 no slots.
 
 A symmetry's image of a bitboard is read byte by byte from a table
-(:mod:`perfectplay.games._symmetry_kernels`), 3 look-ups for the 24-point boards.
+(:mod:`perfectplay.games._symmetry_kernels`), 3 look-ups for the 24-point boards. The
+canonical form of a child or a parent is not searched among the symmetries: the mover's
+stones of the child are the opponent's of the position (less a removed stone), so one look-up
+in the table of every set's class (Malom's, 2^24 entries of 4 bytes) gives their class index
+and the symmetry to apply, and the other side's image under it is the image of the
+position's own stones, made once per position, with the two points a move changes, one
+look-up each.
 
 Kernels run array-at-a-time without the GIL (``nogil``): the tier engine calls them from threads.
 """
@@ -34,11 +40,21 @@ from numpy.typing import NDArray
 
 from perfectplay._bits import popcount
 from perfectplay._ranking import binomials
-from perfectplay._ranking_kernels import colex_unrank_bits, next_set, scatter_bits
+from perfectplay._ranking_kernels import (
+    colex_rank_among,
+    colex_unrank_bits,
+    next_set,
+    scatter_bits,
+)
 from perfectplay.games._symmetry_kernels import (
+    CLASS_SHIFT,
+    SYMMETRIC,
+    SYMMETRY,
     canonical_pair,
+    canonical_syms,
+    class_table,
+    image,
     image_table,
-    is_canonical_pair,
     orbit_size,
     set_classes,
     two_classes_rank,
@@ -97,26 +113,50 @@ class Tables(NamedTuple):
     (:func:`perfectplay.games._symmetry_kernels.set_classes`)."""
     starts: NDArray[np.int64]
     """``reps[starts[k]:starts[k + 1]]``: the representatives of ``k`` points."""
+    classes: NDArray[np.uint32]
+    """Per set of points, its class index, a symmetry taking it to its representative and
+    whether that is symmetric (:func:`perfectplay.games._symmetry_kernels.class_table`)."""
+    point_image: NDArray[np.int64]
+    """``point_image[s, d]``: the image of point ``d`` under symmetry ``s`` as a bitboard, and
+    ``point_image[s, P] = 0`` (no point: a placement moves no stone away)."""
+
+
+@cache
+def _classes(
+    board: str, symmetries: bool
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.uint32]]:
+    """The image table, representatives, their starts and the class of every set of points
+    of `board`, built once per board (0.5 s and 64 MiB for the 24-point boards)."""
+    lay = layout(board)
+    points = len(lay.points)
+    image = image_table(lay.symmetries if symmetries else lay.symmetries[:1], points)
+    reps, starts = set_classes(image, points)
+    return image, reps, starts, class_table(image, points, reps, starts)
 
 
 @cache
 def tables(board: str, jumps: bool, lasker: bool, symmetries: bool = True) -> Tables:
-    """The kernels' tables for `board` (a layout's name), built once (0.3 s for the 24-point
+    """The kernels' tables for `board` (a layout's name), built once (0.5 s for the 24-point
     boards: the classes of sets of points). Without `symmetries` only the identity is used
     (every board its own class, ranked by plain colex ranks)."""
     lay = layout(board)
     points = len(lay.points)
-    perms = lay.symmetries if symmetries else lay.symmetries[:1]
-    image = image_table(perms, points)
+    image, reps, starts, classes = _classes(board, symmetries)
+    point_image = np.zeros((image.shape[0], points + 1), dtype=np.int64)
+    for d in range(points):
+        i, b = divmod(d, 8)
+        point_image[:, d] = image[:, i, 1 << b]
     neighbours = np.array([sum(1 << q for q in near) for near in lay.neighbours], dtype=np.int64)
     mills = np.array([sum(1 << q for q in m) for m in lay.mills], dtype=np.int64)
     point_mills = np.full((points, 4), _NONE, dtype=np.int64)
     for d in range(points):
         through = [mask for m, mask in zip(lay.mills, mills.tolist(), strict=True) if d in m]
         point_mills[d, : len(through)] = through
-    reps, starts = set_classes(image, points)
     binom = binomials(points, points)
-    return Tables(points, binom, image, neighbours, mills, point_mills, jumps, lasker, reps, starts)
+    return Tables(
+        points, binom, image, neighbours, mills, point_mills, jumps, lasker, reps, starts,
+        classes, point_image,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- bit helpers
@@ -204,27 +244,48 @@ def _block(rank: int, blocks: NDArray[np.int64]) -> int:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _land(which, child, n, nx, y, dest, removable, kinds, k, t):  # type: ignore[no-untyped-def]
-    """Write from entry `n` the children of the mover's stones becoming `nx` by a stone
-    arriving on `dest`: one child, or one per stone of `removable` if a mill closes there;
-    return the entry after them. ``kinds[k]`` and ``kinds[k + 1]`` are the rows ``(which,
-    offset, m, o)`` of the plain move and of the move closing a mill."""
-    if removable and _closes(nx, _cell(dest), t):
-        w, offset, cm, co = kinds[k + 1, 0], kinds[k + 1, 1], kinds[k + 1, 2], kinds[k + 1, 3]
-        gone = removable
-        while gone:
-            r = gone & -gone
-            gone ^= r
-            cx, cy = canonical_pair(y ^ r, nx, t.image)
-            which[n] = w
-            child[n] = offset + _rank(cx, cy, cm, co, t)
-            n += 1
-    else:
-        cx, cy = canonical_pair(y, nx, t.image)
-        which[n] = kinds[k, 0]
-        child[n] = kinds[k, 1] + _rank(cx, cy, kinds[k, 2], kinds[k, 3], t)
-        n += 1
-    return n
+def _least(images, a, d, syms, count, t):  # type: ignore[no-untyped-def]
+    """The smallest image, under the symmetries ``syms[:count]``, of the stones whose image
+    under each symmetry ``s`` is ``images[s]``, after the stone on point `a` went to `d`
+    (``a == P``: a stone placed on `d`)."""
+    s = syms[0]
+    best = images[s] ^ t.point_image[s, a] ^ t.point_image[s, d]
+    for j in range(1, count):
+        s = syms[j]
+        best = min(best, images[s] ^ t.point_image[s, a] ^ t.point_image[s, d])
+    return best
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _images(p, out, t):  # type: ignore[no-untyped-def]
+    """Write into `out` the image of stones `p` under every symmetry."""
+    for s in range(out.shape[0]):
+        out[s] = image(p, s, t.image)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _less_one(y, iy, removable, rsyms, rcount, rrep, rindex, t):  # type: ignore[no-untyped-def]
+    """For each stone ``r`` of `removable` (of the opponent's `y`, ``iy`` its images), write
+    the class of ``y ^ r`` at ``r``'s point: the symmetries taking it to its representative
+    (``rsyms[q, :rcount[q]]``), the representative and the class index."""
+    gone = removable
+    while gone:
+        r = gone & -gone
+        gone ^= r
+        q = _cell(r)
+        e = t.classes[y ^ r]
+        s = e & SYMMETRY
+        rep = iy[s] ^ t.point_image[s, q]
+        rsyms[q, 0] = s
+        rcount[q] = 1
+        if e & SYMMETRIC:
+            rcount[q] = 0
+            for u in range(iy.shape[0]):
+                if iy[u] ^ t.point_image[u, q] == rep:
+                    rsyms[q, rcount[q]] = u
+                    rcount[q] += 1
+        rrep[q] = rep
+        rindex[q] = e >> CLASS_SHIFT
 
 
 @nb.njit(cache=True, nogil=True)
@@ -238,13 +299,26 @@ def children(
     (its child tier's index and block start, the child's stones seen from its mover). A mover
     with fewer than 3 stones has lost (LOSE, no moves). Moves come as the rules list them:
     placements, then moves, each closing a mill once per removable stone.
+
+    The children's mover is the position's opponent: one class look-up per position for the
+    moves closing no mill, one per removable stone for the others (module doc).
     """
     count = rank.shape[0]
-    full = (1 << t.points) - 1
+    top = t.points
+    full = (1 << top) - 1
+    symmetries = t.image.shape[0]
     primitive = np.empty(count, dtype=np.uint8)
     indptr = np.empty(count + 1, dtype=np.int64)
     which = np.empty(16 * count + _ROOM, dtype=np.int8)
     child = np.empty(16 * count + _ROOM, dtype=np.int64)
+    ix = np.empty(symmetries, dtype=np.int64)
+    iy = np.empty(symmetries, dtype=np.int64)
+    syms = np.empty(symmetries, dtype=np.int64)
+    rsyms = np.empty((top, symmetries), dtype=np.int64)
+    rcount = np.empty(top, dtype=np.int64)
+    rrep = np.empty(top, dtype=np.int64)
+    rindex = np.empty(top, dtype=np.int64)
+    moves = np.empty((top * (top + 1), 3), dtype=np.int64)  # (from or P, to, kind)
     n = 0
     indptr[0] = 0
     for i in range(count):
@@ -258,13 +332,15 @@ def children(
         lost = m + mf < 3
         primitive[i] = LOSE if lost else UNDECIDED
         if not lost:
+            count_moves = 0
             empty = full & ~(x | y)
-            removable = _removable(y, t)
             targets = empty if mf > 0 else 0
             while targets:
                 dest = targets & -targets
                 targets ^= dest
-                n = _land(which, child, n, x | dest, y, dest, removable, row, 0, t)
+                moves[count_moves, 0], moves[count_moves, 1] = top, _cell(dest)
+                moves[count_moves, 2] = 0
+                count_moves += 1
             stones = x if mf == 0 or t.lasker else 0
             jumps = t.jumps and mf == 0 and m == 3
             while stones:
@@ -274,7 +350,41 @@ def children(
                 while targets:
                     dest = targets & -targets
                     targets ^= dest
-                    n = _land(which, child, n, x ^ src ^ dest, y, dest, removable, row, 2, t)
+                    moves[count_moves, 0], moves[count_moves, 1] = _cell(src), _cell(dest)
+                    moves[count_moves, 2] = 2
+                    count_moves += 1
+            _images(x, ix, t)
+            e = t.classes[y]
+            plain = canonical_syms(y, e, t.image, syms)
+            rep = image(y, syms[0], t.image)
+            index = e >> CLASS_SHIFT
+            removable = _removable(y, t)
+            ready = False  # the classes of y less each removable stone, made at the first mill
+            for j in range(count_moves):
+                a, d, k = moves[j, 0], moves[j, 1], moves[j, 2]
+                nx = x ^ t.point_image[0, a] ^ t.point_image[0, d]
+                if removable and _closes(nx, d, t):
+                    if not ready:
+                        _images(y, iy, t)
+                        _less_one(y, iy, removable, rsyms, rcount, rrep, rindex, t)
+                        ready = True
+                    w, offset = row[k + 1, 0], row[k + 1, 1]
+                    per = t.binom[top - row[k + 1, 2], row[k + 1, 3]]
+                    gone = removable
+                    while gone:
+                        r = gone & -gone
+                        gone ^= r
+                        q = _cell(r)
+                        cy = _least(ix, a, d, rsyms[q], rcount[q], t)
+                        which[n] = w
+                        child[n] = offset + rindex[q] * per + colex_rank_among(cy, rrep[q], t.binom)
+                        n += 1
+                else:
+                    cy = _least(ix, a, d, syms, plain, t)
+                    which[n] = row[k, 0]
+                    per = t.binom[top - row[k, 2], row[k, 3]]
+                    child[n] = row[k, 1] + index * per + colex_rank_among(cy, rep, t.binom)
+                    n += 1
         indptr[i + 1] = n
     return primitive, indptr, which[:n].copy(), child[:n].copy()
 
@@ -288,10 +398,14 @@ def parents(
 
     ``back[b]`` is the offset of the block whose moves land in block ``b``, or -1 where no
     move lands there. The rank's opponent made the move undone: one of its stones in no mill
-    of its own goes back to an empty neighbour (any empty point where it jumped).
+    of its own goes back to an empty neighbour (any empty point where it jumped). A parent's
+    class is one look-up, its image that of the rank's stones under each symmetry, made once.
     """
     count = rank.shape[0]
-    full = (1 << t.points) - 1
+    top = t.points
+    full = (1 << top) - 1
+    ix = np.empty(t.image.shape[0], dtype=np.int64)
+    iy = np.empty(t.image.shape[0], dtype=np.int64)
     indptr = np.empty(count + 1, dtype=np.int64)
     out = np.empty(max(16 * count, 64), dtype=np.int64)
     n = 0
@@ -301,21 +415,34 @@ def parents(
         m, o, mf, of = blocks[b, 1], blocks[b, 2], blocks[b, 3], blocks[b, 4]
         if back[b] >= 0 and m + mf >= 3:
             x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
+            offset, per = back[b], t.binom[top - o, m]
+            _images(x, ix, t)
+            _images(y, iy, t)
             empty = full & ~(x | y)
             jumps = t.jumps and of == 0 and o == 3
             stones = y
             while stones:
                 dest = stones & -stones
                 stones ^= dest
-                if x and _closes(y, _cell(dest), t):
+                d = _cell(dest)
+                if x and _closes(y, d, t):
                     continue  # the move there closed a mill: it removed a stone
-                sources = empty if jumps else t.neighbours[_cell(dest)] & empty
+                sources = empty if jumps else t.neighbours[d] & empty
                 while sources:
                     src = sources & -sources
                     sources ^= src
-                    px, py = canonical_pair(y ^ dest ^ src, x, t.image)
+                    a = _cell(src)
+                    e = t.classes[y ^ dest ^ src]
+                    s = e & SYMMETRY
+                    rep = iy[s] ^ t.point_image[s, d] ^ t.point_image[s, a]
+                    py = ix[s]
+                    if e & SYMMETRIC:
+                        for u in range(iy.shape[0]):
+                            if iy[u] ^ t.point_image[u, d] ^ t.point_image[u, a] == rep:
+                                py = min(py, ix[u])
                     out = _room(out, n)
-                    out[n] = back[b] + _rank(px, py, o, m, t)
+                    rank_y = colex_rank_among(py, rep, t.binom)
+                    out[n] = offset + (e >> CLASS_SHIFT) * per + rank_y
                     n += 1
         indptr[i + 1] = n
     return indptr, out[:n].copy()
@@ -324,27 +451,33 @@ def parents(
 @nb.njit(cache=True, nogil=True)
 def slots(start: int, stop: int, m: int, o: int, t: Tables) -> NDArray[np.bool_]:
     """Which ranks ``start..stop-1`` of the subspace of ``m`` and ``o`` stones on the board
-    are canonical boards, walking them in rank order (the next representative of ``x``, the
-    next ``y`` by Gosper's hack: no unranking per rank)."""
-    out = np.zeros(max(stop - start, 0), dtype=np.bool_)
-    if stop <= start:
-        return out
+    are canonical boards: every rank of a mover's class that is not symmetric; else, walking
+    the ranks in order (the next ``y`` by Gosper's hack: no unranking per rank), those whose
+    ``y`` no symmetry fixing ``x`` makes smaller."""
+    out = np.ones(max(stop - start, 0), dtype=np.bool_)
+    syms = np.empty(t.image.shape[0], dtype=np.int64)
     per_x = t.binom[t.points - m, o]
     index = t.starts[m] + start // per_x
-    free = colex_unrank_bits(start % per_x, o, t.points - m, t.binom)
-    x = t.reps[index]
-    y = scatter_bits(free, x, t.points)
-    width = t.points - m
-    for i in range(out.shape[0]):
-        out[i] = is_canonical_pair(x, y, t.image)
-        if o > 0:
-            free = next_set(free)
-        if o == 0 or free >> width:
-            free = (1 << o) - 1
-            index += 1
-            if index < t.starts[m + 1]:
-                x = t.reps[index]
-        y = scatter_bits(free, x, t.points)
+    within = start % per_x
+    i = 0
+    while i < out.shape[0]:
+        run = min(per_x - within, out.shape[0] - i)
+        x = t.reps[index]
+        e = t.classes[x]
+        if e & SYMMETRIC:
+            fixing = canonical_syms(x, e, t.image, syms)
+            free = colex_unrank_bits(within, o, t.points - m, t.binom)
+            for j in range(i, i + run):
+                y = scatter_bits(free, x, t.points)
+                for u in range(fixing):
+                    if image(y, syms[u], t.image) < y:
+                        out[j] = False
+                        break
+                if o > 0:
+                    free = next_set(free)
+        i += run
+        index += 1
+        within = 0
     return out
 
 
