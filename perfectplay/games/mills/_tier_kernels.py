@@ -84,6 +84,10 @@ _ROOM = 4096
 boards here has (:meth:`~perfectplay.games.mills.tiers.TieredMills.max_moves`: 1,152 for
 Morabaraba's 12 stones)."""
 
+_STEPS = 8
+"""Ranks a kernel walks forward from the previous one (the next set of the opponent's stones
+each) rather than unranking."""
+
 _NONE = np.int64(1) << 62
 """A mill mask no bitboard fills (it pads the per-point rows of mills)."""
 
@@ -321,6 +325,8 @@ def children(
     moves = np.empty((top * (top + 1), 3), dtype=np.int64)  # (from or P, to, kind)
     n = 0
     indptr[0] = 0
+    x = y = free = 0
+    last_block, last, end = -1, 0, 0  # the previous rank, and where its x's ranks end
     for i in range(count):
         if n + _ROOM > which.shape[0]:  # room for any position's children
             which = np.concatenate((which, np.empty_like(which)))
@@ -328,7 +334,18 @@ def children(
         b = _block(rank[i], blocks)
         m, o, mf = blocks[b, 1], blocks[b, 2], blocks[b, 3]
         row = kinds[b]
-        x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
+        r = rank[i] - blocks[b, 0]
+        if b == last_block and last < r < end and r - last <= _STEPS:
+            for _ in range(r - last):  # the next sets of the opponent's stones
+                free = next_set(free)
+        else:
+            per_x = t.binom[top - m, o]
+            index = r // per_x
+            x = t.reps[t.starts[m] + index]
+            free = colex_unrank_bits(r - index * per_x, o, top - m, t.binom)
+            end = (index + 1) * per_x
+        y = scatter_bits(free, x, top)
+        last_block, last = b, r
         lost = m + mf < 3
         primitive[i] = LOSE if lost else UNDECIDED
         if not lost:
