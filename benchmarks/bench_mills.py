@@ -29,6 +29,13 @@ Rows, each measured in this one run:
   moves), so its rates are those of real tiers; the full game's time is projected from the
   rates of the largest row, phase by phase.
 
+* With ``--kernels``, instead: the game's kernels alone on real tiers of the full Nine Men's
+  Morris, CPU time (best of 3; the machine is shared), per rank of windows of consecutive ranks
+  spread over the tier, as the engine hands them: ``slots`` of every rank, ``children`` and
+  ``parents`` (move tiers) of the slots; then every tier sampled the same way (2 windows) and
+  the kernels' CPU time for the whole game projected (parents counted once per slot, which the
+  loopy worker does not exceed).
+
 ``--quick`` leaves out the 4-stone row; ``--five`` adds Nine Men's Morris with 5 stones (88
 tiers, 98 million ranks; minutes). ``--keep DIR`` keeps the tier directories under DIR.
 GamesmanOne's CMake files look for the CMake packages of json-c, liblzma and lz4; where the
@@ -36,7 +43,7 @@ system's development packages have none (Debian 12 for the last two), point
 ``CMAKE_PREFIX_PATH`` at a folder of small ``*Config.cmake`` files naming the libraries.
 
 Usage: ``python benchmarks/bench_mills.py [--quick] [--five] [--keep DIR]
-[--gamesmanone-src PATH]``.
+[--gamesmanone-src PATH]`` or ``python benchmarks/bench_mills.py --kernels``.
 """
 
 from __future__ import annotations
@@ -47,8 +54,11 @@ import json
 import os
 import shutil
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from _child import perfectplay_command, run_child
 from bench_catalogue import _build_gamesmanone, _theirs
 
@@ -64,6 +74,8 @@ _SOLVED = [("Three Men's Morris", "three", 0), ("Six Men's Morris", "six", 0),
            ("Nine Men's Morris, 4 stones", "nine", 4)]  # fmt: skip
 _ESTIMATED = [("Nine Men's Morris", "nine"), ("Lasker Morris", "lasker"),
               ("Morabaraba", "morabaraba")]  # fmt: skip
+_KERNEL_TIERS = ["8_7_0_0", "9_7_0_0", "8_8_1_1", "7_8_2_1", "6_6_3_3"]
+"""Tiers of the full game whose kernels are timed: the largest move tiers and placement tiers."""
 _SAMPLES, _SAMPLE = 4, 1024
 """Windows of ranks, and ranks per window, whose slots are counted per tier (as the engine's
 disk estimate counts them)."""
@@ -123,6 +135,62 @@ def _phases(game: TieredMills, directory: str) -> dict[bool, tuple[int, float]]:
     return out
 
 
+def _cpu(work: Callable[[], object]) -> float:
+    """The least CPU seconds of 3 runs of `work`."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        work()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _kernels(game: TieredMills, tier: int, windows: int, width: int) -> dict[str, float]:
+    """CPU seconds of the kernels on `windows` windows of `width` consecutive ranks spread over
+    `tier`: ``slots`` of every rank, ``children`` and ``parents`` of the slots; with the ranks,
+    slots and children counted."""
+    size = game.tier_size(tier)
+    width = min(width, size)
+    starts = np.linspace(0, size - width, windows).astype(np.int64).tolist()
+    slots = np.concatenate([lo + np.flatnonzero(game.slots(tier, lo, lo + width)) for lo in starts])
+    out = {"ranks": float(windows * width), "slots": float(len(slots))}
+    out["slot s"] = _cpu(lambda: [game.slots(tier, lo, lo + width) for lo in starts])
+    out["children s"] = _cpu(lambda: game.children(tier, slots))
+    out["children"] = float(len(game.children(tier, slots).rank))
+    inner = game.inner_moves(tier)
+    out["parents s"] = _cpu(lambda: game.parents(tier, slots)) if inner else 0.0
+    return out
+
+
+def _kernel_rows() -> None:
+    """The ``--kernels`` tables."""
+    game = TieredMills()
+    label = {game.tier_label(t): t for t in game.tiers()}
+    print("| tier | ranks | children a slot | slots ns/rank | children ns/slot | parents ns/slot |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in _KERNEL_TIERS:
+        tier = label[name]
+        k = _kernels(game, tier, 50, 4000)
+        parents = f"{k['parents s'] / k['slots'] * 1e9:.0f}" if game.inner_moves(tier) else "-"
+        print(
+            f"| {name} | {game.tier_size(tier):,} | {k['children'] / k['slots']:.2f} "
+            f"| {k['slot s'] / k['ranks'] * 1e9:.1f} | {k['children s'] / k['slots'] * 1e9:.0f} "
+            f"| {parents} |"
+        )
+    total = {False: [0.0, 0.0], True: [0.0, 0.0]}  # per phase: ranks, kernel CPU seconds
+    for tier in game.tiers():
+        size = game.tier_size(tier)
+        k = _kernels(game, tier, 2, 2000)
+        spent = k["slot s"] + k["children s"] + k["parents s"]
+        total[game.inner_moves(tier)][0] += size
+        total[game.inner_moves(tier)][1] += spent * size / k["ranks"]
+    for inner, (ranks, seconds) in total.items():
+        print(
+            f"{'move' if inner else 'placement'} tiers: {ranks:,.0f} ranks, the kernels "
+            f"{seconds / 3600:,.2f} CPU hours ({seconds / ranks * 1e9:.0f} ns a rank)"
+        )
+
+
 def _estimate(variant: str) -> dict:
     """The full game's tiers, ranks, largest tier, its memory alone, the files' bytes and the
     engine's refusal (None if it is not refused)."""
@@ -155,7 +223,14 @@ def main() -> None:
     parser.add_argument(
         "--gamesmanone-src", metavar="PATH", help="GamesmanOne's source tree, built and timed"
     )
+    parser.add_argument(
+        "--kernels", action="store_true", help="only the kernels' CPU time on the full game"
+    )
     args = parser.parse_args()
+    if args.kernels:
+        print(f"# Nine Men's Morris kernels, CPU time, load {os.getloadavg()}")
+        _kernel_rows()
+        return
     print(f"# the Morris family on the tier engine, {os.cpu_count()} cores; load {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as scratch:
         root = args.keep or scratch
