@@ -234,8 +234,9 @@ def boards(
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _room(a, n):  # type: ignore[no-untyped-def]
-    """`a`, or a copy twice as long when entry `n` is past its end."""
-    return np.concatenate((a, np.empty_like(a))) if n == a.shape[0] else a
+    """`a`, or a copy twice as long when it holds fewer than `n` entries (`n` at most twice
+    its length)."""
+    return np.concatenate((a, np.empty_like(a))) if n > a.shape[0] else a
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -423,6 +424,7 @@ def parents(
     full = (1 << top) - 1
     ix = np.empty(t.image.shape[0], dtype=np.int64)
     iy = np.empty(t.image.shape[0], dtype=np.int64)
+    undo = np.empty((top * top, 3), dtype=np.int64)  # (to, from, class) of each parent
     indptr = np.empty(count + 1, dtype=np.int64)
     out = np.empty(max(16 * count, 64), dtype=np.int64)
     n = 0
@@ -437,6 +439,7 @@ def parents(
             _images(y, iy, t)
             empty = full & ~(x | y)
             jumps = t.jumps and of == 0 and o == 3
+            found = 0  # the parents' moves, then their classes read in one go
             stones = y
             while stones:
                 dest = stones & -stones
@@ -448,19 +451,24 @@ def parents(
                 while sources:
                     src = sources & -sources
                     sources ^= src
-                    a = _cell(src)
-                    e = t.classes[y ^ dest ^ src]
-                    s = e & SYMMETRY
-                    rep = iy[s] ^ t.point_image[s, d] ^ t.point_image[s, a]
-                    py = ix[s]
-                    if e & SYMMETRIC:
-                        for u in range(iy.shape[0]):
-                            if iy[u] ^ t.point_image[u, d] ^ t.point_image[u, a] == rep:
-                                py = min(py, ix[u])
-                    out = _room(out, n)
-                    rank_y = colex_rank_among(py, rep, t.binom)
-                    out[n] = offset + (e >> CLASS_SHIFT) * per + rank_y
-                    n += 1
+                    undo[found, 0], undo[found, 1] = d, _cell(src)
+                    found += 1
+            for j in range(found):
+                parent = y ^ t.point_image[0, undo[j, 0]] ^ t.point_image[0, undo[j, 1]]
+                undo[j, 2] = t.classes[parent]
+            out = _room(out, n + found)
+            for j in range(found):
+                d, a, e = undo[j, 0], undo[j, 1], undo[j, 2]
+                s = e & SYMMETRY
+                rep = iy[s] ^ t.point_image[s, d] ^ t.point_image[s, a]
+                py = ix[s]
+                if e & SYMMETRIC:
+                    for u in range(iy.shape[0]):
+                        if iy[u] ^ t.point_image[u, d] ^ t.point_image[u, a] == rep:
+                            py = min(py, ix[u])
+                rank_y = colex_rank_among(py, rep, t.binom)
+                out[n] = offset + (e >> CLASS_SHIFT) * per + rank_y
+                n += 1
         indptr[i + 1] = n
     return indptr, out[:n].copy()
 
