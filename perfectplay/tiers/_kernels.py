@@ -21,6 +21,7 @@ __all__ = [
     "claim_bits",
     "combine",
     "combine_scores",
+    "file_levels",
     "finish_records",
     "gather_level",
     "get_bits",
@@ -32,6 +33,7 @@ __all__ = [
     "next_level",
     "scatter_records",
     "set_bits",
+    "take_level",
 ]
 
 NO_POSITION_VALUE = 254
@@ -346,6 +348,97 @@ def gather_level(level, value, out, top, tie, want, queue, tail):  # type: ignor
 
 
 @nb.njit(cache=True, nogil=True)
+def _filed_level(v, o, top, has_out, tie):  # type: ignore[no-untyped-def]
+    """The level whose section of the queue :func:`file_levels` files a position in (value
+    `v`, summary `o`), or -1: where :func:`gather_level` may find it, and in the WIN/LOSE
+    phase the open positions whose children in earlier tiers are all WIN, the farthest at
+    ``o >= 2``, which turn ``PENDING_LOSE`` at ``o`` if their children in the tier are all
+    decided WIN before level ``o - 1``."""
+    if tie:
+        if v == TIE:
+            return 0
+        if has_out and v == UNDECIDED and top < o < 2 * top:
+            return o - top
+        return -1
+    if v in (WIN, LOSE):
+        return 0
+    if not has_out:
+        return -1
+    if v == PENDING_LOSE:
+        return o
+    if v == UNDECIDED:
+        if o > 2 * top:
+            return o - 2 * top
+        if 2 <= o < top:
+            return o
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def file_levels(value, out, top, has_out, tie, queue, start, sections):  # type: ignore[no-untyped-def]
+    """File at the end of `queue` every position a phase may gather at a level from the first
+    pass (:func:`_filed_level`), level after level, each level's in rank order:
+    ``queue[sections[l]:sections[l + 1]]`` for level ``l < len(sections) - 1``, the last
+    section ending at the end of the queue.
+
+    Returns False, filing nothing, if they do not fit after queue entry `start`. Cost: two
+    passes over the tier (instead of one per level with :func:`gather_level`).
+    """
+    size = value.shape[0]
+    levels = sections.shape[0] - 1
+    sections[:] = 0
+    for p in range(size):
+        o = np.int64(out[p]) if has_out else np.int64(0)
+        level = _filed_level(value[p], o, top, has_out, tie)
+        if level >= 0:
+            sections[level + 1] += 1
+    total = 0
+    for level in range(levels):
+        total += sections[level + 1]
+    if total > size - start:
+        return False
+    sections[0] = size - total
+    for level in range(levels):
+        sections[level + 1] += sections[level]
+    fill = sections[:levels].copy()
+    for p in range(size):
+        o = np.int64(out[p]) if has_out else np.int64(0)
+        level = _filed_level(value[p], o, top, has_out, tie)
+        if level >= 0:
+            queue[fill[level]] = p
+            fill[level] += 1
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
+def take_level(level, value, out, top, tie, queue, tail, lo, hi):  # type: ignore[no-untyped-def]
+    """:func:`gather_level` from the section ``queue[lo:hi]`` filed by :func:`file_levels`:
+    append to the queue (at `tail`, at most `lo`) the positions of the section still to be
+    decided at `level`, decide them as :func:`gather_level` does and return the new tail.
+    A filed position decided meanwhile, or left open, is passed over."""
+    for k in range(lo, hi):
+        p = queue[k]
+        v = value[p]
+        if level == 0:
+            hit = True
+        elif tie:
+            hit = v == UNDECIDED
+            if hit:
+                value[p] = TIE
+        elif v == PENDING_LOSE:
+            value[p] = LOSE
+            hit = True
+        else:
+            hit = v == UNDECIDED and np.int64(out[p]) > 2 * top
+            if hit:
+                value[p] = WIN
+        if hit:
+            queue[tail] = p
+            tail += 1
+    return tail
+
+
+@nb.njit(cache=True, nogil=True)
 def apply_win_lose_level(  # type: ignore[no-untyped-def]
     level,
     batch,
@@ -358,6 +451,7 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
     top,
     queue,
     tail,
+    limit,
     counts,
     buf,
 ):
@@ -369,19 +463,23 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
     tier gives it a better value; one decided later than ``level + 1`` is ``PENDING_LOSE``
     until :func:`gather_level` reaches its level. `counts` (:func:`level_counts`) follows: a
     parent gathered at a later level loses its count there, a new ``PENDING_LOSE`` adds one.
-    Returns ``(tail, bad)``: the new queue tail and the index in `pranks` of a parent that is
-    out of range or whose counter would go below zero (parents not inverse to children), or -1.
+    Returns ``(tail, bad, stop)``: the new queue tail; the index in `pranks` of a parent that
+    is out of range or whose counter would go below zero (parents not inverse to children), or
+    -1; the first position of `batch` left undone because its parents could take the queue
+    past entry `limit`, or -1.
     """
     size = value.shape[0]
     for i in range(batch.shape[0]):
         c = batch[i]
         v = value[c]
         lo = pindptr[i]
+        if tail + pindptr[i + 1] - lo > limit:
+            return tail, -1, i
         n = 0
         for e in range(lo, pindptr[i + 1]):
             q = pranks[e]
             if q < 0 or q >= size:
-                return tail, e
+                return tail, e, -1
             buf[n] = q
             n += 1
         k = _distinct(buf, n)
@@ -397,7 +495,7 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
                     counts[np.int64(out[q]) - 2 * top] -= 1
             else:
                 if counter[q] == 0:
-                    return tail, lo
+                    return tail, lo, -1
                 counter[q] -= 1
                 if counter[q] != 0:
                     continue
@@ -410,24 +508,26 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
                     value[q] = LOSE
                     queue[tail] = q
                     tail += 1
-    return tail, -1
+    return tail, -1, -1
 
 
 @nb.njit(cache=True, nogil=True)
 def apply_tie_level(  # type: ignore[no-untyped-def]
-    level, batch, pindptr, pranks, has_out, value, out, top, queue, tail, counts
+    level, batch, pindptr, pranks, has_out, value, out, top, queue, tail, limit, counts
 ):
     """Spread the TIEs of `batch` (at `level`): each open parent becomes a TIE at ``level + 1``
     (one gathered at a later level loses its count there, as in :func:`apply_win_lose_level`).
 
-    Returns ``(tail, bad)`` as :func:`apply_win_lose_level`.
+    Returns ``(tail, bad, stop)`` as :func:`apply_win_lose_level`.
     """
     size = value.shape[0]
     for i in range(batch.shape[0]):
+        if tail + pindptr[i + 1] - pindptr[i] > limit:
+            return tail, -1, i
         for e in range(pindptr[i], pindptr[i + 1]):
             q = pranks[e]
             if q < 0 or q >= size:
-                return tail, e
+                return tail, e, -1
             if value[q] == UNDECIDED:
                 value[q] = TIE
                 queue[tail] = q
@@ -436,7 +536,7 @@ def apply_tie_level(  # type: ignore[no-untyped-def]
                     o = np.int64(out[q])
                     if top < o < 2 * top:
                         counts[o - top] -= 1
-    return tail, -1
+    return tail, -1, -1
 
 
 @nb.njit(cache=True, nogil=True)

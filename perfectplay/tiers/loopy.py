@@ -32,12 +32,14 @@ from perfectplay.tiers._kernels import (
     NO_POSITION_VALUE,
     apply_tie_level,
     apply_win_lose_level,
+    file_levels,
     finish_records,
     gather_level,
     init_loopy,
     level_counts,
     most_level,
     next_level,
+    take_level,
 )
 from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
 from perfectplay.tiers.records import record_dtype
@@ -52,6 +54,10 @@ _PARENT_BATCH = 1 << 14
 _PARENT_GROUP = _PARENT_BATCH << 6
 """Positions of a level whose parents are held at once (a level of Dobutsu Shogi has 2.4e8
 positions and 1.2e9 parents: asked for in groups, they take tens of MB instead of 10 GB)."""
+
+
+_NO_LIMIT = 1 << 62
+"""The queue's limit once no section is filed at its end."""
 
 
 def _counter_dtype(max_moves: int | None) -> type[np.unsignedinteger]:
@@ -70,9 +76,9 @@ def loopy_bytes(size: int, has_children: bool, max_moves: int | None, levels: in
     holds at once; the game's batches of moves and parents come on top).
 
     `levels` bounds the levels of remoteness, the tier's and its children's (1 + their largest
-    remoteness): 48 bytes each count the positions entering at each level and where each
-    level's run of the queue ends (kilobytes where remoteness stays in the hundreds; left out
-    where not known yet).
+    remoteness): 64 bytes each count the positions entering at each level, bound the sections
+    filed for each level and where each level's run of the queue ends (kilobytes where
+    remoteness stays in the hundreds; left out where not known yet).
 
     Per rank: value 1, the counter of open children 1, 2 or 4 (`max_moves`, the game's bound
     on moves per position, below 2^8, 2^16 or not), the queue 4 (8 from 2^31 ranks) and, with
@@ -86,7 +92,7 @@ def loopy_bytes(size: int, has_children: bool, max_moves: int | None, levels: in
     value, queue = 1, np.dtype(_queue_dtype(size)).itemsize
     solving = value + np.dtype(_counter_dtype(max_moves)).itemsize + queue
     solving += 4 if has_children else 0
-    return max(solving, value + queue + 4) * size + 48 * levels
+    return max(solving, value + queue + 4) * size + 64 * levels
 
 
 def _out_dtype(children: Sequence[SolvedTier]) -> type[np.unsignedinteger]:
@@ -207,17 +213,34 @@ def _propagate(
     game: TieredGame, tier: int, work: _Tier, tie: bool, start: int, pool: ThreadPoolExecutor | None
 ) -> NDArray[np.int64]:
     """Run one phase (WIN/LOSE, or TIE) level by level from queue entry `start` until no level
-    has anything left; returns where each level's run of the queue ends (``ends[level]``)."""
+    has anything left; returns where each level's run of the queue ends (``ends[level]``).
+
+    The positions the first pass may decide at a level are filed at the end of the queue, a
+    section per level (:func:`~perfectplay.tiers._kernels.file_levels`), and each level takes
+    its section; while the queue grows towards the sections not taken yet, up to the next one.
+    Where they do not fit, or the queue would reach them, each level scans the tier instead
+    (:func:`~perfectplay.tiers._kernels.gather_level`): the same positions, a pass per level.
+    """
     counts = level_counts(work.value, work.out, work.top, work.has_out, tie)
+    sections = np.empty(len(counts) + 1, dtype=np.int64)
+    filed = file_levels(
+        work.value, work.out, work.top, work.has_out, tie, work.queue, start, sections
+    )
     ends = np.empty(len(counts) + 1, dtype=np.int64)
     buf = np.empty(0, dtype=np.int64)
     head = tail = start
     level = 0
     while True:
         if level < len(counts) and counts[level]:
-            tail = gather_level(
-                level, work.value, work.out, work.top, tie, counts[level], work.queue, tail
-            )
+            if filed:
+                tail = take_level(
+                    level, work.value, work.out, work.top, tie, work.queue, tail,
+                    sections[level], sections[level + 1],
+                )  # fmt: skip
+            else:
+                tail = gather_level(
+                    level, work.value, work.out, work.top, tie, counts[level], work.queue, tail
+                )
         if level >= len(ends):
             ends = np.concatenate([ends, np.empty(len(ends) + 1, np.int64)])
         ends[level] = tail
@@ -237,21 +260,32 @@ def _propagate(
             for g in groups
             for found in _parents(game, tier, frontier[g : g + _PARENT_GROUP], pool)
         ):
-            if tie:
-                tail, bad = apply_tie_level(
-                    level, batch, indptr, parents, work.has_out, work.value, work.out, work.top,
-                    work.queue, tail, counts,
-                )  # fmt: skip
-            else:
+            if not tie:
                 most = int(np.diff(indptr).max(initial=0))
                 if len(buf) < most:
                     buf = np.empty(most, dtype=np.int64)
-                tail, bad = apply_win_lose_level(
-                    level, batch, indptr, parents, work.has_out, work.value, work.counter,
-                    work.out, work.top, work.queue, tail, counts, buf,
-                )  # fmt: skip
-            if bad >= 0:
-                raise _not_inverse(game, tier, batch, indptr, parents, bad)
+            done = 0
+            while True:
+                limit = int(sections[min(level + 1, len(counts))]) if filed else _NO_LIMIT
+                part, pindptr = batch[done:], indptr[done:] - indptr[done]
+                pparents = parents[indptr[done] :]
+                if tie:
+                    tail, bad, stop = apply_tie_level(
+                        level, part, pindptr, pparents, work.has_out, work.value, work.out,
+                        work.top, work.queue, tail, limit, counts,
+                    )  # fmt: skip
+                else:
+                    tail, bad, stop = apply_win_lose_level(
+                        level, part, pindptr, pparents, work.has_out, work.value,
+                        work.counter, work.out, work.top, work.queue, tail, limit, counts, buf,
+                    )  # fmt: skip
+                if bad >= 0:
+                    raise _not_inverse(game, tier, part, pindptr, pparents, bad)
+                if stop < 0:
+                    break
+                # The queue would reach the sections filed: the levels left scan the tier.
+                filed = False
+                done += stop
         level += 1
 
 

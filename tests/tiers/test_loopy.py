@@ -49,6 +49,23 @@ def test_two_threads_give_the_same_records_in_the_narrowest_dtype(
     assert sum(done) == game.tier_size(tier)
 
 
+@given(random_tiered_games(scored=False), st.data())
+def test_levels_filed_at_the_end_of_the_queue_give_what_a_scan_per_level_gives(
+    game: RandomTieredGame, data: st.DataObject
+) -> None:
+    solved = solve_by_workers(game)
+    tier = data.draw(st.sampled_from(game.tiers()))
+    children = [solved[c] for c in game.child_tiers(tier)]
+    records, most = solve_loopy(game, tier, children)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(loopy, "file_levels", lambda *args: False)  # no room: every level scans
+    try:
+        scanned, most_scanned = solve_loopy(game, tier, children)
+    finally:
+        mp.undo()
+    assert records.tolist() == scanned.tolist() and most == most_scanned
+
+
 def _cycle(tamper_parents: bool = False) -> ListedGame:
     # Tier 5: ranks 0 <-> 1 loop, rank 2 moves into the loop or to tier 0's LOSE, rank 3 only
     # to tier 0's TIE, rank 4 is over (WIN).
