@@ -161,28 +161,33 @@ def combine_scores(primitive, indptr, gain, child_score, terminal, score):  # ty
     return -1
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _distinct(buf, n):  # type: ignore[no-untyped-def]
-    """Sort ``buf[:n]`` and move its distinct entries to the front; returns their number.
+    """Move the distinct entries of ``buf[:n]`` to its front; returns their number.
 
-    Short lists (most positions' children and parents) are insertion-sorted: numba's general
-    sort costs about 20 times more on a handful of entries.
+    Short lists (most positions' children and parents) keep the first of each entry, compared
+    with those kept before it: sorting them cost about half of spreading a level's decisions
+    to their parents. Longer lists are sorted.
     """
-    part = buf[:n]
-    if n <= 16:
-        for i in range(1, n):
-            x = part[i]
-            j = i - 1
-            while j >= 0 and part[j] > x:
-                part[j + 1] = part[j]
-                j -= 1
-            part[j + 1] = x
-    else:
+    if n > 16:
+        part = buf[:n]
         part.sort()
+        k = 0
+        for i in range(n):
+            if i == 0 or part[i] != part[k - 1]:
+                part[k] = part[i]
+                k += 1
+        return k
     k = 0
     for i in range(n):
-        if i == 0 or part[i] != part[k - 1]:
-            part[k] = part[i]
+        x = buf[i]
+        new = True
+        for j in range(k):
+            if buf[j] == x:
+                new = False
+                break
+        if new:
+            buf[k] = x
             k += 1
     return k
 
@@ -470,21 +475,34 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
     """
     size = value.shape[0]
     for i in range(batch.shape[0]):
-        c = batch[i]
-        v = value[c]
+        v = value[batch[i]]
         lo = pindptr[i]
-        if tail + pindptr[i + 1] - lo > limit:
+        hi = pindptr[i + 1]
+        if tail + hi - lo > limit:
             return tail, -1, i
-        n = 0
-        for e in range(lo, pindptr[i + 1]):
-            q = pranks[e]
-            if q < 0 or q >= size:
+        for e in range(lo, hi):
+            if pranks[e] < 0 or pranks[e] >= size:
                 return tail, e, -1
-            buf[n] = q
-            n += 1
-        k = _distinct(buf, n)
+        # Each parent once: a long list sorted in `buf`, a short one (most) kept where it is,
+        # an entry passed over where an equal one comes before it (no copy, no sort).
+        long = hi - lo > 16
+        k = hi - lo
+        if long:
+            for e in range(lo, hi):
+                buf[e - lo] = pranks[e]
+            k = _distinct(buf, k)
         for e in range(k):
-            q = buf[e]
+            if long:
+                q = buf[e]
+            else:
+                q = pranks[lo + e]
+                seen = False
+                for f in range(lo, lo + e):
+                    if pranks[f] == q:
+                        seen = True
+                        break
+                if seen:
+                    continue
             if value[q] != UNDECIDED:
                 continue
             if v == LOSE:

@@ -223,7 +223,8 @@ def _propagate(
     """
     counts = level_counts(work.value, work.out, work.top, work.has_out, tie)
     sections = np.empty(len(counts) + 1, dtype=np.int64)
-    filed = file_levels(
+    # Nothing to start from: nothing is decided in this phase (nor filed).
+    filed = counts.any() and file_levels(
         work.value, work.out, work.top, work.has_out, tie, work.queue, start, sections
     )
     ends = np.empty(len(counts) + 1, dtype=np.int64)

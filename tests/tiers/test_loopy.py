@@ -138,6 +138,25 @@ def test_win_and_lose_propagate_level_by_level_through_the_tier() -> None:
     assert rem.tolist() == [3, 2, 1, 0, 4] and most == 4
 
 
+@pytest.mark.parametrize("copies", [1, 3, 20])
+def test_a_child_reached_by_many_moves_counts_once(copies: int) -> None:
+    # Rank 0 moves to rank 1 and rank 2 (both over, WIN for their mover) `copies` times each,
+    # rank 3 to rank 0; parents lists name each parent `copies` times, short lists and long
+    # ones alike.
+    moves = [(0, 1, 0)] * copies + [(0, 2, 0)] * copies
+    game = ListedGame({0: [moves, Value.WIN, Value.WIN, [(0, 0, 0)] * copies]}, {0: []}, inner=True)
+    listed = game.parents
+
+    def parents(tier: int, ranks: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        indptr, found = listed(tier, ranks)
+        return indptr * copies, np.repeat(found, copies)
+
+    game.parents = parents  # type: ignore[method-assign]
+    value, rem = unpack(solve_loopy(game, 0, [])[0])
+    assert value.tolist() == [LOSE, WIN, WIN, WIN]
+    assert rem.tolist() == [1, 0, 0, 2]
+
+
 class _WideGame(TieredGame):
     """Tier 1 of `size` ranks with moves inside it and to tier 0, drawn as numpy arrays (large
     tiers cheaply); tier 0's records are given, with remoteness up to `far`."""
