@@ -26,7 +26,6 @@ __all__ = [
     "gather_level",
     "get_bits",
     "init_loopy",
-    "level_counts",
     "lookup",
     "lookup_scores",
     "most_level",
@@ -223,9 +222,11 @@ def init_loopy(  # type: ignore[no-untyped-def]
       if `p` has no child inside the tier it is a LOSE at ``l``, marked ``PENDING_LOSE`` until
       the propagation reaches level ``l``.
 
-    Returns the first move whose in-tier child rank is out of range, or -1.
+    Returns ``(bad, most)``: the first move whose in-tier child rank is out of range, or -1;
+    the highest level of the summaries written (0 if none).
     """
     size = value.shape[0]
+    most = _NONE
     for i in range(ranks.shape[0]):
         p = ranks[i]
         if primitive[i] != UNDECIDED:
@@ -246,7 +247,7 @@ def init_loopy(  # type: ignore[no-untyped-def]
             if which[e] == 0:
                 c = rank[e]
                 if c < 0 or c >= size:
-                    return e
+                    return e, most
                 buf[n] = c
                 n += 1
             else:
@@ -267,52 +268,18 @@ def init_loopy(  # type: ignore[no-untyped-def]
         if has_out:
             if win != 0:
                 out[p] = 2 * top + win
+                level = win
             elif block:
                 out[p] = top + tie
+                level = tie
             else:
                 out[p] = lose
+                level = lose
                 if k == 0:
                     value[p] = PENDING_LOSE
-    return -1
-
-
-@nb.njit(cache=True, nogil=True)
-def level_counts(value, out, top, has_out, tie):  # type: ignore[no-untyped-def]
-    """How many positions each level of a phase gathers from the first pass (see
-    :func:`gather_level`): ``counts[level]``, the array one longer than the highest level.
-
-    WIN/LOSE phase (`tie` False): at level 0 the WIN and LOSE primitives, at level ``l`` the
-    ``PENDING_LOSE`` positions and the open positions with a LOSE child at ``l`` in an earlier
-    tier. TIE phase: at level 0 the TIE primitives, at level ``t`` the open positions with a
-    TIE child at ``t`` in an earlier tier. Cost: two passes over the tier.
-    """
-    most = 0
-    if has_out:
-        for p in range(value.shape[0]):
-            v = value[p]
-            if v in (UNDECIDED, PENDING_LOSE):
-                level = np.int64(out[p]) % top
-                if level > most:
-                    most = level
-    counts = np.zeros(most + 1, dtype=np.int64)
-    for p in range(value.shape[0]):
-        v = value[p]
-        if tie:
-            if v == TIE:
-                counts[0] += 1
-            elif has_out and v == UNDECIDED:
-                o = np.int64(out[p])
-                if top < o < 2 * top:
-                    counts[o - top] += 1
-        elif v in (WIN, LOSE):
-            counts[0] += 1
-        elif has_out and v == PENDING_LOSE:
-            counts[np.int64(out[p])] += 1
-        elif has_out and v == UNDECIDED:
-            o = np.int64(out[p])
-            if o > 2 * top:
-                counts[o - 2 * top] += 1
-    return counts
+            if level > most:
+                most = level
+    return -1, most
 
 
 @nb.njit(cache=True, nogil=True)
@@ -380,27 +347,38 @@ def _filed_level(v, o, top, has_out, tie):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, nogil=True)
-def file_levels(value, out, top, has_out, tie, queue, start, sections):  # type: ignore[no-untyped-def]
-    """File at the end of `queue` every position a phase may gather at a level from the first
-    pass (:func:`_filed_level`), level after level, each level's in rank order:
-    ``queue[sections[l]:sections[l + 1]]`` for level ``l < len(sections) - 1``, the last
-    section ending at the end of the queue.
+def file_levels(value, out, top, has_out, tie, queue, start, counts, sections):  # type: ignore[no-untyped-def]
+    """Count the positions each level of a phase gathers from the first pass and file at the
+    end of `queue` every position the phase may gather at a level (:func:`_filed_level`).
 
-    Returns False, filing nothing, if they do not fit after queue entry `start`. Cost: two
-    passes over the tier (instead of one per level with :func:`gather_level`).
+    ``counts[level]`` (one entry per level, up to the highest summary's) becomes the number
+    :func:`gather_level` gathers there: in the WIN/LOSE phase (`tie` False) at level 0 the WIN
+    and LOSE primitives, at level ``l`` the ``PENDING_LOSE`` positions and the open positions
+    with a LOSE child at ``l`` in an earlier tier; in the TIE phase at level 0 the TIE
+    primitives, at level ``t`` the open positions with a TIE child at ``t`` in an earlier tier.
+
+    The filed positions go level after level, each level's in rank order:
+    ``queue[sections[l]:sections[l + 1]]`` for level ``l``, the last section ending at the end
+    of the queue. Returns False, filing nothing, if there is nothing to gather or the sections
+    do not fit after queue entry `start`. Cost: two passes over the tier (one if False),
+    instead of one per level with :func:`gather_level`.
     """
     size = value.shape[0]
-    levels = sections.shape[0] - 1
+    levels = counts.shape[0]
+    counts[:] = 0
     sections[:] = 0
     for p in range(size):
+        v = value[p]
         o = np.int64(out[p]) if has_out else np.int64(0)
-        level = _filed_level(value[p], o, top, has_out, tie)
+        level = _filed_level(v, o, top, has_out, tie)
         if level >= 0:
             sections[level + 1] += 1
+            if tie or v != UNDECIDED or o > 2 * top:  # not a LOSE held back by a farther WIN
+                counts[level] += 1
     total = 0
     for level in range(levels):
         total += sections[level + 1]
-    if total > size - start:
+    if total > size - start or not counts.any():
         return False
     sections[0] = size - total
     for level in range(levels):
@@ -466,7 +444,7 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
     parent's counter, and a parent whose children are then all WIN becomes a LOSE at
     ``max(level + 1, l)`` (``l``: its farthest WIN child in an earlier tier) unless an earlier
     tier gives it a better value; one decided later than ``level + 1`` is ``PENDING_LOSE``
-    until :func:`gather_level` reaches its level. `counts` (:func:`level_counts`) follows: a
+    until :func:`gather_level` reaches its level. `counts` (:func:`file_levels`) follows: a
     parent gathered at a later level loses its count there, a new ``PENDING_LOSE`` adds one.
     Returns ``(tail, bad, stop)``: the new queue tail; the index in `pranks` of a parent that
     is out of range or whose counter would go below zero (parents not inverse to children), or

@@ -36,7 +36,6 @@ from perfectplay.tiers._kernels import (
     finish_records,
     gather_level,
     init_loopy,
-    level_counts,
     most_level,
     next_level,
     take_level,
@@ -136,8 +135,11 @@ def _count(
     children: Sequence[SolvedTier],
     pool: ThreadPoolExecutor | None,
     advance: Callable[[int], None] | None,
-) -> None:
+) -> int:
+    """The first pass (:func:`~perfectplay.tiers._kernels.init_loopy`, batches in parallel);
+    returns the highest level of the summaries of children in earlier tiers (0 if none)."""
     size = len(work.value)
+    levels: list[int] = [0]  # one entry per batch (list.append is atomic)
 
     def one(start: int) -> None:
         stop = min(start + BATCH, size)
@@ -150,11 +152,12 @@ def _count(
                 f"{game.info.name}: a position of tier {tier} has {most} moves, more than "
                 f"max_moves() = {game.max_moves()}"
             )
-        bad = init_loopy(
+        bad, level = init_loopy(
             ranks, moves.primitive, moves.indptr, moves.which, moves.rank, batch.child_value,
             batch.child_rem, work.has_out, work.value, work.counter, work.out, work.top,
             np.empty(most, dtype=np.int64),
         )  # fmt: skip
+        levels.append(level)
         if bad >= 0:
             parent = int(ranks[np.searchsorted(moves.indptr, bad, side="right") - 1])
             raise GameDefinitionError(
@@ -170,6 +173,7 @@ def _count(
             one(start)
     else:
         list(pool.map(one, starts))
+    return max(levels)
 
 
 def _parents(
@@ -210,7 +214,13 @@ def _not_inverse(
 
 
 def _propagate(
-    game: TieredGame, tier: int, work: _Tier, tie: bool, start: int, pool: ThreadPoolExecutor | None
+    game: TieredGame,
+    tier: int,
+    work: _Tier,
+    tie: bool,
+    start: int,
+    levels: int,
+    pool: ThreadPoolExecutor | None,
 ) -> NDArray[np.int64]:
     """Run one phase (WIN/LOSE, or TIE) level by level from queue entry `start` until no level
     has anything left; returns where each level's run of the queue ends (``ends[level]``).
@@ -221,11 +231,10 @@ def _propagate(
     Where they do not fit, or the queue would reach them, each level scans the tier instead
     (:func:`~perfectplay.tiers._kernels.gather_level`): the same positions, a pass per level.
     """
-    counts = level_counts(work.value, work.out, work.top, work.has_out, tie)
-    sections = np.empty(len(counts) + 1, dtype=np.int64)
-    # Nothing to start from: nothing is decided in this phase (nor filed).
-    filed = counts.any() and file_levels(
-        work.value, work.out, work.top, work.has_out, tie, work.queue, start, sections
+    counts = np.empty(levels, dtype=np.int64)
+    sections = np.empty(levels + 1, dtype=np.int64)
+    filed = file_levels(
+        work.value, work.out, work.top, work.has_out, tie, work.queue, start, counts, sections
     )
     ends = np.empty(len(counts) + 1, dtype=np.int64)
     buf = np.empty(0, dtype=np.int64)
@@ -333,9 +342,9 @@ def solve_loopy(
     work = _Tier(size, children, _counter_dtype(game.max_moves()))
     pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
     try:
-        _count(game, tier, work, children, pool, advance)
-        win_lose = _propagate(game, tier, work, False, 0, pool)
-        ties = _propagate(game, tier, work, True, int(win_lose[-1]), pool)
+        levels = 1 + _count(game, tier, work, children, pool, advance)
+        win_lose = _propagate(game, tier, work, False, 0, levels, pool)
+        ties = _propagate(game, tier, work, True, int(win_lose[-1]), levels, pool)
     finally:
         if pool is not None:
             pool.shutdown()
