@@ -29,6 +29,7 @@ __all__ = [
     "lookup",
     "lookup_scores",
     "most_level",
+    "moves_fit",
     "next_level",
     "scatter_records",
     "set_bits",
@@ -42,6 +43,22 @@ PENDING_LOSE = 253
 """Value code of a position known to be a LOSE at a level the propagation has not reached."""
 
 _NONE = np.int32(0)  # "no such child" in the out-of-tier summaries (levels there are >= 1)
+
+
+@nb.njit(cache=True, nogil=True)
+def moves_fit(primitive, indptr, moves):  # type: ignore[no-untyped-def]
+    """Whether ``children``'s arrays hold together (lengths already checked): `indptr` runs
+    from 0 to `moves` without going down, each primitive code is WIN, LOSE, TIE or UNDECIDED,
+    and a position that is over has no moves. One pass; the caller finds what is wrong."""
+    if indptr[0] != 0 or indptr[indptr.shape[0] - 1] != moves:
+        return False
+    for p in range(primitive.shape[0]):
+        v = primitive[p]
+        if indptr[p + 1] < indptr[p]:
+            return False
+        if v != UNDECIDED and (not 0 <= v <= WIN or indptr[p + 1] != indptr[p]):
+            return False
+    return True
 
 
 @nb.njit(cache=True, nogil=True)

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError
 from perfectplay.protocol.tiered import TieredGame, TierMoves
-from perfectplay.tiers._kernels import lookup, lookup_scores
+from perfectplay.tiers._kernels import lookup, lookup_scores, moves_fit
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 __all__ = ["BATCH", "Batch", "SolvedTier", "expand", "slot_ranks"]
@@ -66,6 +66,16 @@ def _checked(game: TieredGame, tier: int, ranks: NDArray[np.int64], scored: bool
     m = len(moves.rank)
     if moves.indptr.shape != (k + 1,) or len(moves.primitive) != k or len(moves.which) != m:
         raise GameDefinitionError(f"{name} gave arrays of inconsistent lengths for {k} ranks")
+    if not moves_fit(moves.primitive, moves.indptr, m):
+        _misfit(name, ranks, moves)
+    if scored and (moves.gain is None or moves.score is None):
+        raise GameDefinitionError(f"{name}: a scored game must give gain and score")
+    return moves
+
+
+def _misfit(name: str, ranks: NDArray[np.int64], moves: TierMoves) -> None:
+    """Raise what :func:`~perfectplay.tiers._kernels.moves_fit` found wrong in `moves`."""
+    k, m = len(ranks), len(moves.rank)
     counts = np.diff(moves.indptr)
     if k and (moves.indptr[0] != 0 or moves.indptr[-1] != m or (counts < 0).any()):
         raise GameDefinitionError(f"{name} gave an indptr that does not cover its moves")
@@ -79,9 +89,6 @@ def _checked(game: TieredGame, tier: int, ranks: NDArray[np.int64], scored: bool
     if over_with_moves.any():
         p = int(ranks[np.flatnonzero(over_with_moves)[0]])
         raise GameDefinitionError(f"{name}: rank {p} is over (primitive) but has moves")
-    if scored and (moves.gain is None or moves.score is None):
-        raise GameDefinitionError(f"{name}: a scored game must give gain and score")
-    return moves
 
 
 def expand(
@@ -93,8 +100,8 @@ def expand(
 ) -> Batch:
     """The moves of `ranks` and the values of their children in earlier tiers.
 
-    Cost: one ``children`` call plus one pass over the moves per child tier, each a random
-    read of that tier's records.
+    Cost: one ``children`` call, a pass over its arrays to check them, and one pass over the
+    moves per child tier, each a random read of that tier's records.
 
     Raises
     ------
