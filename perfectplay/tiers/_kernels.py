@@ -478,8 +478,20 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
         for e in range(lo, hi):
             if pranks[e] < 0 or pranks[e] >= size:
                 return tail, e, -1
-        # Each parent once: a long list sorted in `buf`, a short one (most) kept where it is,
-        # an entry passed over where an equal one comes before it (no copy, no sort).
+        if v == LOSE:  # a parent met again is a WIN already: no need to spot repeats
+            for e in range(lo, hi):
+                q = pranks[e]
+                if value[q] != UNDECIDED:
+                    continue
+                value[q] = WIN
+                queue[tail] = q
+                tail += 1
+                if has_out and np.int64(out[q]) > 2 * top:
+                    counts[np.int64(out[q]) - 2 * top] -= 1
+            continue
+        # A WIN takes one off each parent's counter once: a long list is sorted in `buf`, a
+        # short one (most) kept where it is, an entry passed over where an equal one comes
+        # before it (no copy, no sort).
         long = hi - lo > 16
         k = hi - lo
         if long:
@@ -500,27 +512,20 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
                     continue
             if value[q] != UNDECIDED:
                 continue
-            if v == LOSE:
-                value[q] = WIN
+            if counter[q] == 0:
+                return tail, lo, -1
+            counter[q] -= 1
+            if counter[q] != 0:
+                continue
+            if has_out and np.int64(out[q]) >= top:
+                continue
+            if has_out and np.int64(out[q]) > level + 1:
+                value[q] = PENDING_LOSE
+                counts[np.int64(out[q])] += 1
+            else:
+                value[q] = LOSE
                 queue[tail] = q
                 tail += 1
-                if has_out and np.int64(out[q]) > 2 * top:
-                    counts[np.int64(out[q]) - 2 * top] -= 1
-            else:
-                if counter[q] == 0:
-                    return tail, lo, -1
-                counter[q] -= 1
-                if counter[q] != 0:
-                    continue
-                if has_out and np.int64(out[q]) >= top:
-                    continue
-                if has_out and np.int64(out[q]) > level + 1:
-                    value[q] = PENDING_LOSE
-                    counts[np.int64(out[q])] += 1
-                else:
-                    value[q] = LOSE
-                    queue[tail] = q
-                    tail += 1
     return tail, -1, -1
 
 
