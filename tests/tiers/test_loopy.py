@@ -33,13 +33,18 @@ def test_every_tier_equals_solve_retrograde_on_the_whole_graph(game: RandomTiere
         assert rem.tolist() == game.by_rank(tier, expected.remoteness, NO_REMOTENESS).tolist()
 
 
+def _drawn_tier(game: RandomTieredGame, data: st.DataObject) -> tuple[int, list[SolvedTier]]:
+    """A tier drawn from `game` and its child tiers, solved."""
+    solved = solve_by_workers(game)
+    tier = data.draw(st.sampled_from(game.tiers()))
+    return tier, [solved[c] for c in game.child_tiers(tier)]
+
+
 @given(random_tiered_games(scored=False), st.data())
 def test_two_threads_give_the_same_records_in_the_narrowest_dtype(
     game: RandomTieredGame, data: st.DataObject
 ) -> None:
-    solved = solve_by_workers(game)
-    tier = data.draw(st.sampled_from(game.tiers()))
-    children = [solved[c] for c in game.child_tiers(tier)]
+    tier, children = _drawn_tier(game, data)
     done: list[int] = []
     records, most = solve_loopy(game, tier, children, jobs=2, advance=done.append)
     one, most_one = solve_loopy(game, tier, children)
@@ -53,9 +58,7 @@ def test_two_threads_give_the_same_records_in_the_narrowest_dtype(
 def test_levels_filed_at_the_end_of_the_queue_give_what_a_scan_per_level_gives(
     game: RandomTieredGame, data: st.DataObject
 ) -> None:
-    solved = solve_by_workers(game)
-    tier = data.draw(st.sampled_from(game.tiers()))
-    children = [solved[c] for c in game.child_tiers(tier)]
+    tier, children = _drawn_tier(game, data)
     records, most = solve_loopy(game, tier, children)
     mp = pytest.MonkeyPatch()
     counted = loopy.file_levels
