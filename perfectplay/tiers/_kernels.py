@@ -178,6 +178,15 @@ def combine_scores(primitive, indptr, gain, child_score, terminal, score):  # ty
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def _occurs(a, lo, hi, x):  # type: ignore[no-untyped-def]
+    """Whether `x` is among ``a[lo:hi]``. Cost: ``hi - lo`` comparisons."""
+    for j in range(lo, hi):
+        if a[j] == x:
+            return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def _distinct(buf, n):  # type: ignore[no-untyped-def]
     """Move the distinct entries of ``buf[:n]`` to its front; returns their number.
 
@@ -197,12 +206,7 @@ def _distinct(buf, n):  # type: ignore[no-untyped-def]
     k = 0
     for i in range(n):
         x = buf[i]
-        new = True
-        for j in range(k):
-            if buf[j] == x:
-                new = False
-                break
-        if new:
+        if not _occurs(buf, 0, k, x):
             buf[k] = x
             k += 1
     return k
@@ -503,12 +507,7 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
                 q = buf[e]
             else:
                 q = pranks[lo + e]
-                seen = False
-                for f in range(lo, lo + e):
-                    if pranks[f] == q:
-                        seen = True
-                        break
-                if seen:
+                if _occurs(pranks, lo, lo + e, q):
                     continue
             if value[q] != UNDECIDED:
                 continue
