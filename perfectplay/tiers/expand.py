@@ -75,9 +75,9 @@ def _checked(game: TieredGame, tier: int, ranks: NDArray[np.int64], scored: bool
 
 def _misfit(name: str, ranks: NDArray[np.int64], moves: TierMoves) -> None:
     """Raise what :func:`~perfectplay.tiers._kernels.moves_fit` found wrong in `moves`."""
-    k, m = len(ranks), len(moves.rank)
+    m = len(moves.rank)
     counts = np.diff(moves.indptr)
-    if k and (moves.indptr[0] != 0 or moves.indptr[-1] != m or (counts < 0).any()):
+    if moves.indptr[0] != 0 or moves.indptr[-1] != m or (counts < 0).any():
         raise GameDefinitionError(f"{name} gave an indptr that does not cover its moves")
     if not _PRIMITIVE[moves.primitive].all():
         bad = np.flatnonzero(~_PRIMITIVE[moves.primitive])

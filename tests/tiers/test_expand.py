@@ -91,6 +91,12 @@ def test_broken_moves_are_refused_naming_what(
         expand(game, 1, np.arange(3, dtype=np.int64), _zero(), False)
 
 
+def test_an_empty_batch_with_an_indptr_past_its_moves_is_refused() -> None:
+    game = _two_tiers(lambda m: m._replace(indptr=m.indptr + 1))
+    with pytest.raises(GameDefinitionError, match="indptr that does not cover"):
+        expand(game, 1, np.empty(0, dtype=np.int64), _zero(), False)
+
+
 def test_a_move_to_a_child_rank_that_is_no_position_is_refused() -> None:
     children = [SolvedTier(0, np.array([1, 0], np.uint8), None)]  # rank 1: no position
     with pytest.raises(
