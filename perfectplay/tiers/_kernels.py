@@ -180,10 +180,10 @@ def combine_scores(primitive, indptr, gain, child_score, terminal, score):  # ty
 @nb.njit(cache=True, nogil=True, inline="always")
 def _occurs(a, lo, hi, x):  # type: ignore[no-untyped-def]
     """Whether `x` is among ``a[lo:hi]``. Cost: ``hi - lo`` comparisons."""
-    for j in range(lo, hi):
-        if a[j] == x:
-            return True
-    return False
+    j = lo
+    while j < hi and a[j] != x:
+        j += 1
+    return j < hi
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
