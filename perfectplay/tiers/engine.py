@@ -46,7 +46,7 @@ from perfectplay.tiers.plan import (
 )
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.scheduler import Machine, Scheduler
-from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest
+from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest, tier_file
 
 __all__ = [
     "DASK_CHUNK",
@@ -151,8 +151,8 @@ def _chunking(chunk_size: int | None, dask: bool) -> tuple[int, int]:
 def _check_resources(
     game: TieredGame, order: list[int], directory: str | None, machine: Machine
 ) -> int:
-    """Refuse a game whose largest tier (with its child tiers) or files will not fit; return
-    the memory figure accepted (bytes), which tiers run at once stay within."""
+    """Refuse a game whose largest tier (with its child tiers) or files yet to write will not
+    fit; return the memory figure accepted (bytes), which tiers run at once stay within."""
     sizes = machine.sizes
     worst = 0
     worst_tier = order[0] if order else 0
@@ -165,8 +165,9 @@ def _check_resources(
         if need > worst:
             worst, worst_tier = need, t
     _refuse(game, worst_tier, worst)
-    if directory is not None:
-        disk = sum(_stored_estimate(game, t, sizes[t]) for t in order)
+    if directory is not None:  # the tiers a resumed solve has yet to write
+        todo = [t for t in order if not os.path.exists(tier_file(directory, game.tier_label(t)))]
+        disk = sum(_stored_estimate(game, t, sizes[t]) for t in todo)
         existing = os.path.abspath(directory)  # the directory is created only once accepted
         while not os.path.exists(existing):
             existing = os.path.dirname(existing)

@@ -282,6 +282,12 @@ class MemoryStore:
         return self.tiers[tier]
 
 
+def tier_file(directory: str, label: str) -> str:
+    """The path of the tier file of the tier labelled `label` in `directory` (it exists once
+    the tier is complete)."""
+    return os.path.join(directory, f"tier-{label}.tier")
+
+
 class DirectoryStore:
     """A tier directory being written: manifest checks, chunk files, tier files, resume.
 
@@ -413,7 +419,7 @@ class DirectoryStore:
 
     def tier_path(self, tier: int) -> str:
         """The tier file of `tier`."""
-        return os.path.join(self.directory, f"tier-{self.labels[tier]}.tier")
+        return tier_file(self.directory, self.labels[tier])
 
     def chunk_path(self, tier: int, start: int) -> str:
         """The chunk file of the chunk of `tier` starting at rank `start`."""

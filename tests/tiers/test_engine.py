@@ -273,6 +273,22 @@ def test_disk_too_small_is_refused_before_anything_is_written(
         assert sorted(tmp_path.rglob("*")) == before
 
 
+def test_a_resume_counts_only_the_disk_of_the_tiers_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solve_tiers(Ladder(5000), tmp_path, progress=False).close()
+    files = sorted(tmp_path.glob("*.tier"))
+    last = files[-1].read_bytes()
+    files[-1].unlink()
+    real = shutil.disk_usage
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: real(path)._replace(free=100))
+    with pytest.raises(TooLargeError, match=r"ladder: .* of disk .* 100 B free"):
+        solve_tiers(Ladder(5000), tmp_path, progress=False)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: real(path)._replace(free=10 * len(last)))
+    solve_tiers(Ladder(5000), tmp_path, progress=False).close()
+    assert files[-1].read_bytes() == last
+
+
 def test_a_directory_of_another_game_is_refused_and_left_alone(tmp_path: Path) -> None:
     solve_tiers(Ladder(40), tmp_path, progress=False).close()
     before = tree(tmp_path)
