@@ -126,8 +126,10 @@ def _run_tiers(args: argparse.Namespace) -> int:
         return 0
     positions = sum(analysis.positions.values())
     classes = sum(analysis.classes.values())
+    starts = len(db.tiered.starts())
+    origin = "the start" if starts == 1 else f"any of its {starts} starts"
     lines = [
-        f"{title}: {positions:,} positions reachable from the start, stored as {classes:,} "
+        f"{title}: {positions:,} positions reachable from {origin}, stored as {classes:,} "
         "classes (a position and its symmetric images are one class)",
         "positions by value and remoteness:",
         remoteness_table([(value, r, p) for value, r, _, p in analysis.remoteness]),

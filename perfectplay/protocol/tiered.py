@@ -41,6 +41,9 @@ Optional extras, each with what the engine does without it:
                          slots are stored as "no position" (0), which compresses to nothing.
 ``orbit_sizes(t, rs)``   how many positions each canonical rank stands for (symmetric images).
                          Without it: 1 (no symmetry). ``analyze`` counts positions with it.
+``starts()``             every start of a game with more than one (Squadro: either player may
+                         move first), as ``(tier, rank)``. Without it: ``initial()`` alone.
+                         ``analyze`` counts the positions reachable from any start.
 ``tier_label(t)``        a short name of the tier for file names and tables. Without: ``str(t)``.
 ``tier_group(t)``        the name of the tiers reported together by ``analyze --by-tier`` (many
                          small tiers: Connect Four by column heights, per number of stones).
@@ -226,6 +229,11 @@ class TieredGame:
     def orbit_sizes(self, tier: int, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
         """How many positions each canonical rank stands for. Default: 1 each."""
         return np.ones(len(ranks), dtype=np.int64)
+
+    def starts(self) -> Sequence[tuple[int, int]]:
+        """Every start of the game as ``(tier, canonical rank)``, :meth:`initial` first.
+        Default: ``initial()`` alone."""
+        return [self.initial()]
 
     def tier_label(self, tier: int) -> str:
         """A short name of `tier` for file names and tables. Default: ``str(tier)``."""

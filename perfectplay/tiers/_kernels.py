@@ -19,6 +19,7 @@ __all__ = [
     "apply_tie_level",
     "apply_win_lose_level",
     "claim_bits",
+    "claim_bits_where",
     "combine",
     "combine_scores",
     "file_levels",
@@ -33,6 +34,7 @@ __all__ = [
     "next_level",
     "scatter_records",
     "set_bits",
+    "set_bits_where",
     "take_level",
 ]
 
@@ -622,6 +624,31 @@ def claim_bits(flags, ranks):  # type: ignore[no-untyped-def]
             flags[r >> 3] |= bit
             out[n] = r
             n += 1
+    return out[:n]
+
+
+@nb.njit(cache=True, nogil=True)
+def set_bits_where(flags, which, rank, j):  # type: ignore[no-untyped-def]
+    """:func:`set_bits` of the ranks of the moves with ``which == j`` (one pass, no copy)."""
+    for i in range(which.shape[0]):
+        if which[i] == j:
+            r = rank[i]
+            flags[r >> 3] |= np.uint8(1 << (r & 7))
+
+
+@nb.njit(cache=True, nogil=True)
+def claim_bits_where(flags, which, rank, j):  # type: ignore[no-untyped-def]
+    """:func:`claim_bits` of the ranks of the moves with ``which == j``."""
+    out = np.empty(which.shape[0], dtype=np.int64)
+    n = 0
+    for i in range(which.shape[0]):
+        if which[i] == j:
+            r = rank[i]
+            bit = np.uint8(1 << (r & 7))
+            if not flags[r >> 3] & bit:
+                flags[r >> 3] |= bit
+                out[n] = r
+                n += 1
     return out[:n]
 
 

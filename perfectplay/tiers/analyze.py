@@ -2,11 +2,11 @@
 
 A ranking may number more slots than the game reaches (a superset ranking), so counting the
 records would count positions no game ever sees. :func:`analyze_tiers` walks forward from the
-start instead, as GamesmanOne's analyzer does: tiers in reverse solving order (parents
-first), every reached position's children marked reached in their tiers, breadth first inside
-tiers with inner moves. Each reached symmetry class is counted once as a *class* and
-``orbit_sizes`` times as *positions* (the positions it stands for). Values are for the player
-to move.
+start instead (from every start of a game with several, ``starts``), as GamesmanOne's analyzer
+does: tiers in reverse solving order (parents first), every reached position's children
+marked reached in their tiers, breadth first inside tiers with inner moves. Each reached
+symmetry class is counted once as a *class* and ``orbit_sizes`` times as *positions* (the
+positions it stands for). Values are for the player to move.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay.tiers._kernels import claim_bits, set_bits
+from perfectplay.tiers._kernels import claim_bits_where, set_bits, set_bits_where
 from perfectplay.tiers.database import TierDatabase
 from perfectplay.tiers.expand import BATCH
 from perfectplay.tiers.files import atomic_write_bytes
@@ -136,12 +136,11 @@ class _Walk:
             moves = self.game.children(tier, ranks[start : start + BATCH])
             for j, (flags, lock) in enumerate(zip(targets, locks, strict=True), start=1):
                 with lock:  # a byte holds 8 ranks: threads marking one tier take turns
-                    set_bits(flags, moves.rank[moves.which == j])
+                    set_bits_where(flags, moves.which, moves.rank, j)
             if own is None:
                 return np.empty(0, dtype=np.int64)
-            inner = np.asarray(moves.rank[moves.which == 0], dtype=np.int64)
             with own_lock:
-                return np.asarray(claim_bits(own, inner), dtype=np.int64)
+                return np.asarray(claim_bits_where(own, moves.which, moves.rank, 0), np.int64)
 
         starts = range(0, len(ranks), BATCH)
         if self.pool is None or len(ranks) <= BATCH:
@@ -196,22 +195,22 @@ class _Counter:
             return
         if self.records is None:
             self.records = self.db.records(self.tier)
-        value, rem = unpack(self.records[ranks])
+        keys = self.records[ranks].astype(np.int64)  # a record is its value and remoteness
         orbit = np.concatenate(
             [
                 self.db.tiered.orbit_sizes(self.tier, ranks[s : s + BATCH])
                 for s in range(0, len(ranks), BATCH)
             ]
-        ).astype(np.int64)
-        span = int(rem.max(initial=0)) + 2
-        key = value.astype(np.int64) * span + rem + 1
-        classes = np.bincount(key, minlength=4 * span)
-        positions = np.bincount(key, weights=orbit, minlength=4 * span)
-        for k in np.flatnonzero(classes):
-            v, r = Value(int(k) // span), int(k) % span - 1
-            self.counts.classes[v.name] += int(classes[k])
-            self.counts.positions[v.name] += int(positions[k])
-            row = self.table.setdefault((int(v), r), [0, 0])
+        )
+        classes = np.bincount(keys)
+        positions = np.bincount(keys, weights=orbit)
+        found = np.flatnonzero(classes)
+        values, rems = unpack(found.astype(self.records.dtype))
+        for k, v, r in zip(found.tolist(), values.tolist(), rems.tolist(), strict=True):
+            name = Value(v).name
+            self.counts.classes[name] += int(classes[k])
+            self.counts.positions[name] += int(positions[k])
+            row = self.table.setdefault((v, r), [0, 0])
             row[0] += int(classes[k])
             row[1] += int(positions[k])
 
@@ -235,7 +234,7 @@ def _grouped(game: Any, tiers: list[TierCounts]) -> list[TierCounts]:
 def analyze_tiers(
     db: TierDatabase, *, jobs: int | None = None, progress: bool | None = None
 ) -> Analysis:
-    """Count the positions reachable from the start of a solved tiered game.
+    """Count the positions reachable from the start (any start) of a solved tiered game.
 
     Parameters
     ----------
@@ -292,8 +291,8 @@ def analyze_tiers(
     per_tier: dict[int, TierCounts] = {}
     try:
         walk = _Walk(db, pool)
-        start_tier, start_rank = game.initial()
-        set_bits(walk._flags(start_tier), np.array([start_rank], dtype=np.int64))
+        for start_tier, start_rank in game.starts():
+            set_bits(walk._flags(start_tier), np.array([start_rank], dtype=np.int64))
         for tier in reversed(db.order):
             label = game.tier_label(tier)
             disable = None if progress is None else not progress

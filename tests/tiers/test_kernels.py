@@ -6,7 +6,13 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perfectplay.tiers._kernels import claim_bits, get_bits, set_bits
+from perfectplay.tiers._kernels import (
+    claim_bits,
+    claim_bits_where,
+    get_bits,
+    set_bits,
+    set_bits_where,
+)
 
 
 @given(
@@ -22,3 +28,18 @@ def test_claim_bits_returns_the_new_ranks_once_in_first_met_order(
     assert claimed.tolist() == [r for r in dict.fromkeys(ranks) if r not in set(before)]
     everything = np.arange(100, dtype=np.int64)
     assert everything[get_bits(flags, everything)].tolist() == sorted({*before, *ranks})
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 99)), max_size=60), st.integers(0, 3))
+def test_the_where_forms_take_the_moves_into_one_tier_only(
+    moves: list[tuple[int, int]], j: int
+) -> None:
+    which = np.array([w for w, _ in moves], dtype=np.int8)
+    rank = np.array([r for _, r in moves], dtype=np.int64)
+    mine = rank[which == j]
+    flags, plain = np.zeros(13, dtype=np.uint8), np.zeros(13, dtype=np.uint8)
+    assert claim_bits_where(flags, which, rank, j).tolist() == claim_bits(plain, mine).tolist()
+    assert flags.tolist() == plain.tolist()
+    set_bits_where(flags, which, rank, (j + 1) % 4)
+    set_bits(plain, rank[which == (j + 1) % 4])
+    assert flags.tolist() == plain.tolist()

@@ -210,6 +210,12 @@ class TieredSquadro(TieredGame):
     def initial(self) -> tuple[int, int]:
         return self.locate(self._game.initial())
 
+    def starts(self) -> list[tuple[int, int]]:
+        """Either player may move first: the start with the top player to move, then the
+        start with the left player to move (neither reaches the other)."""
+        top, left, _ = self._game.initial()
+        return [self.initial(), self.locate((top, left, "L"))]
+
     def position(self, tier: int, rank: int) -> SquadroPosition:
         s = self.shape(tier)
         if not 0 <= rank < 2 * s.half:

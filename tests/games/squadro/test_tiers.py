@@ -19,6 +19,8 @@ from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.games.squadro.rules import Squadro, SquadroPosition
 from perfectplay.games.squadro.tiers import TieredSquadro
+from perfectplay.tiers import solve_tiers
+from perfectplay.tiers.analyze import analyze_tiers
 from perfectplay.values import DRAW, UNDECIDED
 
 VARIANTS = [((1, 3), 1), ((1, 3), 2), ((2,), 1), ((3, 1, 2), 2), ((1, 3, 2, 3, 1), 4)]
@@ -144,6 +146,31 @@ def test_engine_equals_the_in_memory_solver(
         assert values[DRAW] == 30  # endless play, as in the full game
 
 
+class LeftFirst(Squadro):
+    """The game from its other start: the left player moves first."""
+
+    def initial(self) -> SquadroPosition:
+        top, left, _ = super().initial()
+        return top, left, "L"
+
+
+def test_analyze_counts_what_either_start_reaches(
+    solved_small: tuple[TieredSquadro, GameSolution[SquadroPosition]],
+) -> None:
+    game, from_top = solved_small
+    from_left = solve(LeftFirst(game.speeds, game.home))
+    values = {}
+    for solved in (from_top, from_left):
+        for pid in range(len(solved)):
+            position = solved.position_of(pid)
+            values[position] = solved.value(position).name
+    assert len(values) > max(len(from_top), len(from_left))  # each reaches positions of its own
+    assert [game.locate(s.initial) for s in (from_top, from_left)] == game.starts()
+    analysis = analyze_tiers(solve_tiers(game, progress=False), progress=False)
+    assert analysis.positions == analysis.classes == {**dict.fromkeys(
+        ("WIN", "LOSE", "TIE", "DRAW"), 0), **Counter(values.values())}  # fmt: skip
+
+
 def test_command_line_solves_queries_and_analyzes(tmp_path: Path) -> None:
     directory = tmp_path / "sq"
     params = ["--param", "speeds=1,3", "--param", "home=2"]
@@ -154,3 +181,4 @@ def test_command_line_solves_queries_and_analyzes(tmp_path: Path) -> None:
     assert query.code == 0 and "value:" in query.out
     analyzed = run_cli(["analyze", str(directory), "--by-tier"])
     assert analyzed.code == 0 and "top 0 left 0" in analyzed.out
+    assert "reachable from any of its 2 starts" in analyzed.out
