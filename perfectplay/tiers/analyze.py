@@ -11,13 +11,15 @@ positions it stands for). Values are for the player to move.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,6 +34,8 @@ from perfectplay.values import Value
 __all__ = ["Analysis", "TierCounts", "analyze_tiers"]
 
 _CACHE = "analysis.json"
+_WALK = "analysis.walk"
+"""The directory of a walk under way: reached flags per tier and the counts so far."""
 _BLOCK = 1 << 22
 """Ranks of a tier scanned at once for reached positions."""
 _NAMES = ("WIN", "LOSE", "TIE", "DRAW")
@@ -105,21 +109,60 @@ class Analysis:
 
 
 class _Walk:
-    """The forward pass: reached flags per tier (a bit per rank), filled parents first."""
+    """The forward pass: reached flags per tier (a bit per rank), filled parents first.
 
-    def __init__(self, db: TierDatabase, pool: ThreadPoolExecutor | None) -> None:
+    With a `directory`, each tier's flags are a file there, mapped into memory, so a walk
+    stopped at any point (kill -9 included) goes on from its files: a bit is set only for a
+    position reached, and setting it again changes nothing.
+    """
+
+    def __init__(
+        self, db: TierDatabase, pool: ThreadPoolExecutor | None, directory: str | None
+    ) -> None:
         self.db = db
         self.game = db.tiered
         self.pool = pool
+        self.directory = directory
         self.reached: dict[int, NDArray[np.uint8]] = {}
         self.locks: dict[int, threading.Lock] = {}
 
-    def _flags(self, tier: int) -> NDArray[np.uint8]:
+    def _path(self, tier: int) -> str:
+        assert self.directory is not None
+        return os.path.join(self.directory, f"{self.game.tier_label(tier)}.bits")
+
+    def _flags(self, tier: int, create: bool = True) -> NDArray[np.uint8] | None:
+        """`tier`'s flags: in memory, in its file, or new (zeros) if `create`."""
         flags = self.reached.get(tier)
-        if flags is None:
-            flags = self.reached[tier] = np.zeros(-(-self.game.tier_size(tier) // 8), np.uint8)
-            self.locks[tier] = threading.Lock()
+        if flags is not None:
+            return flags
+        size = -(-self.game.tier_size(tier) // 8)
+        if self.directory is None:
+            if not create:
+                return None
+            flags = np.zeros(size, np.uint8)
+        else:
+            path = self._path(tier)
+            exists = os.path.exists(path) and os.path.getsize(path) == size
+            if not exists and not create:
+                return None
+            flags = np.memmap(path, np.uint8, "r+" if exists else "w+", shape=(size,))
+        self.reached[tier] = flags
+        self.locks[tier] = threading.Lock()
         return flags
+
+    def mark(self, tier: int, ranks: NDArray[np.int64]) -> None:
+        """Mark `ranks` of `tier` reached (the starts)."""
+        flags = self._flags(tier)
+        assert flags is not None
+        set_bits(flags, ranks)
+
+    def forget(self, tier: int) -> None:
+        """Drop `tier`'s flags (walked and counted) and their file."""
+        self.reached.pop(tier, None)
+        self.locks.pop(tier, None)
+        if self.directory is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._path(tier))
 
     def expand(
         self, tier: int, ranks: NDArray[np.int64], own: NDArray[np.uint8] | None = None
@@ -128,7 +171,7 @@ class _Walk:
         those in `tier`, and return the ones not marked before (each once: the next frontier
         of the breadth-first walk, never every in-tier child at once)."""
         children = list(self.game.child_tiers(tier))
-        targets = [self._flags(c) for c in children]
+        targets = [cast("NDArray[np.uint8]", self._flags(c)) for c in children]
         locks = [self.locks[c] for c in children]
         own_lock = threading.Lock()
 
@@ -154,8 +197,7 @@ class _Walk:
     ) -> None:
         """Walk `tier` (breadth first inside it if it has inner moves), then `count` its
         reached ranks, a block at a time."""
-        flags = self.reached.pop(tier, None)
-        self.locks.pop(tier, None)
+        flags = self._flags(tier, create=False)
         if flags is None:
             return
         if not self.game.inner_moves(tier):  # every move leaves the tier: one pass, by blocks
@@ -183,11 +225,12 @@ def _blocks(flags: NDArray[np.uint8]) -> Iterator[NDArray[np.int64]]:
 
 
 class _Counter:
-    """Classes and positions of one tier by value, and of all tiers by value and remoteness."""
+    """Classes and positions of one tier by value, and by value and remoteness (``rows``)."""
 
-    def __init__(self, db: TierDatabase, tier: int, table: dict[tuple[int, int], list[int]]):
-        self.db, self.tier, self.table = db, tier, table
+    def __init__(self, db: TierDatabase, tier: int):
+        self.db, self.tier = db, tier
         self.counts = TierCounts(tier, db.tiered.tier_label(tier))
+        self.rows: dict[tuple[int, int], list[int]] = {}
         self.records: NDArray[Any] | None = None  # read at the first reached rank
 
     def __call__(self, ranks: NDArray[np.int64]) -> None:
@@ -210,9 +253,45 @@ class _Counter:
             name = Value(v).name
             self.counts.classes[name] += int(classes[k])
             self.counts.positions[name] += int(positions[k])
-            row = self.table.setdefault((v, r), [0, 0])
+            row = self.rows.setdefault((v, r), [0, 0])
             row[0] += int(classes[k])
             row[1] += int(positions[k])
+
+    def line(self) -> bytes:
+        """The tier's counts as one line of the walk's log."""
+        c = self.counts
+        rows = [[v, r, n, p] for (v, r), (n, p) in self.rows.items()]
+        record = {"tier": c.tier, "classes": c.classes, "positions": c.positions, "rows": rows}
+        return (json.dumps(record) + "\n").encode()
+
+
+class _Log:
+    """The counts of every tier walked so far, a line per tier appended to ``counts.jsonl`` in
+    the walk's directory: what a walk stopped midway keeps. A last line cut short by a stop is
+    dropped (that tier is walked again)."""
+
+    def __init__(self, directory: str | None, db: TierDatabase) -> None:
+        self.path = None if directory is None else os.path.join(directory, "counts.jsonl")
+        self.done: dict[int, _Counter] = {}
+        if self.path is None or not os.path.exists(self.path):
+            return
+        with open(self.path, "rb") as handle:
+            lines = handle.read().split(b"\n")
+        for raw in lines[:-1]:  # the part after the last newline is a cut line, or nothing
+            record = json.loads(raw)
+            counter = _Counter(db, record["tier"])
+            counter.counts.classes.update(record["classes"])
+            counter.counts.positions.update(record["positions"])
+            counter.rows = {(v, r): [n, p] for v, r, n, p in record["rows"]}
+            self.done[counter.tier] = counter
+        with open(self.path, "r+b") as handle:
+            handle.truncate(sum(len(raw) + 1 for raw in lines[:-1]))
+
+    def add(self, counter: _Counter) -> None:
+        self.done[counter.tier] = counter
+        if self.path is not None:
+            with open(self.path, "ab") as handle:  # kept by the system through a kill -9
+                handle.write(counter.line())
 
 
 def _grouped(game: Any, tiers: list[TierCounts]) -> list[TierCounts]:
@@ -250,7 +329,9 @@ def analyze_tiers(
     Analysis
         Per tier and overall: classes and positions per value, and per value and remoteness.
         A tier directory keeps the result in ``analysis.json`` and later calls read it back
-        while every tier file passes its checksums.
+        while every tier file passes its checksums. While the walk is under way it keeps its
+        flags and the counts of the tiers done in ``analysis.walk/``: a walk stopped at any
+        point (``kill -9`` included) goes on from there when called again.
 
     Raises
     ------
@@ -261,9 +342,10 @@ def analyze_tiers(
     -----
     Cost: one ``children`` call per reachable class (the moves, not the values, are needed),
     plus one decompression of each tier; from the cache, one read of the compressed files.
-    Memory: one flag byte per rank of the tiers being walked (a tier and its child tiers) and
-    one tier's records; reached ranks are taken 2^22 ranks at a time (a tier with inner moves
-    holds its breadth-first frontier, 8 bytes per reached rank).
+    Memory: one flag bit per rank of the tiers reached and not yet walked (in memory-mapped
+    files for a tier directory, as much disk) and one tier's records; reached ranks are taken
+    2^22 ranks at a time (a tier with inner moves holds its breadth-first frontier, 8 bytes
+    per reached rank).
 
     Examples
     --------
@@ -287,29 +369,42 @@ def analyze_tiers(
     game = db.tiered
     workers = jobs or os.cpu_count() or 1
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
-    table: dict[tuple[int, int], list[int]] = {}
-    per_tier: dict[int, TierCounts] = {}
+    walked = None if db.directory is None else os.path.join(db.directory, _WALK)
+    if walked is not None:
+        os.makedirs(walked, exist_ok=True)
+    log = _Log(walked, db)
     try:
-        walk = _Walk(db, pool)
+        walk = _Walk(db, pool, walked)
         for start_tier, start_rank in game.starts():
-            set_bits(walk._flags(start_tier), np.array([start_rank], dtype=np.int64))
+            if start_tier not in log.done:
+                walk.mark(start_tier, np.array([start_rank], dtype=np.int64))
         for tier in reversed(db.order):
-            label = game.tier_label(tier)
-            disable = None if progress is None else not progress
-            counter = _Counter(db, tier, table)
-            with tqdm(
-                desc=f"tier {label}", unit="pos", unit_scale=True, leave=False, disable=disable
-            ) as bar:
-                walk.tier(tier, bar.update, counter)
-            per_tier[tier] = counter.counts
+            if tier not in log.done:
+                label = game.tier_label(tier)
+                disable = None if progress is None else not progress
+                counter = _Counter(db, tier)
+                with tqdm(
+                    desc=f"tier {label}", unit="pos", unit_scale=True, leave=False,
+                    disable=disable,
+                ) as bar:  # fmt: skip
+                    walk.tier(tier, bar.update, counter)
+                log.add(counter)
+            walk.forget(tier)
     finally:
         if pool is not None:
             pool.shutdown()
+    table: dict[tuple[int, int], list[int]] = {}
+    for counter in log.done.values():
+        for key, (n, p) in counter.rows.items():
+            row = table.setdefault(key, [0, 0])
+            row[0] += n
+            row[1] += p
     rows = sorted(
         ((Value(v), r, c, p) for (v, r), (c, p) in table.items()),
         key=lambda row: (int(row[0]), row[1]),
     )
-    result = Analysis(_grouped(game, [per_tier[t] for t in db.order]), rows)
-    if cache is not None:
+    result = Analysis(_grouped(game, [log.done[t].counts for t in db.order]), rows)
+    if cache is not None and walked is not None:
         atomic_write_bytes(cache, [json.dumps(result.to_json(), sort_keys=True).encode()])
+        shutil.rmtree(walked)
     return result

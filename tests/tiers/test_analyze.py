@@ -4,17 +4,21 @@ the in-memory enumeration, with symmetry orbits counted; the analysis.json cache
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tier_dirs import memory_dir
+from cli_helpers import run_cli
+from tier_dirs import kill_when, memory_dir
 
 import perfectplay.tiers.analyze as analyze_module
 from perfectplay.api import solve
 from perfectplay.games.registry import load_game, load_tiered_game
+from perfectplay.solved import open_tiers
 from perfectplay.tiers import solve_tiers
 from perfectplay.tiers.analyze import Analysis, analyze_tiers
 from perfectplay.values import Value
@@ -143,3 +147,61 @@ def test_tiers_in_memory_write_no_cache(tmp_path: Path, monkeypatch: pytest.Monk
     db = solve_tiers(load_tiered_game("connect-four", rows=2, cols=2), progress=False)
     assert analyze_tiers(db, progress=False) == analyze_tiers(db, progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+class Stop(Exception):
+    """A walk stopped midway (as by a kill)."""
+
+
+@pytest.mark.parametrize("game_name", ["connect-four", "quixo"])
+@pytest.mark.parametrize("part", [0.0, 0.3, 0.6, 0.95])
+def test_a_stopped_walk_goes_on_from_its_files_to_the_same_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_name: str, part: float
+) -> None:
+    """Stopped after a `part` of its expansions (in the middle of a tier, loopy ones
+    included), with the last line of its log cut short, a walk started again counts what an
+    unstopped one does and leaves no walk files."""
+    params = {"rows": 3, "cols": 4} if game_name == "connect-four" else {"size": 3}
+    game = load_tiered_game(game_name, **params)
+    directory = tmp_path / "db"
+    solve_tiers(game, directory, progress=False).close()
+    real = analyze_module._Walk.expand
+    calls = [0]
+
+    def counted(self: Any, *args: Any) -> Any:
+        calls[0] -= 1
+        if calls[0] == -1:
+            raise Stop
+        return real(self, *args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(analyze_module._Walk, "expand", counted)
+        calls[0] = 1 << 30
+        expected = analyze_tiers(solve_tiers(game, progress=False), progress=False, jobs=2)
+        calls[0] = int(part * ((1 << 30) - calls[0]))
+        with pytest.raises(Stop), open_tiers(directory) as db:
+            analyze_tiers(db, progress=False, jobs=2)
+    log = directory / "analysis.walk" / "counts.jsonl"
+    assert list(log.parent.glob("*.bits"))  # the flags of tiers reached, not yet counted
+    with open(log, "ab") as handle:
+        handle.write(b'{"tier": 1, "clas')
+    with open_tiers(directory) as db:
+        assert analyze_tiers(db, progress=False, jobs=2) == expected
+    assert not (directory / "analysis.walk").exists() and (directory / "analysis.json").exists()
+
+
+def test_analyze_killed_and_run_again_counts_the_same(tmp_path: Path) -> None:
+    """``kill -9`` of a real ``perfectplay analyze`` midway: run again, it prints what an
+    unkilled run prints."""
+    for directory in memory_dir(tmp_path):
+        params = ["--param", "speeds=1,3,2", "--param", "home=2"]
+        solved = run_cli(["solve", "squadro", *params, "--tiers", str(directory / "a")])
+        assert solved.code == 0, solved.err
+        shutil.copytree(directory / "a", directory / "b")
+        expected = run_cli(["analyze", str(directory / "a")])
+        log = directory / "b" / "analysis.walk" / "counts.jsonl"
+        command = [sys.executable, "-m", "perfectplay", "analyze", str(directory / "b")]
+        assert kill_when(command, log.exists, 0.05)
+        assert log.exists() and not (directory / "b" / "analysis.json").exists()
+        again = run_cli(["analyze", str(directory / "b")])
+        assert again.code == 0 and again.out == expected.out
