@@ -12,7 +12,9 @@ A board is a ``uint64`` with bit ``c * (rows + 1) + r`` for the cell in column `
 shifting a board never carries a line from one column into the next. A position is
 ``(current, mask)``: the stones of the player to move, and every stone. ``current + mask``
 is a unique key of the position (adding ``mask`` sets the bit above each column's top stone
-and leaves ``current``'s stones below it readable), as is used for the transposition table.
+and leaves ``current``'s stones below it readable). The transposition table's key is that
+one, or, for positions of fewer than ``MIRROR_MAX_STONES`` stones, the smaller of it and the
+mirror image's, so that a position and its mirror image share their entry.
 
 Scores
 ------
@@ -61,6 +63,7 @@ from perfectplay.search._kernel_table import NO_BOUND, table_get, table_put, tab
 __all__ = [
     "ETC_MIN_EMPTY",
     "INVALID_MOVE",
+    "MIRROR_MAX_STONES",
     "move_bounds_kernel",
     "move_scores_kernel",
     "solve_kernel",
@@ -72,6 +75,11 @@ INVALID_MOVE = -1000
 ETC_MIN_EMPTY = 20
 """Enhanced transposition cutoffs are tried at nodes with this many empty cells or more: far
 from the leaves, where a subtree saved outweighs a probe per move (docs/search.md)."""
+
+MIRROR_MAX_STONES = 16
+"""Positions of fewer stones are keyed as the smaller of their key and their mirror image's:
+near the root, where subtrees are large, a position and its mirror image share one entry.
+Deeper, where they seldom meet, the key is left plain (docs/search.md)."""
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -88,6 +96,23 @@ def _masks(rows: int, cols: int) -> tuple[np.uint64, np.uint64, np.uint64, np.ui
         bottom |= _ONE << np.uint64(c * (rows + 1))
     column = (_ONE << np.uint64(rows)) - _ONE
     return height, bottom, bottom * column, column
+
+
+@nb.njit(cache=True, inline="always")
+def _key(
+    current: np.uint64, mask: np.uint64, n: int, cols: int, height: np.uint64, column: np.uint64
+) -> np.uint64:
+    """The table key of a position of `n` stones: ``current + mask``, or the smaller of it and
+    its mirror image's when ``n < MIRROR_MAX_STONES`` (each column's bits of the key are its
+    own: a column's stones plus its mask stay below its guard bit)."""
+    key = current + mask
+    if n >= MIRROR_MAX_STONES:
+        return key
+    full = column | (column << _ONE)  # a column's cells and its guard bit
+    image = _ZERO
+    for c in range(cols):
+        image |= ((key >> (np.uint64(c) * height)) & full) << (np.uint64(cols - 1 - c) * height)
+    return min(key, image)
 
 
 @nb.njit(cache=True, inline="always")
@@ -256,7 +281,7 @@ def _search(
         n = n0 + d
         cur = stack[d, 0]
         msk = stack[d, 1]
-        key = cur + msk
+        key = _key(cur, msk, n, cols, height, column)
         stack[d, 2] = key
         alpha = windows[d, 0]
         beta = windows[d, 1]
@@ -311,7 +336,10 @@ def _search(
                         settled = False
         if forced:
             moves[d, 0] = playable
-            prefetch(slots, table_slot(shift, (cur ^ msk) + (msk | playable)))
+            prefetch(
+                slots,
+                table_slot(shift, _key(cur ^ msk, msk | playable, n + 1, cols, height, column)),
+            )
             windows[d, 0] = alpha
             windows[d, 1] = beta
             windows[d, 2] = 1
@@ -350,7 +378,7 @@ def _search(
                     j -= 1
                 moves[d, j] = move
                 order_scores[d, j] = s
-                child_key = opponent + (msk | move)
+                child_key = _key(opponent, msk | move, n + 1, cols, height, column)
                 prefetch(slots, table_slot(shift, child_key))
                 k += 1
             if not settled:
@@ -372,7 +400,8 @@ def _search(
                 # us -u >= beta refutes this node without a search. It costs a probe per
                 # move, which pays only far from the leaves, where subtrees are large.
                 for j in range(k):
-                    _, child_high = table_get(slots, shift, opponent + (msk | moves[d, j]))
+                    child_key = _key(opponent, msk | moves[d, j], n + 1, cols, height, column)
+                    _, child_high = table_get(slots, shift, child_key)
                     if child_high != NO_BOUND and -child_high >= beta:
                         value = -child_high
                         settled = True

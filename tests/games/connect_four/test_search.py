@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from perfectplay.api import solve
 from perfectplay.enumeration.solving import GameSolution
+from perfectplay.games.connect_four._search_kernels import MIRROR_MAX_STONES, _key
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.search import ConnectFourSearch, score_to_value
 from perfectplay.search import search
@@ -177,3 +178,29 @@ def test_scores_become_values_and_remoteness() -> None:
     assert score_to_value(-18, 5, 6, 7) == (Value.LOSE, 2)
     assert score_to_value(0, 4, 6, 7) == (Value.TIE, 38)
     assert score_to_value(1, 0, 6, 7) == (Value.WIN, 41)  # the empty board: the 41st stone
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(4, 5), (6, 7), (5, 4)]))
+def test_a_position_and_its_mirror_image_share_one_key_near_the_root(
+    seed: int, board: tuple[int, int]
+) -> None:
+    # Fewer than MIRROR_MAX_STONES stones: the key is the smaller of the position's plain key
+    # (current + mask, unique) and its mirror image's, so two positions share a key only if
+    # they are equal or mirror images (of one score); more stones: the plain key.
+    game = ConnectFour(*board)
+    (position,) = _random_positions(game, 1, seed)
+    image = tuple(reversed(position))
+    height, column = np.uint64(game.rows + 1), np.uint64((1 << game.rows) - 1)
+    keys = []
+    for stones in (position, image):
+        mask, current = game._bits(stones)
+        n = mask.bit_count()
+        keys.append(_key(np.uint64(current), np.uint64(mask), n, game.cols, height, column))
+        plain = current + mask
+        assert keys[-1] == plain if n >= MIRROR_MAX_STONES else keys[-1] <= plain
+    n = sum(map(len, position))
+    assert (keys[0] == keys[1]) == (n < MIRROR_MAX_STONES or position == image)
+    mask, current = game._bits(position)
+    mask_image, current_image = game._bits(image)
+    assert int(keys[0]) in {current + mask, current_image + mask_image}
