@@ -96,6 +96,10 @@ class Half(NamedTuple):
     back: NDArray[np.int32]
     """Bit ``a * n + i``: piece ``i`` is at its leg's start (not home) and may stand on the
     lane of the opponent's piece ``a`` in its leg."""
+    onward: NDArray[np.int32]
+    """``onward[h, i]``: the index of the half with piece ``i`` at the start of its next leg
+    (digit 0), the others as in half ``h``, among the halves of the legs with ``i``'s one
+    further (0 where ``i`` is home)."""
 
 
 @cache
@@ -258,18 +262,32 @@ def _unmove_tables(
 def _half(
     t: Tables, side: int, legs: NDArray[np.int64]
 ) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int32], NDArray[np.int32],
-           NDArray[np.int32]]:  # fmt: skip
+           NDArray[np.int32], NDArray[np.int32]]:  # fmt: skip
     n = t.n
     count = 1
     for i in range(n):
         count *= t.sizes[side * n + i, legs[i]]
+    # onward_mult[a, i]: the place value of piece i's digit in the halves with a's leg one on
+    onward_mult = np.zeros((n, n), dtype=np.int64)
+    for a in range(n):
+        value = 1
+        for i in range(n - 1, -1, -1):
+            onward_mult[a, i] = value
+            leg = legs[i] + 1 if i == a else legs[i]
+            value *= t.sizes[side * n + i, min(leg, 2)]
     digit = np.zeros((count, n), dtype=np.int8)
     pos = np.zeros((count, n), dtype=np.int8)
     cells = np.zeros(count, dtype=np.int32)
     occupied = np.zeros(count, dtype=np.int32)
     back = np.zeros(count, dtype=np.int32)
+    onward = np.zeros((count, n), dtype=np.int32)
     d = np.zeros(n, dtype=np.int64)
     for h in range(count):
+        for a in range(n):
+            if legs[a] < 2:
+                for i in range(n):
+                    if i != a:
+                        onward[h, a] += d[i] * onward_mult[a, i]
         for i in range(n):
             k = side * n + i
             leg = legs[i]
@@ -291,7 +309,7 @@ def _half(
                 break
             d[i] = 0
             i -= 1
-    return digit, pos, cells, occupied, back
+    return digit, pos, cells, occupied, back, onward
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -408,10 +426,10 @@ def children(
             continue
         primitive[i] = UNDECIDED
         if side == 0:
-            pos, digit, their_digit = top.pos[h], top.digit[h], left.digit[g]
+            pos, their_digit = top.pos[h], left.digit[g]
             occupied = left.occupied[g]
         else:
-            pos, digit, their_digit = left.pos[g], left.digit[g], top.digit[h]
+            pos, their_digit = left.pos[g], top.digit[h]
             occupied = top.occupied[h]
         flipped = rank + (half if side == 0 else -half)
         for a in range(n):
@@ -430,11 +448,17 @@ def children(
                             c -= their_digit[j] * mult[(1 - side) * n + j]
                 which[m] = 0
             else:
-                c = (1 - side) * child_half[k]
-                for j in range(n):
-                    c += (t.order[k, q] if j == a else digit[j]) * child_mult[k, side * n + j]
-                    if not jump >> j & 1:
-                        c += their_digit[j] * child_mult[k, (1 - side) * n + j]
+                # The child tier's halves: the mover's by `onward`, the other side's as here;
+                # the top half's place value there is that of the top's last piece.
+                if side == 0:
+                    c = child_half[k] + top.onward[h, a] * child_mult[k, n - 1] + g
+                else:
+                    c = h * child_mult[k, n - 1] + left.onward[g, a]
+                c += t.order[k, q] * child_mult[k, k]
+                if jump:
+                    for j in range(n):
+                        if jump >> j & 1:
+                            c -= their_digit[j] * child_mult[k, (1 - side) * n + j]
                 which[m] = which_of[k]
             child[m] = c
             m += 1
