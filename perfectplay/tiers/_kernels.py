@@ -612,6 +612,18 @@ def set_bits(flags, ranks):  # type: ignore[no-untyped-def]
         flags[r >> 3] |= np.uint8(1 << (r & 7))
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _claim(flags, r, out, n):  # type: ignore[no-untyped-def]
+    """Set bit `r` of `flags`; if it was clear, write `r` at ``out[n]`` and return ``n + 1``,
+    else return `n`."""
+    bit = np.uint8(1 << (r & 7))
+    if flags[r >> 3] & bit:
+        return n
+    flags[r >> 3] |= bit
+    out[n] = r
+    return n + 1
+
+
 @nb.njit(cache=True, nogil=True)
 def claim_bits(flags, ranks):  # type: ignore[no-untyped-def]
     """Set bit ``r`` of `flags` for every ``r`` in `ranks`; return the ranks whose bit was
@@ -619,11 +631,7 @@ def claim_bits(flags, ranks):  # type: ignore[no-untyped-def]
     out = np.empty(ranks.shape[0], dtype=np.int64)
     n = 0
     for r in ranks:
-        bit = np.uint8(1 << (r & 7))
-        if not flags[r >> 3] & bit:
-            flags[r >> 3] |= bit
-            out[n] = r
-            n += 1
+        n = _claim(flags, r, out, n)
     return out[:n]
 
 
@@ -643,12 +651,7 @@ def claim_bits_where(flags, which, rank, j):  # type: ignore[no-untyped-def]
     n = 0
     for i in range(which.shape[0]):
         if which[i] == j:
-            r = rank[i]
-            bit = np.uint8(1 << (r & 7))
-            if not flags[r >> 3] & bit:
-                flags[r >> 3] |= bit
-                out[n] = r
-                n += 1
+            n = _claim(flags, rank[i], out, n)
     return out[:n]
 
 
