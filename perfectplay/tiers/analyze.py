@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -130,8 +130,14 @@ class _Walk:
         assert self.directory is not None
         return os.path.join(self.directory, f"{self.game.tier_label(tier)}.bits")
 
-    def _flags(self, tier: int, create: bool = True) -> NDArray[np.uint8] | None:
-        """`tier`'s flags: in memory, in its file, or new (zeros) if `create`."""
+    def _flags(self, tier: int) -> NDArray[np.uint8]:
+        """`tier`'s flags: in memory, in its file, or new (zeros)."""
+        flags = self._found(tier, create=True)
+        assert flags is not None
+        return flags
+
+    def _found(self, tier: int, create: bool = False) -> NDArray[np.uint8] | None:
+        """`tier`'s flags if any rank of it was reached (or `create`), else None."""
         flags = self.reached.get(tier)
         if flags is not None:
             return flags
@@ -152,9 +158,7 @@ class _Walk:
 
     def mark(self, tier: int, ranks: NDArray[np.int64]) -> None:
         """Mark `ranks` of `tier` reached (the starts)."""
-        flags = self._flags(tier)
-        assert flags is not None
-        set_bits(flags, ranks)
+        set_bits(self._flags(tier), ranks)
 
     def forget(self, tier: int) -> None:
         """Drop `tier`'s flags (walked and counted) and their file."""
@@ -171,7 +175,7 @@ class _Walk:
         those in `tier`, and return the ones not marked before (each once: the next frontier
         of the breadth-first walk, never every in-tier child at once)."""
         children = list(self.game.child_tiers(tier))
-        targets = [cast("NDArray[np.uint8]", self._flags(c)) for c in children]
+        targets = [self._flags(c) for c in children]
         locks = [self.locks[c] for c in children]
         own_lock = threading.Lock()
 
@@ -197,7 +201,7 @@ class _Walk:
     ) -> None:
         """Walk `tier` (breadth first inside it if it has inner moves), then `count` its
         reached ranks, a block at a time."""
-        flags = self._flags(tier, create=False)
+        flags = self._found(tier)
         if flags is None:
             return
         if not self.game.inner_moves(tier):  # every move leaves the tier: one pass, by blocks
