@@ -135,6 +135,11 @@ def _run_tiers(args: argparse.Namespace) -> int:
         remoteness_table([(value, r, p) for value, r, _, p in analysis.remoteness]),
         "classes by value: " + ", ".join(f"{k} {v:,}" for k, v in analysis.classes.items()),
     ]
+    if analysis.won is not None:
+        lines.append(
+            "positions won by each player: "
+            + ", ".join(f"the {name} player {n:,}" for name, n in analysis.won.items())
+        )
     if args.by_tier:
         lines += ["positions by tier:", tier_table(analysis.tiers)]
     sys.stdout.write("\n".join(lines) + "\n")

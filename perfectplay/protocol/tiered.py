@@ -235,6 +235,17 @@ class TieredGame:
         Default: ``initial()`` alone."""
         return [self.initial()]
 
+    def players(self) -> tuple[str, str]:
+        """The two players' names, the one to move at :meth:`initial` first, as :meth:`movers`
+        numbers them. Default: ``("first", "second")``."""
+        return ("first", "second")
+
+    def movers(self, tier: int, ranks: NDArray[np.int64]) -> NDArray[np.int64] | None:
+        """The player to move at each of `ranks` of `tier` (0 or 1, as :meth:`players` orders
+        them), so that ``analyze`` can count the positions won by each player; None (the
+        default): not told, and positions are counted by value for the player to move only."""
+        return None
+
     def tier_label(self, tier: int) -> str:
         """A short name of `tier` for file names and tables. Default: ``str(tier)``."""
         return str(tier)

@@ -6,7 +6,8 @@ start instead (from every start of a game with several, ``starts``), as Gamesman
 does: tiers in reverse solving order (parents first), every reached position's children
 marked reached in their tiers, breadth first inside tiers with inner moves. Each reached
 symmetry class is counted once as a *class* and ``orbit_sizes`` times as *positions* (the
-positions it stands for). Values are for the player to move.
+positions it stands for). Values are for the player to move; a game that tells who moves
+(``movers``) also has its positions counted by the player who wins them.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class TierCounts:
     """Reachable symmetry classes (stored ranks) per value name."""
     positions: dict[str, int] = field(default_factory=_zero)
     """Reachable positions per value name (each class counts its whole orbit)."""
+    won: list[int] | None = None
+    """Reachable positions won by each player (``players`` order): a WIN counts for the player
+    to move, a LOSE for the other; None if the game does not tell who moves (``movers``)."""
 
 
 @dataclass
@@ -69,6 +73,8 @@ class Analysis:
     first tier."""
     remoteness: list[tuple[Value, int, int, int]]
     """``(value, remoteness, classes, positions)`` for every pair that occurs, sorted."""
+    players: tuple[str, str] | None = None
+    """The players' names if the game tells who moves (``movers``), else None."""
 
     @property
     def classes(self) -> dict[str, int]:
@@ -80,13 +86,32 @@ class Analysis:
         """Reachable positions per value name, all tiers."""
         return {k: sum(t.positions[k] for t in self.tiers) for k in _NAMES}
 
+    @property
+    def won(self) -> dict[str, int] | None:
+        """Reachable positions won by each player, by name; None if the game does not tell who
+        moves."""
+        if self.players is None:
+            return None
+        return {
+            name: sum(t.won[i] for t in self.tiers if t.won is not None)
+            for i, name in enumerate(self.players)
+        }
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form ``perfectplay analyze DIR --json`` prints."""
-        return {
-            "tiers": [
-                {"tier": t.tier, "label": t.label, "positions": t.positions, "classes": t.classes}
-                for t in self.tiers
-            ],
+        tiers = []
+        for t in self.tiers:
+            tier = {
+                "tier": t.tier,
+                "label": t.label,
+                "positions": t.positions,
+                "classes": t.classes,
+            }
+            if t.won is not None:
+                tier["won"] = t.won
+            tiers.append(tier)
+        record = {
+            "tiers": tiers,
             "positions": self.positions,
             "classes": self.classes,
             "remoteness": [
@@ -94,18 +119,23 @@ class Analysis:
                 for v, r, c, p in self.remoteness
             ],
         }
+        if self.won is not None:
+            record["won"] = self.won
+        return record
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Analysis:
         """The inverse of :meth:`to_json`."""
         tiers = [
-            TierCounts(t["tier"], t["label"], t["classes"], t["positions"]) for t in data["tiers"]
+            TierCounts(t["tier"], t["label"], t["classes"], t["positions"], t.get("won"))
+            for t in data["tiers"]
         ]
         rows = [
             (Value[r["value"]], r["remoteness"], r["classes"], r["positions"])
             for r in data["remoteness"]
         ]
-        return cls(tiers, rows)
+        names = list(data.get("won", {}))  # the players' names, if the game tells who moves
+        return cls(tiers, rows, (names[0], names[1]) if names else None)
 
 
 class _Walk:
@@ -234,6 +264,8 @@ class _Counter:
     def __init__(self, db: TierDatabase, tier: int):
         self.db, self.tier = db, tier
         self.counts = TierCounts(tier, db.tiered.tier_label(tier))
+        if db.tiered.movers(tier, np.empty(0, dtype=np.int64)) is not None:
+            self.counts.won = [0, 0]
         self.rows: dict[tuple[int, int], list[int]] = {}
         self.records: NDArray[Any] | None = None  # read at the first reached rank
 
@@ -251,6 +283,9 @@ class _Counter:
         )
         classes = np.bincount(keys)
         positions = np.bincount(keys, weights=orbit)
+        movers = None if self.counts.won is None else self.db.tiered.movers(self.tier, ranks)
+        if movers is not None:
+            self._count_won(ranks, movers, orbit)
         found = np.flatnonzero(classes)
         values, rems = unpack(found.astype(self.records.dtype))
         for k, v, r in zip(found.tolist(), values.tolist(), rems.tolist(), strict=True):
@@ -261,11 +296,27 @@ class _Counter:
             row[0] += int(classes[k])
             row[1] += int(positions[k])
 
+    def _count_won(
+        self, ranks: NDArray[np.int64], movers: NDArray[np.int64], orbit: NDArray[np.int64]
+    ) -> None:
+        """Add `ranks` (`movers` to move, `orbit` positions each) to the positions won by each
+        player."""
+        assert self.records is not None and self.counts.won is not None
+        values, _ = unpack(self.records[ranks])
+        winner = np.where(
+            values == Value.WIN, movers, np.where(values == Value.LOSE, 1 - movers, 2)
+        )
+        won = np.bincount(winner, weights=orbit, minlength=3)
+        self.counts.won[0] += int(won[0])
+        self.counts.won[1] += int(won[1])
+
     def line(self) -> bytes:
         """The tier's counts as one line of the walk's log."""
         c = self.counts
         rows = [[v, r, n, p] for (v, r), (n, p) in self.rows.items()]
         record = {"tier": c.tier, "classes": c.classes, "positions": c.positions, "rows": rows}
+        if c.won is not None:
+            record["won"] = c.won
         return (json.dumps(record) + "\n").encode()
 
 
@@ -286,6 +337,7 @@ class _Log:
             counter = _Counter(db, record["tier"])
             counter.counts.classes.update(record["classes"])
             counter.counts.positions.update(record["positions"])
+            counter.counts.won = record.get("won")
             counter.rows = {(v, r): [n, p] for v, r, n, p in record["rows"]}
             self.done[counter.tier] = counter
         with open(self.path, "r+b") as handle:
@@ -311,6 +363,8 @@ def _grouped(game: Any, tiers: list[TierCounts]) -> list[TierCounts]:
         for key in _NAMES:
             total.classes[key] += counts.classes[key]
             total.positions[key] += counts.positions[key]
+        if counts.won is not None:
+            total.won = [a + b for a, b in zip(total.won or [0, 0], counts.won, strict=True)]
     return list(groups.values())
 
 
@@ -407,7 +461,9 @@ def analyze_tiers(
         ((Value(v), r, c, p) for (v, r), (c, p) in table.items()),
         key=lambda row: (int(row[0]), row[1]),
     )
-    result = Analysis(_grouped(game, [log.done[t].counts for t in db.order]), rows)
+    tiers = [log.done[t].counts for t in db.order]
+    players = game.players() if any(t.won is not None for t in tiers) else None
+    result = Analysis(_grouped(game, tiers), rows, players)
     if cache is not None and walked is not None:
         atomic_write_bytes(cache, [json.dumps(result.to_json(), sort_keys=True).encode()])
         shutil.rmtree(walked)

@@ -106,6 +106,7 @@ def test_connect_four_4x4_positions_by_value_and_start() -> None:
     assert analysis.tiers[-1].positions == {"WIN": 0, "LOSE": 0, "TIE": 1, "DRAW": 0}
     assert analysis.to_json()["tiers"][0]["positions"] == analysis.tiers[0].positions
     assert Analysis.from_json(json.loads(json.dumps(analysis.to_json()))) == analysis
+    assert analysis.won is None and "won" not in analysis.to_json()  # it does not tell who moves
 
 
 @pytest.fixture

@@ -216,6 +216,14 @@ class TieredSquadro(TieredGame):
         top, left, _ = self._game.initial()
         return [self.initial(), self.locate((top, left, "L"))]
 
+    def players(self) -> tuple[str, str]:
+        return ("top", "left")
+
+    def movers(self, tier: int, ranks: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The side to move is a rank's leading digit: 0 (the top player) in the tier's first
+        half of ranks, 1 (the left player) in the second."""
+        return np.asarray(ranks, dtype=np.int64) // self.shape(tier).half
+
     def position(self, tier: int, rank: int) -> SquadroPosition:
         s = self.shape(tier)
         if not 0 <= rank < 2 * s.half:

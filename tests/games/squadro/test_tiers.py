@@ -20,7 +20,7 @@ from perfectplay.games.registry import load_tiered_game
 from perfectplay.games.squadro.rules import Squadro, SquadroPosition
 from perfectplay.games.squadro.tiers import TieredSquadro
 from perfectplay.tiers import solve_tiers
-from perfectplay.tiers.analyze import analyze_tiers
+from perfectplay.tiers.analyze import Analysis, analyze_tiers
 from perfectplay.values import DRAW, UNDECIDED
 
 VARIANTS = [((1, 3), 1), ((1, 3), 2), ((2,), 1), ((3, 1, 2), 2), ((1, 3, 2, 3, 1), 4)]
@@ -169,6 +169,15 @@ def test_analyze_counts_what_either_start_reaches(
     analysis = analyze_tiers(solve_tiers(game, progress=False), progress=False)
     assert analysis.positions == analysis.classes == {**dict.fromkeys(
         ("WIN", "LOSE", "TIE", "DRAW"), 0), **Counter(values.values())}  # fmt: skip
+    other = {"T": "L", "L": "T"}
+    winners = Counter(
+        {"WIN": turn, "LOSE": other[turn]}.get(value, "nobody")
+        for (_, _, turn), value in values.items()
+    )
+    assert analysis.players == ("top", "left")
+    assert analysis.won == {"top": winners["T"], "left": winners["L"]}
+    assert winners["T"] and winners["L"] and winners["T"] != winners["L"]
+    assert Analysis.from_json(analysis.to_json()) == analysis
 
 
 def test_command_line_solves_queries_and_analyzes(tmp_path: Path) -> None:
@@ -182,3 +191,4 @@ def test_command_line_solves_queries_and_analyzes(tmp_path: Path) -> None:
     analyzed = run_cli(["analyze", str(directory), "--by-tier"])
     assert analyzed.code == 0 and "top 0 left 0" in analyzed.out
     assert "reachable from any of its 2 starts" in analyzed.out
+    assert "positions won by each player: the top player " in analyzed.out
