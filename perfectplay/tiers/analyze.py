@@ -344,6 +344,8 @@ class _Log:
             handle.truncate(sum(len(raw) + 1 for raw in lines[:-1]))
 
     def add(self, counter: _Counter) -> None:
+        """Keep the counts of a tier walked (its records, read for them, are let go)."""
+        counter.records = None
         self.done[counter.tier] = counter
         if self.path is not None:
             with open(self.path, "ab") as handle:  # kept by the system through a kill -9

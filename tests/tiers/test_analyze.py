@@ -3,9 +3,11 @@ the in-memory enumeration, with symmetry orbits counted; the analysis.json cache
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import sys
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -148,6 +150,29 @@ def test_tiers_in_memory_write_no_cache(tmp_path: Path, monkeypatch: pytest.Monk
     db = solve_tiers(load_tiered_game("connect-four", rows=2, cols=2), progress=False)
     assert analyze_tiers(db, progress=False) == analyze_tiers(db, progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_walk_holds_one_tier_of_records_at_a_time(
+    solved_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = open_tiers(solved_dir)  # records read from the files: none held by the database
+    read = db.records
+    alive: list[weakref.ref[Any]] = []
+    most = 0
+
+    def records(tier: int) -> Any:
+        nonlocal most
+        gc.collect()
+        most = max(most, sum(ref() is not None for ref in alive))
+        array = read(tier)
+        alive.append(weakref.ref(array))
+        return array
+
+    monkeypatch.setattr(db, "records", records)
+    with db:
+        analyze_tiers(db, progress=False, jobs=1)
+    assert len(alive) == len(db.order)  # every tier read (each reaches something)
+    assert most <= 1  # the tier before may still be in hand; never the walk's past ones
 
 
 class Stop(Exception):
