@@ -34,6 +34,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -255,6 +256,7 @@ class Searcher:
         self.lookup = lookup if not info.scored else None
         self.use_kernel = use_kernel
         self._table = _kernel_table(budget) if self.kernel is not None else None
+        self._over = _over_test(game, self.kernel)
 
     def search(
         self,
@@ -268,7 +270,9 @@ class Searcher:
         start = time.perf_counter()
         game = self.game
         here = game.initial() if position is None else position
-        _refuse_over(game, here)
+        over = self._over(here)
+        if over is not None:
+            raise _game_over(game, here, over)
         known = None
         if self.lookup is not None:
             known = self._from_lookup(here, self.lookup, weak, all_moves)
@@ -326,14 +330,21 @@ _Found = tuple[Value, int | None, int | None, tuple[str, ...], tuple[Move[Any], 
 """What a path returns: value, remoteness, score, best moves, moves, nodes."""
 
 
-def _refuse_over(game: Game[Any], position: Any) -> None:
-    """GameOverError where the game is over at `position` (the rules decide, or no moves)."""
-    over = over_value(game, position)
-    if over is not None:
-        raise GameOverError(
-            f"the game is over at position {_written(game, position)} ({Value(over).name} for "
-            "the player to move); search a position where play goes on"
-        )
+def _over_test(game: Game[Any], kernel: SearchKernel | None) -> Callable[[Any], Value | None]:
+    """What tells the search whether the game is over at a position (the value for the player
+    to move there, else None): the kernel's optional ``over`` where it offers one (the same
+    answer as :func:`~perfectplay.protocol.game.over_value`, without building the moves),
+    else ``over_value``."""
+    over: Callable[[Any], Value | None] | None = getattr(kernel, "over", None)
+    return over if over is not None else functools.partial(over_value, game)
+
+
+def _game_over(game: Game[Any], position: Any, over: Value) -> GameOverError:
+    """The error of a search asked at `position`, where the game is over with value `over`."""
+    return GameOverError(
+        f"the game is over at position {_written(game, position)} ({Value(over).name} for "
+        "the player to move); search a position where play goes on"
+    )
 
 
 def _written(game: Game[Any], position: Any) -> str:

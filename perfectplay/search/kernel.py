@@ -18,6 +18,11 @@ a tie is fixed by the position alone (every tie line from it has the same length
 Four every tie ends on the full board); games with ties of several lengths search on the plain
 path, which finds the shortest tie.
 
+A kernel may also offer ``over(position)``: the value for the player to move if the game is
+over at `position`, else None, exactly as :func:`~perfectplay.protocol.game.over_value` (the
+engine's test before every search, which builds the moves otherwise: a few microseconds that
+count when the search itself takes a few).
+
 Examples
 --------
 A kernel for the take-away game (take 1 or 2 tokens, who takes the last wins), scoring a win

@@ -12,7 +12,8 @@ from numpy.typing import NDArray
 from search_brute import brute
 from search_games import DagGame, dag_games
 
-from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
+from perfectplay.errors import GameDefinitionError, GameOverError, InputFormatError, TooLargeError
+from perfectplay.protocol.game import over_value
 from perfectplay.search import SearchKernel, search
 from perfectplay.search._kernel_table import ENTRY_BYTES, MIN_LOG_SIZE
 from perfectplay.values import Value
@@ -167,3 +168,30 @@ def test_kernel_refusals() -> None:
     odd.kernel = NotAKernel()  # type: ignore[assignment]
     with pytest.raises(GameDefinitionError, match="lacks the SearchKernel methods"):
         search(odd)
+
+
+class OverKernel(DoubleKernel):
+    """The double with the optional ``over``, answering from the rules and recording calls."""
+
+    def over(self, position: Any) -> Value | None:
+        self.calls.append(("over", position))
+        return over_value(self.game, position)
+
+
+@given(dag_games(scored=False))
+def test_a_kernels_over_decides_where_the_search_refuses(base: DagGame) -> None:
+    """The engine asks the kernel's ``over`` (one call per search, before the kernel searches)
+    and refuses exactly where the rules end the game, with the value the kernel names."""
+    assume(Value.TIE not in base._over)
+    game = KernelGame(base._moves, base._over, base._terminal, scored=False)
+    kernel = game.kernel = OverKernel(game)
+    for p in range(game.n):
+        kernel.calls.clear()
+        over = over_value(game, p)
+        if over is None:
+            assert search(game, p, weak=True).value == search(game, p, use_kernel=False).value
+            assert kernel.calls[0] == ("over", p) and kernel.calls[1][0] == "solve"
+        else:
+            with pytest.raises(GameOverError, match=f"{over.name} for the player to move"):
+                search(game, p)
+            assert kernel.calls == [("over", p)]

@@ -65,6 +65,7 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four import _kernels as kernels
+from perfectplay.games.connect_four import _sequence_kernels as sequence_kernels
 from perfectplay.games.connect_four._bitboard import COLUMN_LABELS, MAX_BITS, VECTOR_BITS
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import VALUE_DTYPE, Value
@@ -78,6 +79,10 @@ _COLUMN_DIGITS = "123456789"
 """The 1-based column digits of a sequence of moves (boards of at most 9 columns)."""
 _X_BITS = str.maketrans("XO", "10")
 """A column's stones as binary digits of X's stones (read top first)."""
+_TEXT = str.maketrans("10", "XO")
+"""Binary digits of X's stones as a column's stones."""
+_WORD_BITS = 64
+"""The board bits of :func:`~._sequence_kernels.played`: one word."""
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -85,6 +90,17 @@ def _column_x(column: str) -> int:
     """X's stones of one column as bits, the bottom stone lowest (cached: a board of 6 rows
     has 127 possible column contents, met again and again)."""
     return int(column[::-1].translate(_X_BITS), 2)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _column_text(stones: int) -> str:
+    """One column's text from its bits: X's stones, and a 1 above the top stone (cached, as
+    :func:`_column_x`, which it inverts).
+
+    >>> _column_text(0b1101), _column_text(1)
+    ('XOX', '')
+    """
+    return f"{stones:b}"[1:][::-1].translate(_TEXT)
 
 
 Board = tuple[str, ...]
@@ -132,6 +148,7 @@ class ConnectFour(Game[Board]):
         self.bottom = sum(1 << (c * self.height) for c in range(cols))
         self.board = self.bottom * ((1 << rows) - 1)  # every cell
         self.directions = (1, self.height, self.height + 1, self.height - 1)
+        self._bases = range(0, self.shift, self.height)  # each column's lowest bit
         self._last_bits: tuple[Board | None, tuple[int, int]] = (None, (0, 0))
         """The last position :meth:`_bits` read and its bitboards: a search reads the same
         position several times (its outcome, its moves, the kernel's arguments)."""
@@ -261,28 +278,24 @@ class ConnectFour(Game[Board]):
 
     def _played(self, digits: str) -> Board | None:
         """The position after the columns `digits` (1-based) are played from the start, or
-        None if a move cannot be played (:meth:`_play_columns` then names the first).
+        None if a move cannot be played (:meth:`_play_columns` then names the first) or the
+        board is wider than one word (``(rows + 1) * cols > 64``).
 
-        Four in a row is looked for on the final stones only (stones stay, so a four stays):
-        one there before the last stone means the game was over before a move.
-
-        Cost: a string concatenation per move and two tests of four in a row (about a third
-        of :meth:`_play_columns`, which tests four in a row after each move).
+        Played by :func:`~._sequence_kernels.played` on bitboards; each column's text comes
+        from its stones (:func:`_column_text`), and the bitboards are kept for :meth:`_bits`,
+        which the search asks next. Cost: one kernel call (a few bit operations per move) and
+        a cached look-up per column (about a quarter of the Python loop of
+        :meth:`_play_columns`).
         """
-        if digits.strip(_COLUMN_DIGITS[: self.cols]):  # a character that is no column
+        if self.shift > _WORD_BITS:
             return None
-        columns = [""] * self.cols
-        for k, digit in enumerate(digits):
-            columns[ord(digit) - ord("1")] += "XO"[k & 1]
-        if max(map(len, columns)) > self.rows:
+        status, mask, x = sequence_kernels.played(digits.encode(), self.rows, self.cols)
+        if status:
             return None
-        position = tuple(columns)
-        if len(digits) > 7:  # four stones of one player need 7 moves
-            mask, current = self._bits(position)  # current: who did not play the last stone
-            c = ord(digits[-1]) - ord("1")
-            last = 1 << (c * self.height + len(columns[c]) - 1)
-            if self._four(current) or self._four(mask ^ current ^ last):
-                return None
+        tops = x | (mask + self.bottom)  # each column: its stones, a 1 above its top stone
+        column = (1 << self.height) - 1
+        position = tuple([_column_text(tops >> base & column) for base in self._bases])
+        self._last_bits = position, (mask, x if len(digits) % 2 == 0 else mask ^ x)
         return position
 
     def _play_columns(self, numbers: list[str], text: str) -> Board:

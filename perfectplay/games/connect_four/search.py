@@ -157,4 +157,10 @@ class ConnectFourSearch:
 
     def score_to_value_remoteness(self, position: Board, score: int) -> tuple[Value, int]:
         """The value and remoteness an exact Pons score of `position` stands for."""
-        return score_to_value(score, sum(map(len, position)), self.rows, self.cols)
+        return score_to_value(score, self.game._bits(position)[0].bit_count(), self.rows, self.cols)
+
+    def over(self, position: Board) -> Value | None:
+        """The value for the player to move if the game is over at `position`, else None: the
+        rules' ``outcome``, as a board without four that is not full has a move (the answer of
+        :func:`~perfectplay.protocol.game.over_value`, without building the moves)."""
+        return self.game.outcome(position)

@@ -275,3 +275,24 @@ def test_digits_parse_to_the_position_play_reaches_or_name_the_first_bad_move(
             return
         position = moves[label]
     assert game.parse(digits) == position
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7), st.data())
+def test_digits_keep_the_bitboards_of_the_position_they_read(
+    rows: int, data: st.DataObject
+) -> None:
+    """The bitboards :meth:`parse` keeps for the position it returns (the search reads them
+    next) are those computed afresh from its columns, for the player to move."""
+    cols = data.draw(st.integers(1, min(9, MAX_BITS // (rows + 1))))
+    game = ConnectFour(rows, cols)
+    position, digits = game.initial(), ""
+    for _ in range(data.draw(st.integers(1, rows * cols))):  # "" is no position
+        moves = game.moves(position)
+        if not moves:
+            break
+        label, position = data.draw(st.sampled_from(moves))
+        digits += str("abcdefghi".index(label) + 1)
+    read = game.parse(digits)
+    assert read == position
+    assert game._bits(read) == ConnectFour(rows, cols)._bits(tuple(read))

@@ -19,6 +19,7 @@ from perfectplay.enumeration.solving import GameSolution
 from perfectplay.games.connect_four._search_kernels import MIRROR_MAX_STONES, _key
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.search import ConnectFourSearch, score_to_value
+from perfectplay.protocol.game import over_value
 from perfectplay.search import search
 from perfectplay.search._kernel_table import new_table
 from perfectplay.solved import open_tiers
@@ -204,3 +205,20 @@ def test_a_position_and_its_mirror_image_share_one_key_near_the_root(
     mask, current = game._bits(position)
     mask_image, current_image = game._bits(image)
     assert int(keys[0]) in {current + mask, current_image + mask_image}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 6), st.randoms(use_true_random=False))
+def test_over_is_the_rules_over_value(rows: int, cols: int, rng: random.Random) -> None:
+    """The kernel's ``over`` (the engine's test before a search) answers what the generic
+    :func:`over_value` answers from the rules' outcome and moves, on every position of a random
+    game played to its end (fours, full boards and neither)."""
+    game = ConnectFour(rows, cols)
+    kernel = ConnectFourSearch(game)
+    position = game.initial()
+    while True:
+        assert kernel.over(position) == over_value(game, position)
+        moves = game.moves(position)
+        if not moves:
+            break
+        position = rng.choice(moves)[1]
