@@ -394,6 +394,12 @@ def main() -> None:
         began = time.perf_counter()
         Searcher(game, memory=1 << 20).search(game.parse(END_GAME))
         print(f"# kernels loaded in {time.perf_counter() - began:.2f} s; our table {args.memory}")
+        cpu = time.process_time()
+        Searcher(game, memory=memory)
+        print(
+            f"# our table mapped in {1e3 * (time.process_time() - cpu):.1f} ms of CPU, once per "
+            "set and mode (in its time, as the peers' start and table are in theirs)"
+        )
         print(f"# Pons: {'built from ' + args.pons_src if pons else 'none (--pons-src)'}")
         print(
             f"# Steininger: {'built from ' + args.steininger_src if stein else 'none'}"
