@@ -425,16 +425,11 @@ def children(
             indptr[i + 1] = m
             continue
         primitive[i] = UNDECIDED
-        if side == 0:
-            pos, their_digit = top.pos[h], left.digit[g]
-            occupied = left.occupied[g]
-        else:
-            pos, their_digit = left.pos[g], top.digit[h]
-            occupied = top.occupied[h]
+        occupied = left.occupied[g] if side == 0 else top.occupied[h]
         flipped = rank + (half if side == 0 else -half)
         for a in range(n):
             k = side * n + a
-            p = pos[a]
+            p = top.pos[h, a] if side == 0 else left.pos[g, a]
             if p == 2 * n + 2:
                 continue
             move = t.moves[k, p, occupied >> (a * n) & full]
@@ -445,7 +440,8 @@ def children(
                 if jump:
                     for j in range(n):
                         if jump >> j & 1:
-                            c -= their_digit[j] * mult[(1 - side) * n + j]
+                            d = left.digit[g, j] if side == 0 else top.digit[h, j]
+                            c -= d * mult[(1 - side) * n + j]
                 which[m] = 0
             else:
                 # The child tier's halves: the mover's by `onward`, the other side's as here;
@@ -458,7 +454,8 @@ def children(
                 if jump:
                     for j in range(n):
                         if jump >> j & 1:
-                            c -= their_digit[j] * child_mult[k, (1 - side) * n + j]
+                            d = left.digit[g, j] if side == 0 else top.digit[h, j]
+                            c -= d * child_mult[k, (1 - side) * n + j]
                 which[m] = which_of[k]
             child[m] = c
             m += 1
