@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError
 from perfectplay.protocol.tiered import TieredGame, TierMoves
-from perfectplay.tiers._kernels import lookup, lookup_scores, moves_fit
+from perfectplay.tiers._kernels import group_moves, lookup, lookup_scores, moves_fit
 from perfectplay.values import LOSE, TIE, UNDECIDED, WIN
 
 __all__ = ["BATCH", "Batch", "SolvedTier", "expand", "slot_ranks"]
@@ -101,7 +101,7 @@ def expand(
     """The moves of `ranks` and the values of their children in earlier tiers.
 
     Cost: one ``children`` call, a pass over its arrays to check them, and one pass over the
-    moves per child tier, each a random read of that tier's records.
+    moves grouping them by child tier, then a random read of each move's record in its tier.
 
     Raises
     ------
@@ -114,14 +114,15 @@ def expand(
     child_value = np.empty(m, dtype=np.uint8)
     child_rem = np.empty(m, dtype=np.int32)
     child_score = np.empty(m, dtype=np.int64) if scored else None
-    which = np.asarray(moves.which)
-    if m and (int(which.min()) < 0 or int(which.max()) > len(children)):
+    order, starts, outside = group_moves(np.asarray(moves.which), len(children))
+    if outside >= 0:
         raise GameDefinitionError(
             f"{game.info.name}: children({tier}, ...) names a child tier index outside "
-            f"0..{len(children)}"
+            f"0..{len(children)}: {int(moves.which[outside])}"
         )
     for j, child in enumerate(children, start=1):
-        bad = lookup(which, moves.rank, j, child.records, child_value, child_rem)
+        lo, hi = int(starts[j - 1]), int(starts[j])
+        bad = lookup(order, lo, hi, moves.rank, child.records, child_value, child_rem)
         if bad >= 0:
             parent = int(ranks[np.searchsorted(moves.indptr, bad, side="right") - 1])
             raise GameDefinitionError(
@@ -129,5 +130,5 @@ def expand(
                 f"{int(moves.rank[bad])} of tier {child.tier}, which is no position there"
             )
         if child_score is not None and child.scores is not None:
-            lookup_scores(which, moves.rank, j, child.scores, child_score)
+            lookup_scores(order, lo, hi, moves.rank, child.scores, child_score)
     return Batch(ranks, moves, child_value, child_rem, child_score)
