@@ -425,6 +425,8 @@ def children(
             indptr[i + 1] = m
             continue
         primitive[i] = UNDECIDED
+        # The halves' arrays indexed in place: a row view taken per rank costs its reference
+        # counting, a third of the kernel's time.
         occupied = left.occupied[g] if side == 0 else top.occupied[h]
         flipped = rank + (half if side == 0 else -half)
         for a in range(n):
