@@ -282,15 +282,19 @@ def init_loopy(  # type: ignore[no-untyped-def]
       if `p` has no child inside the tier it is a LOSE at ``l``, marked ``PENDING_LOSE`` until
       the propagation reaches level ``l``.
 
-    Returns ``(bad, most)``: the first move whose in-tier child rank is out of range, or -1;
-    the highest level of the summaries written (0 if none).
+    Returns ``(bad, most, ties)``: the first move whose in-tier child rank is out of range, or
+    -1; the highest level of the summaries written (0 if none); whether a TIE primitive or a
+    summary with a TIE child was written (without either the TIE phase has nothing to start
+    from).
     """
     size = value.shape[0]
     most = _NONE
+    ties = False
     for i in range(ranks.shape[0]):
         p = ranks[i]
         if primitive[i] != UNDECIDED:
             value[p] = primitive[i]
+            ties |= primitive[i] == TIE
             continue
         lo = indptr[i]
         hi = indptr[i + 1]
@@ -307,7 +311,7 @@ def init_loopy(  # type: ignore[no-untyped-def]
             if which[e] == 0:
                 c = rank[e]
                 if c < 0 or c >= size:
-                    return e, most
+                    return e, most, ties
                 buf[n] = c
                 n += 1
             else:
@@ -332,6 +336,7 @@ def init_loopy(  # type: ignore[no-untyped-def]
             elif block:
                 out[p] = top + tie
                 level = tie
+                ties |= tie != 0
             else:
                 out[p] = lose
                 level = lose
@@ -339,7 +344,7 @@ def init_loopy(  # type: ignore[no-untyped-def]
                     value[p] = PENDING_LOSE
             if level > most:
                 most = level
-    return -1, most
+    return -1, most, ties
 
 
 @nb.njit(cache=True, nogil=True)

@@ -135,11 +135,13 @@ def _count(
     children: Sequence[SolvedTier],
     pool: ThreadPoolExecutor | None,
     advance: Callable[[int], None] | None,
-) -> int:
+) -> tuple[int, bool]:
     """The first pass (:func:`~perfectplay.tiers._kernels.init_loopy`, batches in parallel);
-    returns the highest level of the summaries of children in earlier tiers (0 if none)."""
+    returns the highest level of the summaries of children in earlier tiers (0 if none) and
+    whether a TIE primitive or a TIE child in an earlier tier was met."""
     size = len(work.value)
     levels: list[int] = [0]  # one entry per batch (list.append is atomic)
+    ties: list[bool] = [False]
 
     def one(start: int) -> None:
         stop = min(start + BATCH, size)
@@ -152,12 +154,13 @@ def _count(
                 f"{game.info.name}: a position of tier {tier} has {most} moves, more than "
                 f"max_moves() = {game.max_moves()}"
             )
-        bad, level = init_loopy(
+        bad, level, tied = init_loopy(
             ranks, moves.primitive, moves.indptr, moves.which, moves.rank, batch.child_value,
             batch.child_rem, work.has_out, work.value, work.counter, work.out, work.top,
             np.empty(most, dtype=np.int64),
         )  # fmt: skip
         levels.append(level)
+        ties.append(tied)
         if bad >= 0:
             parent = int(ranks[np.searchsorted(moves.indptr, bad, side="right") - 1])
             raise GameDefinitionError(
@@ -173,7 +176,7 @@ def _count(
             one(start)
     else:
         list(pool.map(one, starts))
-    return max(levels)
+    return max(levels), any(ties)
 
 
 def _parents(
@@ -342,9 +345,14 @@ def solve_loopy(
     work = _Tier(size, children, _counter_dtype(game.max_moves()))
     pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
     try:
-        levels = 1 + _count(game, tier, work, children, pool, advance)
-        win_lose = _propagate(game, tier, work, False, 0, levels, pool)
-        ties = _propagate(game, tier, work, True, int(win_lose[-1]), levels, pool)
+        most, tied = _count(game, tier, work, children, pool, advance)
+        win_lose = _propagate(game, tier, work, False, 0, 1 + most, pool)
+        # Without a TIE to start from, the TIE phase would scan the tier to find nothing.
+        ties = (
+            _propagate(game, tier, work, True, int(win_lose[-1]), 1 + most, pool)
+            if tied
+            else win_lose[-1:]
+        )
     finally:
         if pool is not None:
             pool.shutdown()
