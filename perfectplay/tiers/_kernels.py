@@ -70,33 +70,29 @@ def group_moves(which, groups):  # type: ignore[no-untyped-def]
 
     Returns ``(order, starts, bad)``: ``order[starts[j - 1]:starts[j]]`` are the indices of
     the moves with ``which == j``, ascending, for ``j = 1..groups``; `bad` is the first move
-    whose ``which`` lies outside ``0..groups`` (then nothing is grouped), or -1. Cost: one
-    pass over `which` (no branch: most moves stay in the tier) and two over the moves into
-    earlier tiers, instead of a pass over all moves per child tier.
+    whose ``which`` lies outside ``0..groups`` (then nothing is grouped), or -1. Cost: two
+    passes over `which`, instead of one per child tier.
     """
     m = which.shape[0]
-    found = np.empty(m, dtype=np.int64)
-    n = 0
+    # Four rows of counts, taken in turn: one row would chain its increments of count[0]
+    # (most moves stay in the tier), each waiting for the one before.
+    count = np.zeros((4, groups + 1), dtype=np.int64)
+    starts = np.zeros(groups + 1, dtype=np.int64)
     for i in range(m):
-        found[n] = i
-        n += which[i] != 0
-    count = np.zeros(groups + 1, dtype=np.int64)
-    for e in range(n):
-        w = np.int64(which[found[e]])
+        w = np.int64(which[i])
         if w < 0 or w > groups:
-            return found[:0], count, found[e]
-        count[w] += 1
+            return np.empty(0, dtype=np.int64), starts, i
+        count[i & 3, w] += 1
     for j in range(1, groups + 1):
-        count[j] += count[j - 1]
-    # count[j - 1]: where the moves of child tier j start in `order`
-    order = np.empty(n, dtype=np.int64)
-    fill = count[:groups].copy()
-    for e in range(n):
-        i = found[e]
-        w = np.int64(which[i]) - 1
-        order[fill[w]] = i
-        fill[w] += 1
-    return order, count, -1
+        starts[j] = starts[j - 1] + count[0, j] + count[1, j] + count[2, j] + count[3, j]
+    order = np.empty(starts[groups], dtype=np.int64)
+    fill = starts[:groups].copy()
+    for i in range(m):
+        w = np.int64(which[i])
+        if w != 0:
+            order[fill[w - 1]] = i
+            fill[w - 1] += 1
+    return order, starts, -1
 
 
 @nb.njit(cache=True, nogil=True)
