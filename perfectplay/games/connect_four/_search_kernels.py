@@ -349,9 +349,9 @@ def _search(
         elif not settled:
             # Order the moves by the winning cells they create (after Steininger's solver):
             # those not right above an opponent's winning cell (which can never be played
-            # while the opponent's is open) count, four times over when right above a cell
-            # playable after the move, twice more when two cells above; ties centre first
-            # (insertion sort, stable). Prefetch each child's table slot so that its probe,
+            # while the opponent's is open) count, three times over when one or two cells
+            # above a cell playable after the move; ties centre first (insertion sort,
+            # stable). Prefetch each child's table slot so that its probe,
             # a likely cache miss, overlaps with the work before it.
             opponent = cur ^ msk
             k = 0
@@ -376,11 +376,8 @@ def _search(
                     break
                 useful = spots & ~(threats << _ONE)
                 above = (replies << _ONE) & board
-                s = (
-                    4 * popcount(useful & above)
-                    + 2 * popcount(useful & (above << _ONE))
-                    + popcount(useful)
-                )
+                near = useful & (above | (above << _ONE))
+                s = 2 * popcount(near) + popcount(useful)
                 j = k
                 while j > 0 and order_scores[d, j - 1] < s:
                     moves[d, j] = moves[d, j - 1]
