@@ -17,14 +17,23 @@ from __future__ import annotations
 import numba as nb
 
 from perfectplay._bits import runs_of_four
+from perfectplay.errors import GameDefinitionError
 
-__all__ = ["COLUMN_LABELS", "MAX_BITS", "VECTOR_BITS", "four"]
+__all__ = ["COLUMN_LABELS", "MAX_BITS", "SEARCH_BITS", "VECTOR_BITS", "WORD_BITS", "four", "refuse_untiered"]
 
 COLUMN_LABELS = "abcdefghijklmnopqrstuvwxyz"
 """The move labels, one letter per column from the left (so at most 26 columns)."""
 
 MAX_BITS = 63
-"""The largest ``(rows + 1) * cols``: one board's bitboard in an int64 (the tier engine)."""
+"""The largest ``(rows + 1) * cols`` of the tier engine: one board's bitboard in an int64, its
+ranks in int64."""
+
+WORD_BITS = 64
+"""The largest ``(rows + 1) * cols`` of the one-word search: one board's bitboard in a uint64."""
+
+SEARCH_BITS = 128
+"""The largest ``(rows + 1) * cols`` of the game (its rules work on Python integers) and of the
+two-word search, whose bitboards are two uint64 words."""
 
 VECTOR_BITS = 31
 """The largest ``(rows + 1) * cols`` of the vectorized path, whose codes hold two boards in 62
@@ -41,3 +50,25 @@ def four(stones: int, height: int) -> bool:
     lines |= runs_of_four(stones, height + 1)
     lines |= runs_of_four(stones, height - 1)
     return lines != 0
+
+
+def refuse_untiered(rows: int, cols: int) -> None:
+    """GameDefinitionError, in one line, for a board the tier engine cannot rank in int64
+    (``(rows + 1) * cols > MAX_BITS``), saying what answers its positions instead.
+
+    >>> refuse_untiered(7, 8)
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.GameDefinitionError: connect-four tiers need rows, cols >= 1 with (rows + 1) * cols <= 63 (bitboards and ranks in int64), got rows=7, cols=8: search its positions instead (perfectplay search connect-four --param rows=7 --param cols=8 POSITION)
+    """
+    if rows < 1 or cols < 1 or (rows + 1) * cols > MAX_BITS:
+        instead = (
+            f": search its positions instead (perfectplay search connect-four --param "
+            f"rows={rows} --param cols={cols} POSITION)"
+            if rows >= 1 and 1 <= cols <= len(COLUMN_LABELS) and (rows + 1) * cols <= SEARCH_BITS
+            else ""
+        )
+        raise GameDefinitionError(
+            f"connect-four tiers need rows, cols >= 1 with (rows + 1) * cols <= {MAX_BITS} "
+            f"(bitboards and ranks in int64), got rows={rows}, cols={cols}{instead}"
+        )

@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 from perfectplay._ranking import binomials, colex_unrank
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _height_kernels as kernels
-from perfectplay.games.connect_four._bitboard import MAX_BITS
+from perfectplay.games.connect_four._bitboard import refuse_untiered
 from perfectplay.games.connect_four.checks import checked_board, checked_ranks
 from perfectplay.games.connect_four.rules import Board, ConnectFour
 from perfectplay.protocol.game import GameInfo
@@ -130,11 +130,7 @@ class HeightTieredConnectFour(TieredGame):
     """
 
     def __init__(self, rows: int = 6, cols: int = 6) -> None:
-        if rows < 1 or cols < 1 or (rows + 1) * cols > MAX_BITS:
-            raise GameDefinitionError(
-                f"connect-four tiers need rows, cols >= 1 with (rows + 1) * cols <= {MAX_BITS}, "
-                f"got rows={rows}, cols={cols}"
-            )
+        refuse_untiered(rows, cols)
         self.rows, self.cols = rows, cols
         self.game = ConnectFour(rows, cols)
         self.info = GameInfo(

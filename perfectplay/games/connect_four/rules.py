@@ -15,12 +15,15 @@ Codes are bitboards in the layout of John Tromp's Fhourstones solver: bit ``c * 
 is the cell in column ``c``, row ``r`` from the bottom, with one empty guard row on top of each
 column so that line tests by shifting never wrap around. A code is ``(mask << S) | current``
 where ``mask`` holds every stone, ``current`` the stones of the player to move and
-``S = (rows + 1) * cols``. Boards up to ``(rows + 1) * cols <= 63`` bits are accepted (7x6
-and 6x7 among them); the plain path works on any of them with Python integers. The vectorized
+``S = (rows + 1) * cols``. Boards up to ``(rows + 1) * cols <= 128`` bits are accepted (7x6,
+6x7, 7 rows x 8 columns, 7 x 9 among them); the plain path works on any of them with Python
+integers, and so does the compiled search (:mod:`~perfectplay.games.connect_four.search`: one
+uint64 per bitboard up to 64 bits, two past them). The vectorized
 path, which generates the children of a whole layer in one numba pass over its codes
 (:mod:`perfectplay.games.connect_four._kernels`, a few bit operations per move), needs a code
 in int64, so ``(rows + 1) * cols <= 31``; bigger boards are solved by the tier engine
-(:class:`~perfectplay.games.connect_four.tiers.TieredConnectFour`).
+(:class:`~perfectplay.games.connect_four.tiers.TieredConnectFour`, whose bitboards and ranks
+are int64: ``(rows + 1) * cols <= 63``), and boards past it are searched position by position.
 
 Values: 4x4, 4x5 (4 rows, 5 columns), 5x4 and 5x5 are draws (TIE) from the start, ending on
 the last cell (remoteness ``rows * cols``), as in the table of results of J. Tromp (all
@@ -66,7 +69,12 @@ from numpy.typing import NDArray
 from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
 from perfectplay.games.connect_four import _kernels as kernels
 from perfectplay.games.connect_four import _sequence_kernels as sequence_kernels
-from perfectplay.games.connect_four._bitboard import COLUMN_LABELS, MAX_BITS, VECTOR_BITS
+from perfectplay.games.connect_four._bitboard import (
+    COLUMN_LABELS,
+    MAX_BITS,
+    SEARCH_BITS,
+    VECTOR_BITS,
+)
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import VALUE_DTYPE, Value
 
@@ -129,17 +137,18 @@ class ConnectFour(Game[Board]):
     Parameters
     ----------
     rows, cols : int
-        Board height and width, each at least 1, with ``(rows + 1) * cols <= 63`` (e.g. 7x6)
-        and at most 26 columns (move labels ``a`` to ``z``);
+        Board height and width, each at least 1, with ``(rows + 1) * cols <= 128`` (e.g. 7x6,
+        7 rows x 8 or 9 columns) and at most 26 columns (move labels ``a`` to ``z``); the
+        tier engine needs ``(rows + 1) * cols <= 63``;
         the vectorized path (``batch_outcome``/``batch_moves``) needs ``(rows + 1) * cols
         <= 31`` (e.g. 4x5, 5x4, 5x5, 4x6, 6x4) and refuses bigger boards with TooLargeError.
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
-        if rows < 1 or not 1 <= cols <= len(COLUMN_LABELS) or (rows + 1) * cols > MAX_BITS:
+        if rows < 1 or not 1 <= cols <= len(COLUMN_LABELS) or (rows + 1) * cols > SEARCH_BITS:
             raise GameDefinitionError(
                 f"connect-four needs rows >= 1 and 1 <= cols <= {len(COLUMN_LABELS)} (one move "
-                f"label a to z per column) with (rows + 1) * cols <= {MAX_BITS}, got "
+                f"label a to z per column) with (rows + 1) * cols <= {SEARCH_BITS}, got "
                 f"rows={rows}, cols={cols}"
             )
         self.rows, self.cols = rows, cols
@@ -381,9 +390,18 @@ class ConnectFour(Game[Board]):
                 limit="code bits",
                 estimate=2 * self.shift,
                 advice=f"the in-memory solver takes boards with (rows + 1) * cols <= "
-                f"{VECTOR_BITS}: solve it with the tier engine (perfectplay solve connect-four "
-                f"--param rows={self.rows} --param cols={self.cols} --tiers DIR)",
+                f"{VECTOR_BITS}: {self._bigger_boards()}",
             )
+
+    def _bigger_boards(self) -> str:
+        """What solves or searches this board past the in-memory solver, as a command."""
+        params = f"connect-four --param rows={self.rows} --param cols={self.cols}"
+        if self.shift <= MAX_BITS:
+            return f"solve it with the tier engine (perfectplay solve {params} --tiers DIR)"
+        return (
+            f"search its positions one by one (perfectplay search {params} POSITION); the tier "
+            f"engine takes boards with (rows + 1) * cols <= {MAX_BITS}"
+        )
 
     def batch_outcome(self, codes: NDArray[np.int64]) -> NDArray[np.uint8]:
         self._check_vector_width()

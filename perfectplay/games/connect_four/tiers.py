@@ -56,7 +56,7 @@ from numpy.typing import NDArray
 
 from perfectplay.errors import GameDefinitionError, InputFormatError
 from perfectplay.games.connect_four import _tier_kernels as kernels
-from perfectplay.games.connect_four._bitboard import MAX_BITS
+from perfectplay.games.connect_four._bitboard import refuse_untiered
 from perfectplay.games.connect_four.checks import checked_board, checked_ranks
 from perfectplay.games.connect_four.heights import HeightTieredConnectFour
 from perfectplay.games.connect_four.rules import Board, ConnectFour, superset_sizes
@@ -119,11 +119,7 @@ class TieredConnectFour(TieredGame):
     """
 
     def __init__(self, rows: int = 4, cols: int = 5) -> None:
-        if rows < 1 or cols < 1 or (rows + 1) * cols > MAX_BITS:
-            raise GameDefinitionError(
-                f"connect-four tiers need rows, cols >= 1 with (rows + 1) * cols <= {MAX_BITS}, "
-                f"got rows={rows}, cols={cols}"
-            )
+        refuse_untiered(rows, cols)
         self.game = ConnectFour(rows, cols)
         self.rows, self.cols = rows, cols
         # Within 63 bits the largest tier has fewer than 2^57 ranks (8x7: 1.2e17): int64 ranks.
