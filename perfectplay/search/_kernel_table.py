@@ -44,6 +44,16 @@ Invariants
   width: a table of ``2**17`` entries has none and always overwrites the first entry), so a
   result that took a large search survives the many small ones stored after it, and the
   newest result is always stored.
+
+Wide keys
+---------
+A key of ``64 + extra`` bits (a board of two words), ``high * 2**64 + low`` with ``high <
+2**extra``, is mixed as ``h = (low ^ high * MIX2) * MIX`` (for a known ``high``, a bijection of
+``low``): the bucket is taken from ``h`` as above, and the check is ``h``'s low bits with
+``high`` appended below them, ``extra`` bits longer (:func:`wide_get`, :func:`wide_put`). The
+bucket index and the check again hold ``h`` whole and ``high``, which give back ``low``: no
+false hits, as long as the check fits in 48 bits, i.e. ``log_size >= 17 + extra``
+(:func:`least_wide_entries`; the work field keeps ``log_size - 17 - extra`` bits).
 """
 
 from __future__ import annotations
@@ -64,11 +74,16 @@ __all__ = [
     "MIN_LOG_SIZE",
     "NO_BOUND",
     "entries_for_bytes",
+    "least_wide_entries",
     "new_table",
     "table_get",
     "table_put",
     "table_shift",
     "table_slot",
+    "wide_get",
+    "wide_put",
+    "wide_shift",
+    "wide_slot",
 ]
 
 ENTRY_BYTES = 8
@@ -82,6 +97,8 @@ NO_BOUND = 128
 
 # An odd multiplier (2**64 / golden ratio, made odd): a bijection of uint64 by multiplication.
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+# Any constant: spreads the high word of a wide key over the bits the low word is mixed with.
+_MIX2 = np.uint64(0xD6E8FEB86659FD93)
 _BYTE = np.uint64(0xFF)
 _OFFSET = np.int64(128)
 _ONE = np.uint64(1)
@@ -150,7 +167,15 @@ def table_get(slots: NDArray[np.uint64], shift: np.uint64, key: np.uint64) -> tu
     h = key * _MIX
     index = np.int64((h >> (shift + _ONE)) << _ONE)
     check = h & ((_ONE << (shift + _ONE)) - _ONE)
-    low_bits = np.uint64(63) - shift  # log_size - 1: the bits below the check
+    return _read(slots, index, check, np.uint64(63) - shift)
+
+
+@nb.njit(cache=True, inline="always")
+def _read(
+    slots: NDArray[np.uint64], index: np.int64, check: np.uint64, low_bits: np.uint64
+) -> tuple[Any, Any]:
+    """The bounds held by the entry of the bucket at `index` whose top bits (above the
+    `low_bits` of work and bounds) are `check`; ``NO_BOUND`` for each when neither is."""
     # Selects, not branches: whether either entry holds the key is unpredictable.
     first = slots[index]
     second = slots[index + 1]
@@ -193,7 +218,21 @@ def table_put(
     h = key * _MIX
     index = np.int64((h >> (shift + _ONE)) << _ONE)
     check = h & ((_ONE << (shift + _ONE)) - _ONE)
-    low_bits = np.uint64(63) - shift
+    _write(slots, index, check, np.uint64(63) - shift, lower, upper, nodes)
+
+
+@nb.njit(cache=True, inline="always")
+def _write(
+    slots: NDArray[np.uint64],
+    index: np.int64,
+    check: np.uint64,
+    low_bits: np.uint64,
+    lower: int,
+    upper: int,
+    nodes: int,
+) -> None:
+    """Store the bounds under `check` in the bucket at `index` (as :func:`table_put`), with
+    `low_bits` below the check: the work field and the two bound bytes."""
     work_max = np.int64((_ONE << (low_bits - _SIXTEEN)) - _ONE)
     work = (np.int64(65) - np.int64(_leading_zeros(np.uint64(nodes)))) >> 1  # ~log4(nodes) + 1
     if work > work_max:
@@ -225,6 +264,75 @@ def table_put(
         | np.uint64(low_code << 8)
         | np.uint64(up_code)
     )
+
+
+# ------------------------------------------------------------------------- wide keys
+@nb.njit(cache=True, inline="always")
+def _wide_hash(
+    shift: np.uint64, extra: np.uint64, low: np.uint64, high: np.uint64
+) -> tuple[np.int64, np.uint64]:
+    """The bucket index and check of the key ``high * 2**64 + low`` (``high < 2**extra``):
+    ``h = (low ^ high * MIX2) * MIX``, a bijection of `low` once `high` is known, gives the
+    bucket (its top bits) and the check (its low bits with `high` below them)."""
+    h = (low ^ (high * _MIX2)) * _MIX
+    index = np.int64((h >> (shift + _ONE)) << _ONE)
+    check = ((h & ((_ONE << (shift + _ONE)) - _ONE)) << extra) | high
+    return index, check
+
+
+@nb.njit(cache=True, inline="always")
+def wide_slot(shift: np.uint64, extra: np.uint64, low: np.uint64, high: np.uint64) -> np.int64:
+    """:func:`table_slot` of a key of ``64 + extra`` bits, ``high * 2**64 + low``."""
+    return _wide_hash(shift, extra, low, high)[0]
+
+
+@nb.njit(cache=True, inline="always")
+def wide_get(
+    slots: NDArray[np.uint64], shift: np.uint64, extra: np.uint64, low: np.uint64, high: np.uint64
+) -> tuple[Any, Any]:
+    """:func:`table_get` of a key of ``64 + extra`` bits, ``high * 2**64 + low`` with
+    ``high < 2**extra``, in a table of :func:`wide_shift`."""
+    index, check = _wide_hash(shift, extra, low, high)
+    return _read(slots, index, check, np.uint64(63) - shift - extra)
+
+
+@nb.njit(cache=True, inline="always")
+def wide_put(
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    extra: np.uint64,
+    low: np.uint64,
+    high: np.uint64,
+    lower: int,
+    upper: int,
+    nodes: int,
+) -> None:
+    """:func:`table_put` of a key of ``64 + extra`` bits, ``high * 2**64 + low`` with
+    ``high < 2**extra``, in a table of :func:`wide_shift`."""
+    index, check = _wide_hash(shift, extra, low, high)
+    _write(slots, index, check, np.uint64(63) - shift - extra, lower, upper, nodes)
+
+
+def least_wide_entries(extra: int) -> int:
+    """The fewest entries of a table for keys of ``64 + extra`` bits: ``2**(17 + extra)``
+    (their check holds ``extra`` more bits, taken from the work field).
+
+    >>> least_wide_entries(8) * ENTRY_BYTES // 2**20  # 72-bit keys (7 x 9, 8 x 8): MiB
+    256
+    """
+    return 1 << (MIN_LOG_SIZE + extra)
+
+
+def wide_shift(slots: NDArray[np.uint64], extra: int) -> np.uint64:
+    """:func:`table_shift` of a table for keys of ``64 + extra`` bits (:func:`wide_get`,
+    :func:`wide_put`), which needs at least :func:`least_wide_entries` entries."""
+    shift = table_shift(slots)
+    if int(slots.shape[0]) < least_wide_entries(extra):
+        raise InputFormatError(
+            f"a search table for keys of {64 + extra} bits needs at least "
+            f"2**{MIN_LOG_SIZE + extra} slots, got {slots.shape[0]}"
+        )
+    return shift
 
 
 def table_shift(slots: NDArray[np.uint64]) -> np.uint64:
