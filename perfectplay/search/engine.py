@@ -130,7 +130,10 @@ def search(
     memory : int, optional
         Byte budget of the transposition table(s) (default 64 MiB; 16 MiB on the kernel
         path, :data:`KERNEL_MEMORY`). Plain path: about 240 bytes per entry, halved between
-        two tables for scored games; kernel path: 8 bytes per entry, a power of two of them.
+        two tables for scored games; kernel path: 8 bytes per entry, a power of two of them,
+        and by default at least the kernel's ``least_table_bytes`` where it has one (keys
+        longer than 64 bits: Connect Four past 64 bits), below which a given budget is
+        refused.
     use_kernel : bool
         Use the game's ``search_kernel()`` if it offers one (default); False forces the plain
         path.
@@ -247,10 +250,17 @@ class Searcher:
                 "(perfectplay.solve)"
             )
         self.kernel = _kernel(game) if use_kernel else None
-        default = DEFAULT_MEMORY if self.kernel is None else KERNEL_MEMORY
+        least = _least_table_bytes(self.kernel)
+        default = DEFAULT_MEMORY if self.kernel is None else max(KERNEL_MEMORY, least)
         budget = default if memory is None else memory
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise InputFormatError(f"memory must be a positive number of bytes, got {memory!r}")
+        if self.kernel is not None and budget < least:
+            raise InputFormatError(
+                f"memory={budget} bytes is below the smallest table {info.name}'s compiled "
+                f"search takes here ({format_bytes(least)}, for its longer keys); give at least "
+                "that much"
+            )
         self.game = game
         self.memory = budget
         self.lookup = lookup if not info.scored else None
@@ -345,6 +355,12 @@ def _game_over(game: Game[Any], position: Any, over: Value) -> GameOverError:
         f"the game is over at position {_written(game, position)} ({Value(over).name} for "
         "the player to move); search a position where play goes on"
     )
+
+
+def _least_table_bytes(kernel: SearchKernel | None) -> int:
+    """The smallest table `kernel` takes: its optional ``least_table_bytes`` (a kernel whose
+    keys are longer than 64 bits keeps part of them in its entries' checks), else 0."""
+    return int(getattr(kernel, "least_table_bytes", 0))
 
 
 def _written(game: Game[Any], position: Any) -> str:

@@ -74,12 +74,14 @@ from perfectplay.games.connect_four._bitboard import (
     MAX_BITS,
     SEARCH_BITS,
     VECTOR_BITS,
+    WORD_BITS,
 )
 from perfectplay.protocol.game import Game, GameInfo
 from perfectplay.values import VALUE_DTYPE, Value
 
 if TYPE_CHECKING:
     from perfectplay.games.connect_four.search import ConnectFourSearch
+    from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch
 
 __all__ = ["ConnectFour", "superset_sizes"]
 
@@ -331,12 +333,18 @@ class ConnectFour(Game[Board]):
             columns[c].append("XO"[k % 2])
         return tuple("".join(column) for column in columns)
 
-    def search_kernel(self) -> ConnectFourSearch:
-        """The compiled alpha-beta of :mod:`perfectplay.games.connect_four.search` (bitboards,
-        a bound table, null-window narrowing of the Pons score) for this board size."""
+    def search_kernel(self) -> ConnectFourSearch | ConnectFourWideSearch | None:
+        """The compiled alpha-beta (bitboards, a bound table, null-window narrowing of the Pons
+        score) for this board size: :mod:`perfectplay.games.connect_four.search` up to
+        ``(rows + 1) * cols <= 64``, :mod:`perfectplay.games.connect_four.wide_search` (two
+        words per bitboard) past it; None (the plain search) on boards of more than 19 rows
+        past 64 bits."""
         from perfectplay.games.connect_four.search import ConnectFourSearch
+        from perfectplay.games.connect_four.wide_search import MAX_WIDE_ROWS, ConnectFourWideSearch
 
-        return ConnectFourSearch(self)
+        if self.shift <= WORD_BITS:
+            return ConnectFourSearch(self)
+        return ConnectFourWideSearch(self) if self.rows <= MAX_WIDE_ROWS else None
 
     def encode(self, position: Board) -> int:
         mask, current = self._bits(position)
