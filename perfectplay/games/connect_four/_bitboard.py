@@ -19,7 +19,15 @@ import numba as nb
 from perfectplay._bits import runs_of_four
 from perfectplay.errors import GameDefinitionError
 
-__all__ = ["COLUMN_LABELS", "MAX_BITS", "SEARCH_BITS", "VECTOR_BITS", "WORD_BITS", "four", "refuse_untiered"]
+__all__ = [
+    "COLUMN_LABELS",
+    "MAX_BITS",
+    "SEARCH_BITS",
+    "VECTOR_BITS",
+    "WORD_BITS",
+    "four",
+    "refuse_untiered",
+]
 
 COLUMN_LABELS = "abcdefghijklmnopqrstuvwxyz"
 """The move labels, one letter per column from the left (so at most 26 columns)."""
@@ -59,7 +67,8 @@ def refuse_untiered(rows: int, cols: int) -> None:
     >>> refuse_untiered(7, 8)
     Traceback (most recent call last):
     ...
-    perfectplay.errors.GameDefinitionError: connect-four tiers need rows, cols >= 1 with (rows + 1) * cols <= 63 (bitboards and ranks in int64), got rows=7, cols=8: search its positions instead (perfectplay search connect-four --param rows=7 --param cols=8 POSITION)
+    perfectplay.errors.GameDefinitionError: connect-four tiers need rows, cols >= 1 with ...
+    got rows=7, cols=8: search its positions instead (perfectplay search connect-four ...)
     """
     if rows < 1 or cols < 1 or (rows + 1) * cols > MAX_BITS:
         instead = (

@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._ranking import binomials, colex_unrank
-from perfectplay.errors import GameDefinitionError, InputFormatError
+from perfectplay.errors import InputFormatError
 from perfectplay.games.connect_four import _height_kernels as kernels
 from perfectplay.games.connect_four._bitboard import refuse_untiered
 from perfectplay.games.connect_four.checks import checked_board, checked_ranks

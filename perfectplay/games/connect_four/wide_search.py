@@ -17,10 +17,9 @@ Examples
 >>> game = ConnectFour(rows=7, cols=9)
 >>> type(game.search_kernel()).__name__, game.search_kernel().least_table_bytes >> 20
 ('ConnectFourWideSearch', 256)
->>> p = game.parse("5,5,5,5,5,5,4,6,4,6,4,6,6,4,3,7,3,7,3,7,7,3")
->>> r = search(game, p)
+>>> r = search(game, game.parse("9,1,9,1,9,1"))  # X to move wins in column 9 (i)
 >>> r.value, r.remoteness, r.best_moves
-(<Value.WIN: 3>, 13, ('b',))
+(<Value.WIN: 3>, 1, ('i',))
 """
 
 from __future__ import annotations
@@ -118,9 +117,9 @@ class ConnectFourWideSearch:
     def solve(self, position: Board, weak: bool, table: NDArray[np.uint64]) -> tuple[int, int]:
         """``(Pons score, nodes)`` of `position` (only its sign when `weak`). Cost: as the
         one-word search's nodes, each a little dearer (two words per bitboard)."""
-        *words, n = self._bits(position)
+        clo, chi, mlo, mhi, n = self._bits(position)
         score, nodes = kernels.solve_kernel(
-            *words, n, self.rows, self.cols, self.shape, weak, table,
+            clo, chi, mlo, mhi, n, self.rows, self.cols, self.shape, weak, table,
             self._table_shift(table), self.extra,
         )  # fmt: skip
         return int(score), int(nodes)
@@ -133,10 +132,10 @@ class ConnectFourWideSearch:
     ) -> tuple[tuple[tuple[str, int], ...], int]:
         """``((label, score), ...), nodes``: every move's exact score (its sign when `weak`)
         for the player making it. Cost: a search per move."""
-        *words, n = self._bits(position)
+        clo, chi, mlo, mhi, n = self._bits(position)
         out = np.empty(self.cols, dtype=np.int64)
         nodes = kernels.move_scores_kernel(
-            *words, n, self.rows, self.cols, self.shape, weak, table,
+            clo, chi, mlo, mhi, n, self.rows, self.cols, self.shape, weak, table,
             self._table_shift(table), self.extra, out,
         )  # fmt: skip
         return self._labelled(out), int(nodes)
@@ -146,10 +145,10 @@ class ConnectFourWideSearch:
     ) -> tuple[tuple[tuple[str, int], ...], int]:
         """``((label, bound), ...), nodes``: every move's score bounded by the window
         ``(alpha, beta)``. Cost: a windowed search per move."""
-        *words, n = self._bits(position)
+        clo, chi, mlo, mhi, n = self._bits(position)
         out = np.empty(self.cols, dtype=np.int64)
         nodes = kernels.move_bounds_kernel(
-            *words, n, self.rows, self.cols, self.shape, alpha, beta, table,
+            clo, chi, mlo, mhi, n, self.rows, self.cols, self.shape, alpha, beta, table,
             self._table_shift(table), self.extra, out,
         )  # fmt: skip
         return self._labelled(out), int(nodes)

@@ -118,15 +118,20 @@ def test_random_positions_equal_the_one_word_search(
     for weak in (False, True):
         expected = one.move_scores(position, weak, new_table(2**20))[0]
         assert wide.move_scores(position, weak, _table(extra))[0] == expected
-        assert wide.solve(position, weak, _table(extra))[0] == one.solve(
-            position, weak, new_table(2**20)
-        )[0]
+        assert (
+            wide.solve(position, weak, _table(extra))[0]
+            == one.solve(position, weak, new_table(2**20))[0]
+        )
     alpha = rng.randrange(-8, 8)
     beta = alpha + rng.randrange(1, 5)
     exact = dict(one.move_scores(position, False, new_table(2**20))[0])
     for label, bound in wide.move_bounds(position, alpha, beta, _table(extra))[0]:
         true = exact[label]
-        assert bound == true if alpha < bound < beta else (true <= bound <= alpha or beta <= bound <= true)
+        assert (
+            bound == true
+            if alpha < bound < beta
+            else (true <= bound <= alpha or beta <= bound <= true)
+        )
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(7, 9), (8, 8), (6, 10), (5, 12)])
@@ -167,7 +172,7 @@ def test_the_table_holds_whole_keys_or_the_search_is_refused() -> None:
     game = ConnectFour(7, 9)  # keys of 72 bits: at least 2**25 entries (256 MiB)
     assert game.search_kernel().least_table_bytes == 256 << 20
     assert Searcher(game).memory == 256 << 20  # the default grows to it
-    with pytest.raises(InputFormatError, match="below the smallest table.*256.0 MiB"):
+    with pytest.raises(InputFormatError, match=r"below the smallest table.*256\.0 MiB"):
         Searcher(game, memory=128 << 20)
     with pytest.raises(InputFormatError, match="keys of 72 bits"):
         game.search_kernel().solve(game.initial(), True, new_table(64 << 20))
@@ -190,5 +195,5 @@ def test_positions_on_wide_boards_as_move_sequences() -> None:
 
 def test_a_board_whose_table_exceeds_the_memory_is_refused_with_an_estimate() -> None:
     game = ConnectFour(4, 16)  # keys of 80 bits: a table of 2**33 entries, 64 GiB
-    with pytest.raises(TooLargeError, match="64.0 GiB"):
+    with pytest.raises(TooLargeError, match=r"64\.0 GiB"):
         Searcher(game)
