@@ -52,11 +52,16 @@ bits."""
 def four(stones: int, height: int) -> bool:
     """Whether `stones` hold four in a row: a run of four with step 1 (a column), `height` (a
     row) or ``height + 1`` and ``height - 1`` (the diagonals). The guard row stops
-    wrap-around. The reference it is tested against is the rules' pure-Python test."""
+    wrap-around. The reference it is tested against is the rules' pure-Python test.
+
+    Columns of more than 16 bits leave at most 3 columns in 64 bits, where only a column holds
+    four: the other directions are skipped, as their shifts (up to ``2 * (height + 1)``) would
+    reach 64 bits, which numba leaves undefined (x86 takes the count mod 64: false fours)."""
     lines = runs_of_four(stones, 1)
-    lines |= runs_of_four(stones, height)
-    lines |= runs_of_four(stones, height + 1)
-    lines |= runs_of_four(stones, height - 1)
+    if height <= 16:
+        lines |= runs_of_four(stones, height)
+        lines |= runs_of_four(stones, height + 1)
+        lines |= runs_of_four(stones, height - 1)
     return lines != 0
 
 

@@ -84,8 +84,8 @@ def test_rules_and_text() -> None:
     assert game.canonical(p) == game.canonical(p[::-1])
     with pytest.raises(InputFormatError, match="stones must rest on stones"):
         game.parse("X . . . .\n. . . . .\n. . . . .\n. . . . .")
-    with pytest.raises(GameDefinitionError, match="rows=8, cols=8"):
-        ConnectFour(8, 8)
+    with pytest.raises(GameDefinitionError, match="rows=15, cols=9"):
+        ConnectFour(15, 9)  # 144 bits, past the 128 of two words
 
 
 def test_big_boards_play_on_the_plain_path_and_refuse_the_vectorized_one() -> None:
@@ -164,6 +164,28 @@ def test_the_kernels_four_matches_the_rules(rows: int, cols: int, data: st.DataO
     chosen = data.draw(st.lists(st.sampled_from(cells), unique=True))
     stones = sum(1 << cell for cell in chosen)
     assert bool(four(np.int64(stones), game.height)) == game._four(stones)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([(62, 1), (40, 1), (30, 2), (25, 2), (20, 3), (15, 3), (1, 26), (2, 21)]),
+    st.data(),
+)
+def test_the_kernels_four_matches_the_rules_on_tall_and_flat_boards(
+    size: tuple[int, int], data: st.DataObject
+) -> None:
+    """Columns of up to 63 bits, whose diagonal shifts would pass 64 bits, and one row."""
+    rows, cols = size
+    game = ConnectFour(rows, cols)
+    cells = [c * game.height + r for c in range(cols) for r in range(rows)]
+    chosen = data.draw(st.lists(st.sampled_from(cells), unique=True))
+    stones = sum(1 << cell for cell in chosen)
+    assert bool(four(np.int64(stones), game.height)) == game._four(stones)
+
+
+def test_two_stones_of_a_tall_board_are_no_four() -> None:
+    assert not four(np.int64(0b101), 63)  # 62 x 1: rows 0 and 2
+    assert not four(np.int64(1 | 1 << 32), 31)  # 30 x 2: a1 and b2
 
 
 @settings(max_examples=200, deadline=None)
