@@ -83,6 +83,12 @@ Deeper, where they seldom meet, the key is left plain (docs/search.md)."""
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_LINES_MAX_HEIGHT = np.uint64(16)
+"""The tallest column (guard bit included) of a board of 4 columns or more in 64 bits. Only such
+boards hold a four along a row or diagonal, and only there do those directions' shifts (up to
+``3 * (height + 1)``) stay below 64 bits: numba leaves longer shifts undefined (x86 counts them
+mod 64, which finds false fours on 1 to 3 tall columns). Taller columns: the column direction
+alone."""
 
 
 # ---------------------------------------------------------------------------- board helpers
@@ -126,6 +132,8 @@ def _winning_spots(
     side, or two on one side and one on the other.
     """
     spots = (stones << _ONE) & (stones << np.uint64(2)) & (stones << np.uint64(3))
+    if height > _LINES_MAX_HEIGHT:
+        return spots & (board ^ mask)
     for d in (height, height - _ONE, height + _ONE):
         d2 = d + d
         pair = (stones << d) & (stones << d2)
@@ -177,6 +185,8 @@ def _fours(stones: np.uint64, height: np.uint64) -> np.uint64:
     """The cells of `stones` that lie on a line of four of `stones` (any direction)."""
     cells = _ZERO
     for d in (_ONE, height, height - _ONE, height + _ONE):
+        if d != _ONE and height > _LINES_MAX_HEIGHT:
+            break
         starts = stones & (stones >> d)
         starts &= starts >> (d + d)  # bit i: cells i, i + d, i + 2d, i + 3d all in `stones`
         line = starts | (starts << d)
@@ -188,6 +198,8 @@ def _fours(stones: np.uint64, height: np.uint64) -> np.uint64:
 def _has_four(stones: np.uint64, height: np.uint64) -> bool:
     """Whether `stones` hold a line of four (any direction)."""
     for d in (_ONE, height, height - _ONE, height + _ONE):
+        if d != _ONE and height > _LINES_MAX_HEIGHT:
+            break
         starts = stones & (stones >> d)
         if starts & (starts >> (d + d)):
             return True

@@ -2,7 +2,8 @@
 
 The search of :mod:`._search_kernels` (the same negamax, pruning, move ordering, bounds and
 null-window schedule, the same Pons scores), on boards whose ``(rows + 1) * cols`` bits exceed
-one ``uint64``: 7 rows x 9 columns, 8 x 8, 6 x 10, ... (up to 128 bits, ``rows <= 19``).
+one ``uint64``: 7 rows x 9 columns, 8 x 8, 6 x 10, ... (up to 128 bits, ``rows <= 19`` on
+boards of 4 columns or more).
 
 Bitboards
 ---------
@@ -60,6 +61,11 @@ __all__ = [
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _WORD = np.uint64(64)
+_LINES_MAX_HEIGHT = np.uint64(20)
+"""The tallest column (guard bit included) whose rows and diagonals are searched: boards of 4
+columns or more have at most 19 rows here, so those directions' shifts (up to
+``3 * (height + 1)``) stay below one word. Taller columns come 1 to 3 to a board, where only a
+column holds four: the column direction alone."""
 
 Words = tuple[Any, Any]
 """A bitboard: ``(lo, hi)``, two uint64."""
@@ -78,6 +84,14 @@ def _shl(lo: Any, hi: Any, s: Any) -> Words:
 def _shr(lo: Any, hi: Any, s: Any) -> Words:
     """The bitboard shifted down by `s` bits, ``0 < s < 64``."""
     return (lo >> s) | (hi << (_WORD - s)), hi >> s
+
+
+@nb.njit(cache=True, inline="always")
+def _shl_far(lo: Any, hi: Any, s: Any) -> Words:
+    """The bitboard shifted up by `s` bits, ``0 < s < 128``."""
+    if s >= _WORD:
+        return _ZERO, lo << (s - _WORD)
+    return _shl(lo, hi, s)
 
 
 @nb.njit(cache=True, inline="always")
@@ -112,6 +126,8 @@ def _winning_spots(slo: Any, shi: Any, mlo: Any, mhi: Any, g: Geometry) -> Words
     rlo = a & c & f
     rhi = b & e & h
     height = g[0]
+    if height > _LINES_MAX_HEIGHT:
+        return rlo & (g[3] ^ mlo), rhi & (g[4] ^ mhi)
     for d in (height, height - _ONE, height + _ONE):
         d2 = d + d
         u1lo, u1hi = _shl(slo, shi, d)
@@ -173,6 +189,8 @@ def _fours(slo: Any, shi: Any, height: Any) -> Words:
     clo = _ZERO
     chi = _ZERO
     for d in (_ONE, height, height - _ONE, height + _ONE):
+        if d != _ONE and height > _LINES_MAX_HEIGHT:
+            break
         a, b = _line_starts(slo, shi, d)
         c, e = _shl(a, b, d)
         a |= c
@@ -187,6 +205,8 @@ def _fours(slo: Any, shi: Any, height: Any) -> Words:
 def _has_four(slo: Any, shi: Any, height: Any) -> bool:
     """Whether the stones hold a line of four."""
     for d in (_ONE, height, height - _ONE, height + _ONE):
+        if d != _ONE and height > _LINES_MAX_HEIGHT:
+            break
         a, b = _line_starts(slo, shi, d)
         if a | b:
             return True
@@ -218,7 +238,7 @@ def _evens_bound(
         return 0
     top = 0  # the highest row of an empty cell of some line
     for r in range(rows - 1, 0, -1):
-        blo, bhi = _shl(g[1], g[2], np.uint64(r))
+        blo, bhi = _shl_far(g[1], g[2], np.uint64(r))
         if (llo & blo) | (lhi & bhi):
             top = r
             break

@@ -337,14 +337,15 @@ class ConnectFour(Game[Board]):
         """The compiled alpha-beta (bitboards, a bound table, null-window narrowing of the Pons
         score) for this board size: :mod:`perfectplay.games.connect_four.search` up to
         ``(rows + 1) * cols <= 64``, :mod:`perfectplay.games.connect_four.wide_search` (two
-        words per bitboard) past it; None (the plain search) on boards of more than 19 rows
-        past 64 bits."""
+        words per bitboard) past it; None (the plain search) on boards of 4 columns or more and
+        more than 19 rows past 64 bits."""
         from perfectplay.games.connect_four.search import ConnectFourSearch
         from perfectplay.games.connect_four.wide_search import MAX_WIDE_ROWS, ConnectFourWideSearch
 
         if self.shift <= WORD_BITS:
             return ConnectFourSearch(self)
-        return ConnectFourWideSearch(self) if self.rows <= MAX_WIDE_ROWS else None
+        wide = self.rows <= MAX_WIDE_ROWS or self.cols < 4
+        return ConnectFourWideSearch(self) if wide else None
 
     def encode(self, position: Board) -> int:
         mask, current = self._bits(position)

@@ -7,8 +7,10 @@ Pons scores), with keys of ``(rows + 1) * cols`` bits: its table needs at least
 ``2**(17 + extra)`` entries of 8 bytes, ``extra = (rows + 1) * cols - 64``
 (:attr:`ConnectFourWideSearch.least_table_bytes`; 7 x 9 and 8 x 8: 256 MiB, 6 x 10: 64 MiB),
 which the search engine allocates when its budget is smaller by default and refuses below
-when the budget was given. Boards of more than 19 rows are searched on the plain path (a line's
-shifts must stay below one word).
+when the budget was given. Boards of 4 columns or more and more than 19 rows (4 x 20 to 4 x 31,
+5 x 20 to 5 x 24, 6 x 20) are searched on the plain path: a row's or diagonal's shifts must stay
+below one word. Boards of 1 to 3 columns, where only a column holds four, are searched here at
+any height.
 
 Examples
 --------
@@ -40,8 +42,9 @@ from perfectplay.values import Value
 __all__ = ["MAX_WIDE_ROWS", "ConnectFourWideSearch", "board_shape"]
 
 MAX_WIDE_ROWS = 19
-"""The most rows of the two-word search: a line's longest shift, ``3 * (rows + 2)``, stays
-below 64 bits."""
+"""The most rows of the two-word search on boards of 4 columns or more: a row's or diagonal's
+longest shift, ``3 * (rows + 2)``, stays below 64 bits (boards of fewer columns have no such
+lines and any number of rows)."""
 
 Board = tuple[str, ...]
 _LOW = (1 << 64) - 1
@@ -84,10 +87,10 @@ class ConnectFourWideSearch:
         """The :class:`~perfectplay.games.connect_four.rules.ConnectFour` it searches."""
         self.rows, self.cols = game.rows, game.cols
         bits = offset + (self.rows + 1) * self.cols
-        if offset < 0 or bits > SEARCH_BITS or self.rows > MAX_WIDE_ROWS:
+        if offset < 0 or bits > SEARCH_BITS or (self.rows > MAX_WIDE_ROWS and self.cols >= 4):
             raise GameDefinitionError(
-                f"the two-word search takes boards of at most {MAX_WIDE_ROWS} rows whose "
-                f"offset + (rows + 1) * cols <= {SEARCH_BITS}, got rows={self.rows}, "
+                f"the two-word search takes boards of at most 3 columns or {MAX_WIDE_ROWS} rows "
+                f"whose offset + (rows + 1) * cols <= {SEARCH_BITS}, got rows={self.rows}, "
                 f"cols={self.cols}, offset={offset}"
             )
         self.offset = offset
