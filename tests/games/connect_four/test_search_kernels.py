@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from perfectplay.games.connect_four import _search_kernels as one
 from perfectplay.games.connect_four import _wide_search_kernels as two
-from perfectplay.games.connect_four.rules import Board, ConnectFour
+from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.search import ConnectFourSearch
 from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch
 from perfectplay.search import Searcher
+from tests.games.connect_four.positions import near_full
 from tests.search.search_brute import brute, brute_moves
 
 ONE_WORD = [(62, 1), (63, 1), (30, 2), (31, 2), (20, 3), (15, 4), (6, 7), (7, 8), (2, 21)]
@@ -102,21 +103,6 @@ def test_two_word_lines_equal_the_reference(size: tuple[int, int], seed: int) ->
     assert int(lo) | int(hi) << 64 == spots
 
 
-def near_full(game: ConnectFour, rng: random.Random, empty: int) -> Board:
-    """A position of `game` with `empty` cells left where play goes on, reached by random moves
-    that end the game only where every move does (then it starts again)."""
-    while True:
-        position = game.initial()
-        for _ in range(game.rows * game.cols - empty):
-            moves = [p for _, p in game.moves(position)]
-            going = [p for p in moves if game.outcome(p) is None]
-            if not going:
-                break
-            position = rng.choice(going)
-        else:
-            return position
-
-
 @pytest.mark.parametrize(
     ("rows", "cols", "kernel"),
     [
@@ -138,7 +124,7 @@ def test_tall_narrow_boards_equal_the_brute_force_twin(
     searcher = Searcher(game)
     rng = random.Random(rows * 10 + cols)
     for _ in range(6):
-        position = near_full(game, rng, 9)
+        position, _ = near_full(game, rng, 9)
         found = searcher.search(position, all_moves=True)
         expected = twin(position)
         assert (found.value, found.remoteness) == (expected.value, expected.remoteness)
