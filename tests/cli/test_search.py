@@ -4,6 +4,7 @@ out per line in, bad input one line with exit 2."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from cli_helpers import run_cli
 from perfectplay.api import solve
 from perfectplay.games.registry import load_game
 from perfectplay.search import Searcher
+from tests.games.connect_four.positions import near_full
+from tests.search.search_brute import brute
 
 
 def test_search_prints_the_value_remoteness_and_best_moves_of_the_strong_solver() -> None:
@@ -92,6 +95,33 @@ def test_positions_of_a_board_past_9_columns_are_typed_with_commas(tmp_path: Pat
     assert one.code == 2 and one.err.strip() == (
         "perfectplay: error: move 2 of '3,0': no column 0 (columns 1 to 10)"
     )
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(7, 9), (8, 8), (6, 10)])
+def test_boards_past_64_bits_are_searched_from_typed_columns(rows: int, cols: int) -> None:
+    """9 x 7, 8 x 8 and 10 x 6 (two-word bitboards): a near-full position typed as the columns
+    played answers as the brute-force twin does; a table below the keys' least is refused in
+    one line."""
+    game = load_game("connect-four", rows=rows, cols=cols)
+    position, played = near_full(game, random.Random(rows * cols), 8)
+    board = ["connect-four", "--param", f"rows={rows}", "--param", f"cols={cols}"]
+    result = run_cli(["search", *board, game.sequence(played), "--json"])
+    assert result.code == 0, result.err
+    answer = json.loads(result.out)
+    expected = brute(game)(position)
+    assert (answer["value"], answer["remoteness"]) == (expected.value.name, expected.remoteness)
+    small = run_cli(["search", *board, "1", "--memory", "16M"])
+    assert small.code == 2 and len(small.err.strip().splitlines()) == 1
+    assert "below the smallest table" in small.err
+
+
+def test_a_book_of_a_board_past_64_bits(tmp_path: Path) -> None:
+    book = tmp_path / "tall.book"
+    board = ["connect-four", "--param", "rows=64", "--param", "cols=1"]  # 65 bits
+    made = run_cli(["book", *board, "--depth", "3", "-o", str(book), "--jobs", "1"])
+    assert made.code == 0, made.err
+    booked = json.loads(run_cli(["search", *board, "1,1", "--json", "--book", str(book)]).out)
+    assert (booked["value"], booked["remoteness"], booked["nodes"]) == ("TIE", 62, 0)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -12,7 +12,8 @@ ENTRY = GameEntry(
     name="connect-four",
     rules=".rules:ConnectFour",
     summary="drop stones into columns, four in a row wins (in memory up to 5x5; 6x6 on the "
-    "tier engine; 6 rows x 7 columns answered position by position by search)",
+    "tier engine; 6 rows x 7 columns and any board with (rows + 1) * cols <= 128, 7 rows x 9 "
+    "columns and 8x8 among them, answered position by position by search)",
     params=(Param("rows", "board height"), Param("cols", "board width")),
     tiers=".tiers:tiered_form",
     tier_classes=(".tiers:TieredConnectFour", ".heights:HeightTieredConnectFour"),
