@@ -77,49 +77,69 @@ _DTYPES: dict[str, np.dtype[Any]] = {
     "values": np.dtype("u1"),
     "remoteness": np.dtype("<i4"),
 }
-_CODE_PAIR = np.dtype([("hi", "<u8"), ("lo", "<u8")])
-"""The codes of a book whose game has codes of 65 to 128 bits (Connect Four past 4 x 6): each
-code as its high and low 64 bits, which numpy sorts and searches in the order of the codes.
-The header then says ``"code_words": 2``."""
+_MAX_CODE_WORDS = 4
+"""The most 64-bit words of a book's code: 256 bits, two Connect Four boards of 128."""
+
+
+def _code_dtype(words: int) -> np.dtype[Any]:
+    """How a book stores codes of `words` 64-bit words: uint64 for one; past 64 bits (Connect
+    Four past 4 x 6) a record of the words, most significant first, which numpy sorts and
+    searches in the order of the codes. The header then says ``"code_words": words``."""
+    if words == 1:
+        return _DTYPES["codes"]
+    return np.dtype([(f"w{k}", "<u8") for k in reversed(range(words))])
+
+
 _MAX_POSITIONS = 50_000_000
-"""Books larger than this are refused before any work (8 or 16 + 1 + 4 bytes each in memory)."""
+"""Books larger than this are refused before any work (8 to 32 bytes of code, + 1 + 4 each, in
+memory)."""
 
 
 def _code_words(game: Game[Any], codes: list[int]) -> int:
-    """64-bit words per code for `codes`: 1, or 2 if one needs more than 64 bits.
+    """64-bit words per code for `codes`: enough for the longest, at least one.
 
     Raises
     ------
     GameDefinitionError
-        If a code needs more than 128 bits (or is negative).
+        If a code needs more than ``64 * _MAX_CODE_WORDS`` bits (or is negative).
     """
     top = max(codes, default=0)
-    if top >= 1 << 128 or min(codes, default=0) < 0:
+    bits = 64 * _MAX_CODE_WORDS
+    if top >= 1 << bits or min(codes, default=0) < 0:
         raise GameDefinitionError(
-            f"{game.info.name}: an opening book holds codes of 0 to 128 bits, got a code of "
-            f"{max(top.bit_length(), 129)} bits"
+            f"{game.info.name}: an opening book holds codes of 0 to {bits} bits, got a code of "
+            f"{max(top.bit_length(), bits + 1)} bits"
         )
-    return 1 if top < 1 << 64 else 2
+    return max(1, -(-top.bit_length() // 64))
 
 
 def _code_array(codes: Iterable[int], words: int) -> NDArray[Any]:
-    """`codes` as a book stores them (uint64, or :data:`_CODE_PAIR` when `words` is 2).
+    """`codes` as a book stores them (:func:`_code_dtype`).
 
     >>> _code_array([3, 2**64 + 5], 2).tolist()
     [(0, 3), (1, 5)]
+    >>> _code_array([2**128 + 2**64 + 5], 3).tolist()
+    [(1, 1, 5)]
     """
     if words == 1:
         return np.array(list(codes), dtype=_DTYPES["codes"])
     low = (1 << 64) - 1
-    return np.array([(c >> 64, c & low) for c in codes], dtype=_CODE_PAIR)
+    shifts = [64 * k for k in reversed(range(words))]
+    return np.array([tuple(c >> s & low for s in shifts) for c in codes], dtype=_code_dtype(words))
 
 
 def _increasing(codes: NDArray[Any]) -> bool:
-    """Whether stored codes are strictly increasing (a sound book's order)."""
-    if codes.dtype == _CODE_PAIR:
-        hi, lo = codes["hi"], codes["lo"]
-        return bool(np.all((hi[1:] > hi[:-1]) | ((hi[1:] == hi[:-1]) & (lo[1:] > lo[:-1]))))
-    return bool(np.all(codes[1:] > codes[:-1]))
+    """Whether stored codes are strictly increasing (a sound book's order): word by word
+    from the most significant, a later code is greater where the words before are equal."""
+    if codes.dtype.names is None:
+        return bool(np.all(codes[1:] > codes[:-1]))
+    greater = np.zeros(max(len(codes) - 1, 0), dtype=bool)
+    equal = ~greater
+    for name in codes.dtype.names:
+        later, earlier = codes[name][1:], codes[name][:-1]
+        greater |= equal & (later > earlier)
+        equal &= later == earlier
+    return bool(np.all(greater))
 
 
 @dataclass(frozen=True)
@@ -407,7 +427,7 @@ def _write(
         "positions": len(order),
         "crc32": zlib.crc32(payload),
     }
-    header = json.dumps(fields | ({"code_words": 2} if words == 2 else {}), sort_keys=True)
+    header = json.dumps(fields | ({"code_words": words} if words > 1 else {}), sort_keys=True)
     with atomic_file(path) as out:
         out.write(MAGIC + struct.pack("<I", len(header)) + header.encode() + payload)
 
@@ -447,7 +467,7 @@ class OpeningBook(GetByProbe):
         self.weak: bool = header["weak"]
         """True if the book records values only (no remoteness)."""
         self._codes: NDArray[Any] = arrays["codes"]
-        """The sorted codes: uint64, or :data:`_CODE_PAIR` for codes past 64 bits."""
+        """The sorted codes: uint64, or records of words past 64 bits (:func:`_code_dtype`)."""
         self._values: NDArray[np.uint8] = arrays["values"]
         self._remoteness: NDArray[np.int32] = arrays["remoteness"]
 
@@ -456,7 +476,8 @@ class OpeningBook(GetByProbe):
 
     def _find(self, codes: list[int]) -> dict[int, int]:
         """The index of each of `codes` the book holds. Cost: a binary search per code."""
-        words = 2 if self._codes.dtype == _CODE_PAIR else 1
+        names = self._codes.dtype.names
+        words = 1 if names is None else len(names)
         wanted = [c for c in codes if c < 1 << (64 * words)]  # longer codes are not in the book
         if not wanted or not len(self._codes):
             return {}
@@ -490,9 +511,11 @@ class OpeningBook(GetByProbe):
             words = int(header.get("code_words", 1))
         except (ValueError, KeyError, TypeError):
             raise StoreError(f"{target}: damaged opening book (unreadable header)") from None
-        if words not in (1, 2):
-            raise StoreError(f"{target}: damaged opening book (code_words {words}, not 1 or 2)")
-        dtypes = _DTYPES | ({"codes": _CODE_PAIR} if words == 2 else {})
+        if not 1 <= words <= _MAX_CODE_WORDS:
+            raise StoreError(
+                f"{target}: damaged opening book (code_words {words}, not 1 to {_MAX_CODE_WORDS})"
+            )
+        dtypes = _DTYPES | {"codes": _code_dtype(words)}
         payload = data[start + size :]
         if count < 0 or len(payload) != count * sum(d.itemsize for d in dtypes.values()):
             raise StoreError(f"{target}: damaged opening book (its arrays are cut short)")

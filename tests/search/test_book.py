@@ -17,6 +17,7 @@ from dask_helpers import Cluster
 from perfectplay.api import solve
 from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
 from perfectplay.games.registry import load_game
+from perfectplay.games.tictactoe.rules import TicTacToe
 from perfectplay.protocol.answers import PositionValue
 from perfectplay.protocol.game import Game
 from perfectplay.search import OpeningBook, build_book, search
@@ -95,9 +96,44 @@ def test_a_board_whose_codes_pass_64_bits_gets_a_book_of_two_word_codes(tmp_path
         OpeningBook.open(cut, game)
 
 
+class _FarCodes(TicTacToe):
+    """Tic-tac-toe whose codes are 200 to 214 bits long (a book of four-word codes)."""
+
+    def encode(self, position: str) -> int:
+        return (super().encode(position) + 1) << 200
+
+    def decode(self, code: int) -> str:
+        return super().decode((code >> 200) - 1)
+
+
+def test_codes_past_128_bits_get_a_book_of_as_many_words(tmp_path: Path) -> None:
+    game = _FarCodes()
+    path = tmp_path / "far.book"
+    built = build_book(game, 3, path, jobs=1, progress=False)
+    book = OpeningBook.open(path, game)
+    assert len(book) == built.positions > 10
+    plain = TicTacToe()
+    for code in book_positions(game, 3):
+        position = game.decode(code)
+        found = search(plain, position)
+        assert book.get(position) == PositionValue(found.value, found.remoteness)
+    assert book.get(game.parse("XO./.O./..X")) is None  # depth 4: not in the book
+    with pytest.raises(GameDefinitionError, match="codes of 0 to 256 bits"):
+        build_book(_Farther(), 1, tmp_path / "farther.book", jobs=1, progress=False)
+
+
+class _Farther(_FarCodes):
+    def encode(self, position: str) -> int:
+        return super().encode(position) << 60
+
+    def decode(self, code: int) -> str:
+        return super().decode(code >> 60)
+
+
 _BUILD = """
 import sys
 from perfectplay.games.registry import load_game
+from perfectplay.games.tictactoe.rules import TicTacToe
 from perfectplay.search import build_book
 build_book(load_game("tic-tac-toe"), 6, sys.argv[1], jobs=1, progress=False)
 """
