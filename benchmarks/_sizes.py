@@ -85,18 +85,46 @@ publishes them: ``"1st"``, ``"2nd"`` or ``"draw"``."""
 
 def board_sizes(most: int, least: int) -> list[tuple[int, int]]:
     """Every ``(width, height)`` with ``width + height <= most``, both at least `least`, whose
-    bitboard fits the search (``(height + 1) * width <= 63``), fewest cells first.
+    bitboard fits the search (``(height + 1) * width <= 128``: one word up to 64 bits, two
+    past them), fewest cells first.
 
     >>> board_sizes(9, 4)
     [(4, 4), (4, 5), (5, 4)]
+    >>> [s for s in board_sizes(16, 4) if (s[1] + 1) * s[0] > 64]  # two words
+    [(11, 5), (6, 10), (10, 6), (7, 9), (9, 7), (8, 8)]
     """
     sizes = [
         (w, h)
         for w in range(least, most - least + 1)
         for h in range(least, most - w + 1)
-        if (h + 1) * w <= 63
+        if (h + 1) * w <= 128
     ]
     return sorted(sizes, key=lambda s: (s[0] * s[1], s[0] + s[1], s))
+
+
+def table_bytes(width: int, height: int, memory: int) -> int:
+    """The table our search of the board takes: `memory`, or more where the two-word search's
+    keys need it (``2**(17 + extra)`` entries, ``extra = (height + 1) * width - 64``).
+
+    >>> table_bytes(7, 6, 16 << 20) >> 20, table_bytes(9, 7, 16 << 20) >> 20
+    (16, 256)
+    """
+    from perfectplay.games.connect_four.rules import ConnectFour
+
+    kernel = ConnectFour(height, width).search_kernel()
+    return max(memory, getattr(kernel, "least_table_bytes", 0))
+
+
+def his_table_bytes(width: int, height: int, memory: int) -> int:
+    """The table Steininger's solver is built with: `memory`, or more past 64 bits, where his
+    entries' 46 bits of hash need ``2**(bits - 44)`` entries of 8 bytes (his ``entry.h``
+    asserts ``log2(entries) + 45 > bits``, ``bits = (height + 1) * width``): 8 times ours.
+
+    >>> his_table_bytes(7, 6, 16 << 20) >> 20, his_table_bytes(9, 7, 16 << 20) >> 20
+    (16, 2048)
+    """
+    bits = (height + 1) * width
+    return max(memory, 8 << max(bits - 44, 0) if bits > 64 else 0)
 
 
 @dataclass
@@ -171,11 +199,16 @@ def run_sizes(
     most: int,
     least: int,
     cap: float,
+    sizes: list[tuple[int, int]] | None = None,
+    most_table: int = 4 << 30,
 ) -> None:
     """Print the table of outcomes (see the module docstring). `source` is Steininger's
-    checkout or bare git directory (None: his columns skipped); `build` his builder."""
+    checkout or bare git directory (None: his columns skipped); `build` his builder; `sizes`
+    the ``(width, height)`` to run instead of :func:`board_sizes`; a size whose table
+    (:func:`table_bytes`) passes `most_table` bytes is named and skipped."""
     print(
-        f"# empty boards of width + height <= {most} (sides >= {least}); tables of "
+        f"# empty boards of {'width + height <= ' + str(most) if sizes is None else sizes} "
+        f"(sides >= {least}); tables of "
         f"{memory >> 20} MiB; each side stopped after {cap:.0f} s of CPU; CPU seconds"
     )
     header = (
@@ -184,13 +217,20 @@ def run_sizes(
     )
     print(header)
     print("-" * len(header))
-    for width, height in board_sizes(most, least):
-        mine = ours(height, width, memory, cap)
+    for width, height in board_sizes(most, least) if sizes is None else sizes:
+        table = table_bytes(width, height, memory)
+        if table > most_table:
+            print(f"{f'{width}x{height}':>7} skipped: our table needs {table >> 20:,} MiB")
+            continue
+        if table > memory:
+            print(f"# {width}x{height}: tables of {table >> 20} MiB (two-word keys)")
+        mine = ours(height, width, table, cap)
         his = None
         published = PUBLISHED.get((width, height))
         if source is not None and width >= 4 and height >= 4:
             with tempfile.TemporaryDirectory() as scratch:
-                binary = build(source, scratch, height, width, memory)
+                his_table = his_table_bytes(width, height, table)
+                binary = build(source, scratch, height, width, his_table)
                 his = steininger(binary, height, width, cap)
         answers = {(r.winner, r.last_move) for r in (mine, his) if r is not None and r.winner} | (
             {published} if published else set()
@@ -219,11 +259,15 @@ def _said(answer: SizeRun | tuple[str, int] | None) -> str:
 def _child(rows: int, cols: int, memory: int) -> None:
     """Search the empty board; print value, remoteness, nodes and the search's CPU seconds."""
     from perfectplay.games.connect_four.rules import ConnectFour
+    from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch
     from perfectplay.search import Searcher
+    from perfectplay.search._kernel_table import new_table
 
     game = ConnectFour(rows, cols)
     small = ConnectFour(4, 4)
     Searcher(small, memory=1 << 20).search(small.parse("1122"))  # load the kernels first
+    if isinstance(game.search_kernel(), ConnectFourWideSearch):  # 4x4 across the two words
+        ConnectFourWideSearch(small, 45).solve(small.parse("1122"), False, new_table(8 << 20))
     began = time.process_time()
     found = Searcher(game, memory=memory).search(game.initial(), best=False)
     cpu = time.process_time() - began

@@ -8,6 +8,7 @@ Usage::
                                       [--modes strong,weak] [--memory 16M] [--empty]
                                       [--baseline TREE]
     python benchmarks/bench_search.py --sizes [--sizes-max 14] [--sizes-min 4]
+                                      [--sizes-list WxH,...] [--size-table-max 4G]
                                       [--size-cap SECONDS] [--steininger-src SRC] [--memory M]
 
 ``--sets DIR`` holds Pons's six public test sets (``Test_L3_R1`` ... ``Test_L1_R3``: lines
@@ -362,6 +363,15 @@ def main() -> None:
     parser.add_argument("--sizes-max", type=int, default=14, help="largest width + height")
     parser.add_argument("--sizes-min", type=int, default=4, help="smallest width and height")
     parser.add_argument(
+        "--sizes-list", metavar="WxH,...", help="with --sizes: these boards instead (width x "
+        "height, e.g. 11x5,9x7)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--size-table-max", default="4G", metavar="SIZE",
+        help="with --sizes: skip a board whose table (two-word keys: 2**(17 + bits - 64) "
+        "entries) needs more",
+    )  # fmt: skip
+    parser.add_argument(
         "--size-cap", type=float, default=600.0, metavar="SECONDS",
         help="with --sizes: stop each solver of each size after this much CPU time",
     )  # fmt: skip
@@ -380,7 +390,15 @@ def main() -> None:
         from _sizes import run_sizes
 
         source = os.path.abspath(args.steininger_src) if args.steininger_src else None
-        run_sizes(source, build_steininger, memory, args.sizes_max, args.sizes_min, args.size_cap)
+        listed = (
+            [tuple(map(int, s.split("x"))) for s in args.sizes_list.split(",")]
+            if args.sizes_list
+            else None
+        )
+        run_sizes(
+            source, build_steininger, memory, args.sizes_max, args.sizes_min, args.size_cap,
+            listed, parse_bytes(args.size_table_max),
+        )  # fmt: skip
         return
     game = ConnectFour(ROWS, COLS)
     with tempfile.TemporaryDirectory() as scratch:
