@@ -117,14 +117,15 @@ def table_bytes(width: int, height: int, memory: int) -> int:
 
 def his_table_bytes(width: int, height: int, memory: int) -> int:
     """The table Steininger's solver is built with: `memory`, or more past 64 bits, where his
-    entries' 46 bits of hash need ``2**(bits - 44)`` entries of 8 bytes (his ``entry.h``
-    asserts ``log2(entries) + 45 > bits``, ``bits = (height + 1) * width``): 8 times ours.
+    entries' 46 bits of hash need more than ``2**(bits - 45)`` entries (his ``entry.h`` asserts
+    ``log2(entries) + 45 > bits``, ``bits = (height + 1) * width``; the entries a prime below
+    the memory's 8-byte slots): ``2**(bits - 43)`` slots, 16 times ours.
 
     >>> his_table_bytes(7, 6, 16 << 20) >> 20, his_table_bytes(9, 7, 16 << 20) >> 20
-    (16, 2048)
+    (16, 4096)
     """
     bits = (height + 1) * width
-    return max(memory, 8 << max(bits - 44, 0) if bits > 64 else 0)
+    return max(memory, 8 << (bits - 43) if bits > 64 else 0)
 
 
 @dataclass
