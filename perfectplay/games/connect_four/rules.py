@@ -91,8 +91,6 @@ _X_BITS = str.maketrans("XO", "10")
 """A column's stones as binary digits of X's stones (read top first)."""
 _TEXT = str.maketrans("10", "XO")
 """Binary digits of X's stones as a column's stones."""
-_WORD_BITS = 64
-"""The board bits of :func:`~._sequence_kernels.played`: one word."""
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -298,7 +296,7 @@ class ConnectFour(Game[Board]):
         a cached look-up per column (about a quarter of the Python loop of
         :meth:`_play_columns`).
         """
-        if self.shift > _WORD_BITS:
+        if self.shift > WORD_BITS:
             return None
         status, mask, x = sequence_kernels.played(digits.encode(), self.rows, self.cols)
         if status:
