@@ -70,8 +70,8 @@ def test_wrong_parameter_types_and_ranges() -> None:
         load_game("connect-four", rows="4")
     with pytest.raises(GameDefinitionError, match="heaps must be a tuple of integers"):
         load_game("nim", heaps=3)
-    with pytest.raises(GameDefinitionError, match="rows=9, cols=9"):
-        load_game("connect-four", rows=9, cols=9)
+    with pytest.raises(GameDefinitionError, match="rows=15, cols=9"):  # 144 bits: past two words
+        load_game("connect-four", rows=15, cols=9)
 
 
 def test_cli_lists_every_game_with_its_parameters() -> None:
