@@ -283,9 +283,11 @@ class _Counter:
         )
         classes = np.bincount(keys)
         positions = np.bincount(keys, weights=orbit)
-        movers = None if self.counts.won is None else self.db.tiered.movers(self.tier, ranks)
+        won = self.counts.won
+        movers = None if won is None else self.db.tiered.movers(self.tier, ranks)
+        by_mover = None  # positions per record and player to move: 2 * key + mover
         if movers is not None:
-            self._count_won(ranks, movers, orbit)
+            by_mover = np.bincount(2 * keys + movers, weights=orbit, minlength=2 * len(classes))
         found = np.flatnonzero(classes)
         values, rems = unpack(found.astype(self.records.dtype))
         for k, v, r in zip(found.tolist(), values.tolist(), rems.tolist(), strict=True):
@@ -295,20 +297,9 @@ class _Counter:
             row = self.rows.setdefault((v, r), [0, 0])
             row[0] += int(classes[k])
             row[1] += int(positions[k])
-
-    def _count_won(
-        self, ranks: NDArray[np.int64], movers: NDArray[np.int64], orbit: NDArray[np.int64]
-    ) -> None:
-        """Add `ranks` (`movers` to move, `orbit` positions each) to the positions won by each
-        player."""
-        assert self.records is not None and self.counts.won is not None
-        values, _ = unpack(self.records[ranks])
-        winner = np.where(
-            values == Value.WIN, movers, np.where(values == Value.LOSE, 1 - movers, 2)
-        )
-        won = np.bincount(winner, weights=orbit, minlength=3)
-        self.counts.won[0] += int(won[0])
-        self.counts.won[1] += int(won[1])
+            if won is not None and by_mover is not None and v in (Value.WIN, Value.LOSE):
+                for mover in (0, 1):  # a WIN is won by the mover, a LOSE by the other
+                    won[mover if v == Value.WIN else 1 - mover] += int(by_mover[2 * k + mover])
 
     def line(self) -> bytes:
         """The tier's counts as one line of the walk's log."""
