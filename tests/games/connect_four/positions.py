@@ -1,10 +1,24 @@
-"""Random Connect Four positions for the tests: near-full boards where play goes on."""
+"""Random Connect Four positions for the tests where play goes on: any, and near-full boards."""
 
 from __future__ import annotations
 
 import random
 
 from perfectplay.games.connect_four.rules import Board, ConnectFour
+
+
+def random_position(game: ConnectFour, rng: random.Random) -> Board:
+    """A position of `game` where play goes on, reached by a random number of random moves
+    (tried again from the start when they end the game)."""
+    while True:
+        position = game.initial()
+        for _ in range(rng.randrange(game.rows * game.cols)):
+            moves = game.moves(position)
+            if not moves:
+                break
+            position = rng.choice(moves)[1]
+        if game.outcome(position) is None:
+            return position
 
 
 def near_full(game: ConnectFour, rng: random.Random, empty: int) -> tuple[Board, list[int]]:

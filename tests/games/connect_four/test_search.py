@@ -25,6 +25,7 @@ from perfectplay.search._kernel_table import new_table
 from perfectplay.solved import open_tiers
 from perfectplay.tiers import solve_tiers
 from perfectplay.values import LOSE, TIE, WIN, Value
+from tests.games.connect_four.positions import random_position
 
 
 def _scores_to_values(
@@ -114,17 +115,7 @@ def _tiered(rows: int, cols: int) -> Any:
 
 def _random_positions(game: ConnectFour, count: int, seed: int) -> list[Any]:
     rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        position = game.initial()
-        for _ in range(rng.randrange(game.rows * game.cols)):
-            moves = game.moves(position)
-            if not moves:
-                break
-            position = rng.choice(moves)[1]
-        if game.outcome(position) is None:
-            found.append(position)
-    return found
+    return [random_position(game, rng) for _ in range(count)]
 
 
 def test_thousands_of_5x5_positions_equal_the_tier_database(tiers_5x5: Path) -> None:

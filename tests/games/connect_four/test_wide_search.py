@@ -22,7 +22,7 @@ from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch, bo
 from perfectplay.search import Searcher, search
 from perfectplay.search._kernel_table import new_table
 from perfectplay.values import LOSE, WIN, Value
-from tests.games.connect_four.positions import near_full
+from tests.games.connect_four.positions import near_full, random_position
 from tests.search.search_brute import brute, brute_best, brute_moves
 
 EXTRA = 3
@@ -83,19 +83,6 @@ def test_every_move_of_a_third_of_the_4x4_positions_across_the_words() -> None:
         assert got == expected, position
 
 
-def _random_position(game: ConnectFour, rng: random.Random) -> Any:
-    """A position where play goes on, reached by random moves."""
-    while True:
-        position = game.initial()
-        for _ in range(rng.randrange(game.rows * game.cols)):
-            moves = game.moves(position)
-            if not moves:
-                break
-            position = rng.choice(moves)[1]
-        if game.outcome(position) is None and game.moves(position):
-            return position
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from([(4, 5), (5, 4), (5, 5), (3, 7), (4, 6), (6, 4)]),
@@ -110,7 +97,7 @@ def test_random_positions_equal_the_one_word_search(
     rows, cols = size
     game = ConnectFour(rows, cols)
     rng = random.Random(seed)
-    position = _random_position(game, rng)
+    position = random_position(game, rng)
     one, wide = ConnectFourSearch(game), ConnectFourWideSearch(game, _offset(rows, cols, extra))
     for weak in (False, True):
         expected = one.move_scores(position, weak, new_table(2**20))[0]
