@@ -9,7 +9,8 @@ table) and Steininger's solver, built for that size by :func:`bench_search.build
 ``--size-cap`` seconds of CPU time (its row then says ``> cap``). A row gives the outcome for
 the first player and the move the game ends on under perfect play (a win on move N: the N-th
 stone of the game is the winning one; a draw: the board fills up), both CPU times and their
-ratio, and whether our answer, his and the published one agree.
+ratio, and whether our answer, his and the published one agree ("-" when neither solver
+finished).
 
 The published outcomes (:data:`PUBLISHED`) are the two tables of Steininger's README ("Results":
 "Outcome" and "Last Move"), https://github.com/ChristopheSteininger/c4 (the boards of width +
@@ -233,9 +234,8 @@ def run_sizes(
                 his_table = his_table_bytes(width, height, table)
                 binary = build(source, scratch, height, width, his_table)
                 his = steininger(binary, height, width, cap)
-        answers = {(r.winner, r.last_move) for r in (mine, his) if r is not None and r.winner} | (
-            {published} if published else set()
-        )
+        solved = {(r.winner, r.last_move) for r in (mine, his) if r is not None and r.winner}
+        answers = solved | ({published} if published else set())
         ratio = (
             f"{mine.cpu / max(his.cpu, 1e-9):.2f}"
             if his is not None and mine.winner and his.winner
@@ -245,7 +245,7 @@ def run_sizes(
             f"{f'{width}x{height}':>7} {_said(published):>12} {_said(mine):>12} "
             f"{mine.cell(cap):>10} {_said(his):>12} "
             f"{his.cell(cap) if his else '-':>10} {ratio:>8} "
-            f"{'yes' if len(answers) == 1 else 'NO' if len(answers) > 1 else '-':>6}",
+            f"{'NO' if len(answers) > 1 else 'yes' if solved else '-':>6}",
             flush=True,
         )
 
