@@ -36,7 +36,7 @@ the exact score, as value and remoteness; weak: its sign). Every answer is check
 timed. ``--baseline TREE`` also runs ours from another perfectplay source tree (the commit
 before a step) right after this tree on each set, in a process of its own, and prints its CPU
 time and ``ours/base``: how a step is measured. ``--empty`` adds the empty board (minutes on
-each side); a last row times ``perfectplay search`` on one end-game position as a whole command.
+each side, the baseline's too); a last row times ``perfectplay search`` on one end-game position as a whole command.
 
 ``--sizes`` prints instead the table of outcomes of every board size (the empty board solved by
 ours and by Steininger's solver built for that size, beside his published table): see
@@ -473,6 +473,15 @@ def main() -> None:
             print(f"# ours on the empty board: {answers[0]}, {wall:.1f} s wall, {cpu:.1f} s CPU, "
                   f"{nodes:,} nodes", flush=True)  # fmt: skip
             expected = [(Value.WIN, 41)]  # the first player wins with the 41st stone
+            if args.baseline:
+                _, b_cpu, b_answers, b_nodes = run_baseline(args.baseline, [""], False, 2 * memory)
+                print(
+                    f"{'empty 6x7':<11} {'41st stone':<14} {'strong':<6} {1:>5} {'baseline':>10} "
+                    f"{_ms(b_cpu, 1)} {'ours/base':>10} {cpu / max(b_cpu, 1e-9):>10.2f} "
+                    f"{'':>7} {'':>9} {f'{int(b_answers == expected)}/1':>9} {'':>9} {'':>9} "
+                    f"{b_nodes:>14,}",
+                    flush=True,
+                )
             s_cpu = p_cpu = None
             s_ok = p_ok = "-"
             if stein:

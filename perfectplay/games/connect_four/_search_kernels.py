@@ -64,8 +64,10 @@ __all__ = [
     "ETC_MIN_EMPTY",
     "INVALID_MOVE",
     "MIRROR_MAX_STONES",
+    "WALK_MAX_STONES",
     "move_bounds_kernel",
     "move_scores_kernel",
+    "next_probe",
     "solve_kernel",
     "solve_many_kernel",
 ]
@@ -81,8 +83,14 @@ MIRROR_MAX_STONES = 16
 near the root, where subtrees are large, a position and its mirror image share one entry.
 Deeper, where they seldom meet, the key is left plain (docs/search.md)."""
 
+WALK_MAX_STONES = 3
+"""Positions of fewer stones are narrowed to their score by a walk of null windows from zero,
+later ones by Pons's halving (:func:`next_probe`, docs/search.md)."""
+
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_NO_VALUE = -1000
+"""Below every score: a node's best child value before any child returns."""
 _LINES_MAX_HEIGHT = np.uint64(16)
 """The tallest column (guard bit included) of a board of 4 columns or more in 64 bits. Only such
 boards hold a four along a row or diagonal, and only there do those directions' shifts (up to
@@ -263,7 +271,7 @@ def _search(
     moves: NDArray[np.uint64],
     order_scores: NDArray[np.int64],
 ) -> tuple[int, int]:
-    """Fail-hard negamax with an explicit stack; returns ``(bound, nodes)``.
+    """Fail-soft negamax with an explicit stack; returns ``(bound, nodes)``.
 
     The root must be a position where nobody has four and the mover cannot win at once,
     and ``alpha0 < beta0``. The result is the exact score when it lies in
@@ -273,7 +281,8 @@ def _search(
     Row ``d`` of the work arrays is the node ``d`` plies below the root (``n0 + d`` stones):
     ``stack[d]`` = (current, mask, key), ``windows[d]`` = (alpha, beta, number of moves,
     next move, 1 when its one move is forced and it goes unstored, the nodes counted before
-    it: its subtree's size is the work stored with its result), ``moves[d]`` its moves
+    it: its subtree's size is the work stored with its result, the best value its moves have
+    returned), ``moves[d]`` its moves
     in the order to try them (``order_scores[d]`` their ordering scores). An explicit stack
     instead of recursion spares a call per node, with its argument passing and reference
     counting of the arrays (measured: recursion was 1.5x slower).
@@ -358,6 +367,7 @@ def _search(
             windows[d, 2] = 1
             windows[d, 3] = 0
             windows[d, 4] = 1
+            windows[d, 6] = _NO_VALUE
         elif not settled:
             # Order the moves by the winning cells they create (after Steininger's solver):
             # those not right above an opponent's winning cell (which can never be played
@@ -414,6 +424,7 @@ def _search(
             windows[d, 2] = k
             windows[d, 3] = 0
             windows[d, 4] = 0
+            windows[d, 6] = _NO_VALUE
             if not settled and cells - n >= ETC_MIN_EMPTY:
                 # Enhanced transposition cutoff: a child whose stored upper bound u gives
                 # us -u >= beta refutes this node without a search. It costs a probe per
@@ -437,9 +448,13 @@ def _search(
                     continue
                 if value > windows[d, 0]:
                     windows[d, 0] = value
+                if value > windows[d, 6]:
+                    windows[d, 6] = value
                 if windows[d, 3] < windows[d, 2]:
                     break  # the parent has moves left: descend into the next one below
-                value = windows[d, 0]  # every move failed low: an upper bound
+                # Every move failed low: the best of their upper bounds bounds the node
+                # (fail-soft: often below alpha, a tighter bound for the table).
+                value = windows[d, 6]
                 if windows[d, 4] == 0:
                     table_put(slots, shift, stack[d, 2], NO_BOUND, value, nodes - windows[d, 5])
             else:
@@ -462,10 +477,49 @@ def _work_arrays(
     """The rows of :func:`_search` for `depth` plies: stack, windows, moves, order scores."""
     return (
         np.empty((depth, 3), dtype=np.uint64),
-        np.empty((depth, 6), dtype=np.int64),
+        np.empty((depth, 7), dtype=np.int64),
         np.empty((depth, cols), dtype=np.uint64),
         np.empty((depth, cols), dtype=np.int64),
     )
+
+
+@nb.njit(cache=True)
+def next_probe(low: int, high: int, weak: bool, probes: int, n: int) -> tuple[int, int, bool]:
+    """``(med, probes, go)``: the next null-window probe ``[med, med + 1]`` of the score of a
+    position of `n` stones, known to lie in ``[low, high]`` (``low < high``); ``go`` False
+    when `weak` and the sign is known. `probes` counts the extreme probes of weak mode done.
+
+    Strong, fewer than ``WALK_MAX_STONES`` stones: a walk from zero (Steininger's), ``[0, 1]``
+    first, then one step beyond the bound nearest zero: near the start the score is small
+    (the game's end is far), and every probe but the last two is a search far from it.
+    Strong, later: Pons's schedule, halfway towards the extreme scores first. Weak: the two
+    extreme probes (a fast win or loss settles the sign), then ``[-1, 0]`` and ``[0, 1]``.
+    """
+    if not weak:
+        if n < WALK_MAX_STONES:
+            if low >= 0:
+                return low, probes, True
+            if high <= 0:
+                return high - 1, probes, True
+            return 0, probes, True
+        med = low + (high - low) // 2
+        if med <= 0 and low // 2 < med:
+            med = low // 2
+        elif med >= 0 and high // 2 > med:
+            med = high // 2
+        return med, probes, True
+    while True:
+        if low > 0 or high < 0 or (low == 0 and high == 0):
+            return low, probes, False
+        if probes == 0:
+            med = high // 2
+        elif probes == 1:
+            med = low // 2
+        else:
+            return (-1 if low < 0 else 0), probes, True
+        probes += 1
+        if low < med < high:
+            return med, probes, True
 
 
 @nb.njit(cache=True)
@@ -499,10 +553,11 @@ def solve_kernel(
     Notes
     -----
     The score is found by null-window searches ``[m, m + 1]`` that each tell whether the
-    score exceeds ``m``, narrowing ``[low, high]`` (Pons's schedule: the first probes go
-    halfway towards the extreme scores, cheap to settle when a side wins fast). Weak mode
-    first tries those two extreme probes (a fast win or a fast loss settles the sign at
-    once), then decides with the probes ``[-1, 0]`` and ``[0, 1]``.
+    score exceeds ``m``, narrowing ``[low, high]`` (:func:`next_probe`: near the start a
+    walk from zero, later Pons's schedule, whose first probes go halfway towards the extreme
+    scores, cheap to settle when a side wins fast). Weak mode first tries those two extreme
+    probes (a fast win or a fast loss settles the sign at once), then decides with the
+    probes ``[-1, 0]`` and ``[0, 1]``.
     """
     height, bottom, board, _ = _masks(rows, cols)
     cells = rows * cols
@@ -515,29 +570,11 @@ def solve_kernel(
     nodes = 0
     low = -((cells - n) // 2)
     high = (cells + 1 - n) // 2
-    probes = 0  # weak mode: extreme probes done
+    probes = 0
     while low < high:
-        if weak:
-            if low > 0 or high < 0 or (low == 0 and high == 0):
-                break
-            if probes == 0:
-                med = high // 2
-                probes = 1
-                if not low < med < high:
-                    continue
-            elif probes == 1:
-                med = low // 2
-                probes = 2
-                if not low < med < high:
-                    continue
-            else:
-                med = -1 if low < 0 else 0  # [-1, 0]: a loss?  then [0, 1]: a win?
-        else:
-            med = low + (high - low) // 2
-            if med <= 0 and low // 2 < med:
-                med = low // 2
-            elif med >= 0 and high // 2 > med:
-                med = high // 2
+        med, probes, go = next_probe(low, high, weak, probes, n)
+        if not go:
+            break
         r, k = _search(
             current,
             mask,

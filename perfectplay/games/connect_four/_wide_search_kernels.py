@@ -47,13 +47,16 @@ from numpy.typing import NDArray
 
 from perfectplay._bits import popcount
 from perfectplay._prefetch import prefetch
-from perfectplay.games.connect_four._search_kernels import ETC_MIN_EMPTY, INVALID_MOVE
+from perfectplay.games.connect_four._search_kernels import (
+    ETC_MIN_EMPTY,
+    INVALID_MOVE,
+    next_probe,
+)
 from perfectplay.search._kernel_table import NO_BOUND, wide_get, wide_put, wide_slot
 
 __all__ = [
     "move_bounds_kernel",
     "move_scores_kernel",
-    "next_probe",
     "solve_kernel",
     "solve_many_kernel",
 ]
@@ -458,36 +461,6 @@ def _work_arrays(
 
 
 @nb.njit(cache=True)
-def next_probe(low: int, high: int, weak: bool, probes: int) -> tuple[int, int, bool]:
-    """``(med, probes, go)``: the next null-window probe ``[med, med + 1]`` of a score known
-    to lie in ``[low, high]`` (``low < high``); ``go`` False when `weak` and the sign is known.
-    `probes` counts the extreme probes of weak mode done so far.
-
-    Strong: Pons's schedule, halfway towards the extreme scores first. Weak: the two
-    extreme probes (a fast win or loss settles the sign), then ``[-1, 0]`` and ``[0, 1]``.
-    """
-    if not weak:
-        med = low + (high - low) // 2
-        if med <= 0 and low // 2 < med:
-            med = low // 2
-        elif med >= 0 and high // 2 > med:
-            med = high // 2
-        return med, probes, True
-    while True:
-        if low > 0 or high < 0 or (low == 0 and high == 0):
-            return low, probes, False
-        if probes == 0:
-            med = high // 2
-        elif probes == 1:
-            med = low // 2
-        else:
-            return (-1 if low < 0 else 0), probes, True
-        probes += 1
-        if low < med < high:
-            return med, probes, True
-
-
-@nb.njit(cache=True)
 def solve_kernel(
     current_lo: np.uint64,
     current_hi: np.uint64,
@@ -518,7 +491,7 @@ def solve_kernel(
     high = (cells + 1 - n) // 2
     probes = 0
     while low < high:
-        med, probes, go = next_probe(low, high, weak, probes)
+        med, probes, go = next_probe(low, high, weak, probes, n)
         if not go:
             break
         r, k = _search(

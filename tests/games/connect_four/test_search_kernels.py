@@ -131,3 +131,26 @@ def test_tall_narrow_boards_equal_the_brute_force_twin(
         assert {m.label: (m.value, m.remoteness) for m in found.moves} == {
             m.label: (m.value, m.remoteness) for m in brute_moves(game, twin, position)
         }
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 41), st.data(), st.booleans())
+def test_next_probe_narrows_to_the_score(n: int, data: Any, soft: bool) -> None:
+    # Every probe lies inside what is known, and the probes end at the score: the null
+    # window's answer (a bound beyond the window, exactly one step past it or as far as the
+    # score when `soft`) narrows [low, high] at each step, near the start walking from zero.
+    low, high = -((42 - n) // 2), (43 - n) // 2
+    score = data.draw(st.integers(low, high))
+    probes = 0
+    for _ in range(high - low + 1):
+        if low == high:
+            break
+        med, _, go = one.next_probe(low, high, False, probes, n)
+        assert go and low <= med < high
+        if n < one.WALK_MAX_STONES and low < 0 < high:
+            assert med == 0  # the walk's first window is [0, 1]
+        if score > med:
+            low = score if soft else med + 1
+        else:
+            high = score if soft else med
+    assert low == high == score
