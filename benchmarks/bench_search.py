@@ -36,7 +36,8 @@ the exact score, as value and remoteness; weak: its sign). Every answer is check
 timed. ``--baseline TREE`` also runs ours from another perfectplay source tree (the commit
 before a step) right after this tree on each set, in a process of its own, and prints its CPU
 time and ``ours/base``: how a step is measured. ``--empty`` adds the empty board (minutes on
-each side, the baseline's too); a last row times ``perfectplay search`` on one end-game position as a whole command.
+each side, the baseline's too); a last row times ``perfectplay search`` on one end-game
+position as a whole command.
 
 ``--sizes`` prints instead the table of outcomes of every board size (the empty board solved by
 ours and by Steininger's solver built for that size, beside his published table): see
