@@ -11,6 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from perfectplay._prefetch import prefetch as _prefetch
 from perfectplay.values import DRAW, LOSE, TIE, UNDECIDED, WIN
 
 __all__ = [
@@ -44,6 +45,11 @@ NO_POSITION_VALUE = 254
 
 PENDING_LOSE = 253
 """Value code of a position known to be a LOSE at a level the propagation has not reached."""
+
+_AHEAD = 16
+"""Positions between a prefetch of their entries of the tier's arrays and their use: the
+spreading to parents, taking filed sections and packing records read those arrays at random
+(hints never fault: `out` may be the one-entry array of a tier without earlier tiers)."""
 
 _NONE = np.int32(0)  # "no such child" in the out-of-tier summaries (levels there are >= 1)
 
@@ -461,6 +467,9 @@ def take_level(level, value, out, top, tie, queue, tail, lo, hi):  # type: ignor
     decided at `level`, decide them as :func:`gather_level` does and return the new tail.
     A filed position decided meanwhile, or left open, is passed over."""
     for k in range(lo, hi):
+        if k + _AHEAD < hi:
+            _prefetch(value, queue[k + _AHEAD])
+            _prefetch(out, queue[k + _AHEAD])
         p = queue[k]
         v = value[p]
         if level == 0:
@@ -513,7 +522,19 @@ def apply_win_lose_level(  # type: ignore[no-untyped-def]
     past entry `limit`, or -1.
     """
     size = value.shape[0]
-    for i in range(batch.shape[0]):
+    n = batch.shape[0]
+    for i in range(n):
+        # The decided position's value, then its parents' entries, ahead of their use: the
+        # misses overlap instead of waiting one by one (1.2-1.35x on Squadro's largest tier).
+        if i + 2 * _AHEAD < n:
+            _prefetch(value, batch[i + 2 * _AHEAD])
+        if i + _AHEAD < n:
+            for e in range(pindptr[i + _AHEAD], pindptr[i + _AHEAD + 1]):
+                q = pranks[e]
+                _prefetch(value, q)
+                _prefetch(counter, q)
+                if has_out:
+                    _prefetch(out, q)
         v = value[batch[i]]
         lo = pindptr[i]
         hi = pindptr[i + 1]
@@ -615,6 +636,9 @@ def finish_records(value, queue, win_lose, ties, records):  # type: ignore[no-un
     for ends in (win_lose, ties):
         for level in range(ends.shape[0]):
             for k in range(start, ends[level]):
+                if k + _AHEAD < ends[level]:
+                    _prefetch(value, queue[k + _AHEAD])
+                    _prefetch(records, queue[k + _AHEAD])
                 q = queue[k]
                 records[q] = 1 + 4 * level + value[q]
             start = ends[level]

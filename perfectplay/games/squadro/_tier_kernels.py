@@ -389,6 +389,49 @@ def slots(
 
 
 @nb.njit(cache=True, nogil=True)
+def _move_shifts(
+    legs: NDArray[np.int64], mult: NDArray[np.int64], which_of: NDArray[np.int64],
+    child_mult: NDArray[np.int64], child_half: NDArray[np.int64], t: Tables,
+) -> tuple[NDArray[np.int64], NDArray[np.int8]]:  # fmt: skip
+    """Per move ``[(k * (2n + 3) + p) * 2^n + occupied]`` (:attr:`Tables.moves`) of a piece
+    ``k`` on a position ``p`` of its leg here: how it changes the rank, and its child tier
+    (0: this one, else ``which_of[k]``).
+
+    A move inside the tier changes the moved piece's digit and sends the pieces it jumps to
+    their leg's start (their digit, that of the crossing of its lane, to 0). A move into the
+    next leg gives the part of the child's rank from the mover's new digit, the pieces jumped
+    and the side to move there (``child_half[k]`` after the top player's move); the halves
+    give the rest (``children``).
+    """
+    n = t.n
+    lanes = 1 << n
+    value = _place_values(legs, mult, t)
+    shift = np.zeros(2 * n * (2 * n + 3) * lanes, dtype=np.int64)
+    which = np.zeros(shift.shape[0], dtype=np.int8)
+    for k in range(2 * n):
+        side = k // n
+        for p in range(2 * n + 2):
+            if t.order[k, p] < 0 or t.leg[p] != legs[k]:
+                continue
+            for occupied in range(lanes):
+                e = (k * (2 * n + 3) + p) * lanes + occupied
+                move = t.moves[k, p, occupied]
+                q = move & 31
+                inside = t.leg[q] == legs[k]
+                c = value[k, q] - value[k, p] if inside else t.order[k, q] * child_mult[k, k]
+                if not inside and side == 0:
+                    c += child_half[k]
+                for j in range(n):
+                    if move >> (5 + j) & 1:
+                        other = (1 - side) * n + j
+                        x = k % n + 1 if legs[other] == 0 else 2 * n + 1 - k % n
+                        c -= t.order[other, x] * (mult[other] if inside else child_mult[k, other])
+                shift[e] = c
+                which[e] = 0 if inside else which_of[k]
+    return shift, which
+
+
+@nb.njit(cache=True, nogil=True)
 def children(
     ranks: NDArray[np.int64], legs: NDArray[np.int64], mult: NDArray[np.int64], half: int,
     which_of: NDArray[np.int64], child_mult: NDArray[np.int64], child_half: NDArray[np.int64],
@@ -398,18 +441,19 @@ def children(
 
     A position where the player who just moved has ``home`` pieces home is a LOSE for the
     player to move, without moves. Otherwise each piece of the player to move that is not
-    home moves (:attr:`Tables.stop`); a move that takes piece ``k`` into its next leg goes to
+    home moves (:attr:`Tables.moves`); a move that takes piece ``k`` into its next leg goes to
     child tier ``which_of[k]`` (place values ``child_mult[k]``, ``child_half[k]``), any other
-    stays (``which`` 0) and changes the rank by the moved and jumped pieces' digits.
+    stays (``which`` 0); :func:`_move_shifts` gives the change of rank of each.
     """
     n = t.n
     full = (1 << n) - 1
+    lanes = 1 << n
     count = ranks.shape[0]
     primitive = np.empty(count, dtype=np.uint8)
     indptr = np.empty(count + 1, dtype=np.int64)
     which = np.empty(count * n, dtype=np.int8)
     child = np.empty(count * n, dtype=np.int64)
-    value = _place_values(legs, mult, t)
+    shift, goes = _move_shifts(legs, mult, which_of, child_mult, child_half, t)
     lefts = left.cells.shape[0]
     over = np.array([_homes(legs, 1 - side, n) >= t.home for side in range(2)])
     m = 0
@@ -434,35 +478,95 @@ def children(
             p = top.pos[h, a] if side == 0 else left.pos[g, a]
             if p == 2 * n + 2:
                 continue
-            move = t.moves[k, p, occupied >> (a * n) & full]
-            q = move & 31
-            jump = move >> 5
-            if t.leg[q] == legs[k]:
-                c = flipped - value[k, p] + value[k, q]
-                if jump:
-                    for j in range(n):
-                        if jump >> j & 1:
-                            d = left.digit[g, j] if side == 0 else top.digit[h, j]
-                            c -= d * mult[(1 - side) * n + j]
-                which[m] = 0
-            else:
+            e = (k * (2 * n + 3) + p) * lanes + (occupied >> (a * n) & full)
+            w = goes[e]
+            if w == 0:
+                c = flipped
+            elif side == 0:
                 # The child tier's halves: the mover's by `onward`, the other side's as here;
                 # the top half's place value there is that of the top's last piece.
-                if side == 0:
-                    c = child_half[k] + top.onward[h, a] * child_mult[k, n - 1] + g
-                else:
-                    c = h * child_mult[k, n - 1] + left.onward[g, a]
-                c += t.order[k, q] * child_mult[k, k]
-                if jump:
-                    for j in range(n):
-                        if jump >> j & 1:
-                            d = left.digit[g, j] if side == 0 else top.digit[h, j]
-                            c -= d * child_mult[k, (1 - side) * n + j]
-                which[m] = which_of[k]
-            child[m] = c
+                c = top.onward[h, a] * child_mult[k, n - 1] + g
+            else:
+                c = h * child_mult[k, n - 1] + left.onward[g, a]
+            which[m] = w
+            child[m] = c + shift[e]
             m += 1
         indptr[i + 1] = m
     return primitive, indptr, which[:m], child[:m]
+
+
+@nb.njit(cache=True, nogil=True)
+def _unmove_shifts(
+    legs: NDArray[np.int64], mult: NDArray[np.int64], t: Tables
+) -> NDArray[np.int64]:
+    """``[e]``: how un-move ``e`` of :attr:`Tables.unmove_from` changes a rank of the tier of
+    place values `mult` (the moved piece's digit back to where it came from, the pieces it
+    jumped from their leg's start back onto its lane), for the pieces ``k`` on positions ``p``
+    of their leg in this tier; 0 elsewhere. Four entries of padding follow."""
+    n = t.n
+    lanes = 1 << n
+    value = _place_values(legs, mult, t)
+    restore = np.zeros((2 * n, lanes), dtype=np.int64)  # [k, jumped]: those put back on k's lane
+    for k in range(2 * n):
+        for j in range(n):
+            other = n - (k // n) * n + j
+            leg = legs[other]
+            if leg < 2:
+                x = k % n + 1 if leg == 0 else 2 * n + 1 - k % n
+                back = max(t.order[other, x], 0) * mult[other]
+                for jumped in range(lanes):
+                    if jumped >> j & 1:
+                        restore[k, jumped] += back
+    shift = np.zeros(t.unmove_from.shape[0] + 4, dtype=np.int64)
+    for k in range(2 * n):
+        for p in range(2 * n + 3):
+            if t.order[k, p] <= 0 or t.leg[p] != legs[k]:
+                continue
+            first = (k * (2 * n + 3) + p) * lanes * lanes
+            for e in range(t.unmove_ptr[first], t.unmove_ptr[first + lanes * lanes]):
+                came = t.unmove_from[e]
+                shift[e] = value[k, came] - value[k, p] + restore[k, t.unmove_jumped[e]]
+    return shift
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _parents_run(
+    ranks: NDArray[np.int64], lo: int, hi: int, mover: int, half: int, lefts: int,
+    pos: NDArray[np.int8], occupied: NDArray[np.int32], back: NDArray[np.int32],
+    shift: NDArray[np.int64], t: Tables, indptr: NDArray[np.int64], out: NDArray[np.int64],
+    m: int,
+) -> int:  # fmt: skip
+    """The parents of ``ranks[lo:hi]``, all with `mover` the player who just moved, written
+    from ``out[m]`` on (`pos`: the mover's halves' track positions, `occupied` and `back`: the
+    opponent's halves' crossings, as in :class:`Half`); returns the new end."""
+    n = t.n
+    full = (1 << n) - 1
+    lanes = 1 << n
+    for i in range(lo, hi):
+        rank = ranks[i]
+        rest = rank - (1 - mover) * half
+        h = rest // lefts
+        g = rest - h * lefts
+        me, them = (h, g) if mover == 0 else (g, h)
+        lane = occupied[them]
+        start = back[them]
+        flipped = rank + (half if mover == 1 else -half)
+        for a in range(n):
+            # A piece at its leg's start or home has an empty list of un-moves.
+            p = pos[me, a]
+            key = (((mover * n + a) * (2 * n + 3) + p) * lanes + (lane >> (a * n) & full)) * lanes
+            key += start >> (a * n) & full
+            e = t.unmove_ptr[key]
+            # The first four written whether they exist or not (most lists are shorter): no
+            # branch to mispredict on a list's length.
+            for j in range(4):
+                out[m + j] = flipped + shift[e + j]
+            c = t.unmove_ptr[key + 1] - e
+            for j in range(4, c):
+                out[m + j] = flipped + shift[e + j]
+            m += c
+        indptr[i + 1] = m
+    return m
 
 
 @nb.njit(cache=True, nogil=True)
@@ -476,55 +580,29 @@ def parents(
     start, came from an earlier track position of the same leg, perhaps jumping a run of the
     opponent's pieces now at their legs' starts; :attr:`Tables.unmove_ptr` lists those
     un-moves by ``k``'s position, the occupied crossings of its lane and the pieces that may
-    be put back on it.
+    be put back on it, and :func:`_unmove_shifts` the change of rank each makes here. Ranks
+    are taken in runs of one side to move (two runs when sorted).
     """
     n = t.n
-    full = (1 << n) - 1
-    lanes = 1 << n
     count = ranks.shape[0]
-    indptr = np.empty(count + 1, dtype=np.int64)
-    out = np.empty(count * n * t.unmove_most, dtype=np.int64)
-    value = _place_values(legs, mult, t)
-    restore = np.zeros((2 * n, n), dtype=np.int64)  # [k, j]: j put back on k's lane
-    for k in range(2 * n):
-        for j in range(n):
-            other = n - (k // n) * n + j
-            leg = legs[other]
-            if leg < 2:
-                x = k % n + 1 if leg == 0 else 2 * n + 1 - k % n
-                restore[k, j] = max(t.order[other, x], 0) * mult[other]
+    indptr = np.zeros(count + 1, dtype=np.int64)
+    out = np.empty(count * n * t.unmove_most + 4, dtype=np.int64)
+    if _homes(legs, 0, n) >= t.home or _homes(legs, 1, n) >= t.home:
+        return indptr, out[:0]
+    shift = _unmove_shifts(legs, mult, t)
     lefts = left.cells.shape[0]
-    live = _homes(legs, 0, n) < t.home and _homes(legs, 1, n) < t.home
     m = 0
-    indptr[0] = 0
-    for i in range(count):
-        rank = ranks[i]
-        if live:
-            side = 1 if rank >= half else 0
-            mover = 1 - side
-            rest = rank - side * half
-            h = rest // lefts
-            g = rest - h * lefts
-            mine, me = (top, h) if mover == 0 else (left, g)
-            theirs, them = (left, g) if mover == 0 else (top, h)
-            occupied = theirs.occupied[them]
-            back = theirs.back[them]
-            flipped = rank + (half if side == 0 else -half)
-            for a in range(n):
-                if mine.digit[me, a] == 0:  # at its leg's start, or home
-                    continue
-                k = mover * n + a
-                p = mine.pos[me, a]
-                key = ((k * (2 * n + 3) + p) * lanes + (occupied >> (a * n) & full)) * lanes
-                key += back >> (a * n) & full
-                base = flipped - value[k, p]
-                for e in range(t.unmove_ptr[key], t.unmove_ptr[key + 1]):
-                    c = base + value[k, t.unmove_from[e]]
-                    jump = t.unmove_jumped[e]
-                    for j in range(n):
-                        if jump >> j & 1:
-                            c += restore[k, j]
-                    out[m] = c
-                    m += 1
-        indptr[i + 1] = m
+    i = 0
+    while i < count:
+        side = 1 if ranks[i] >= half else 0
+        j = i + 1
+        while j < count and (ranks[j] >= half) == side:
+            j += 1
+        if side == 0:  # the left player moved
+            m = _parents_run(ranks, i, j, 1, half, lefts, left.pos, top.occupied, top.back,
+                             shift, t, indptr, out, m)  # fmt: skip
+        else:
+            m = _parents_run(ranks, i, j, 0, half, lefts, top.pos, left.occupied, left.back,
+                             shift, t, indptr, out, m)  # fmt: skip
+        i = j
     return indptr, out[:m]
