@@ -94,13 +94,17 @@ def colex_rank_bits(p, binom):  # type: ignore[no-untyped-def]
 @nb.njit(cache=True, nogil=True, inline="always")
 def scatter_bits(free, x, top):  # type: ignore[no-untyped-def]
     """The cells of ``0..top-1`` outside `x` numbered by the set bits of `free` (the
-    inverse of :func:`gather_bits`). Cost: O(top)."""
-    out, index = 0, 0
-    for d in range(top):
-        if not (x >> d) & 1:
-            if (free >> index) & 1:
-                out |= 1 << d
-            index += 1
+    inverse of :func:`gather_bits`; `free` below ``2^(top - set bits of x)``).
+
+    A zero is inserted into `free` at each cell of `x`, lowest first: no branch on the bits of
+    `free` (a loop over the cells mispredicts about one in two). Cost: O(set bits of x).
+    """
+    out = free
+    while x:
+        low = x & -x
+        below = low - 1
+        out = (out & below) | ((out & ~below) << 1)
+        x ^= low
     return out
 
 

@@ -328,6 +328,7 @@ def children(
     indptr[0] = 0
     x = y = free = 0
     last_block, last, end = -1, 0, 0  # the previous rank, and where its x's ranks end
+    stale = True  # whether ix is not yet the images of x
     for i in range(count):
         if n + _ROOM > which.shape[0]:  # room for any position's children
             which = np.concatenate((which, np.empty_like(which)))
@@ -345,6 +346,7 @@ def children(
             x = t.reps[t.starts[m] + index]
             free = colex_unrank_bits(r - index * per_x, o, top - m, t.binom)
             end = (index + 1) * per_x
+            stale = True
         y = scatter_bits(free, x, top)
         last_block, last = b, r
         lost = m + mf < 3
@@ -371,7 +373,9 @@ def children(
                     moves[count_moves, 0], moves[count_moves, 1] = _cell(src), _cell(dest)
                     moves[count_moves, 2] = 2
                     count_moves += 1
-            _images(x, ix, t)
+            if stale:  # the images of x serve every rank sharing it
+                _images(x, ix, t)
+                stale = False
             e = t.classes[y]
             plain = canonical_syms(y, e, t.image, syms)
             rep = image(y, syms[0], t.image)
@@ -417,7 +421,9 @@ def parents(
     ``back[b]`` is the offset of the block whose moves land in block ``b``, or -1 where no
     move lands there. The rank's opponent made the move undone: one of its stones in no mill
     of its own goes back to an empty neighbour (any empty point where it jumped). A parent's
-    class is one look-up, its image that of the rank's stones under each symmetry, made once.
+    class is one look-up, its image that of the rank's stones under each symmetry, made once
+    (the mover's stones' images once for a run of ranks sharing them: the engine asks for
+    sorted ranks).
     """
     count = rank.shape[0]
     top = t.points
@@ -429,13 +435,21 @@ def parents(
     out = np.empty(max(16 * count, 64), dtype=np.int64)
     n = 0
     indptr[0] = 0
+    x = 0
+    last_block, last_index = -1, -1  # the mover's stones x of the previous rank, and ix
     for i in range(count):
         b = _block(rank[i], blocks)
         m, o, mf, of = blocks[b, 1], blocks[b, 2], blocks[b, 3], blocks[b, 4]
         if back[b] >= 0 and m + mf >= 3:
-            x, y = _unrank(rank[i] - blocks[b, 0], m, o, t)
+            r = rank[i] - blocks[b, 0]
+            per_x = t.binom[top - m, o]
+            index = r // per_x
+            if b != last_block or index != last_index:
+                x = t.reps[t.starts[m] + index]
+                _images(x, ix, t)
+                last_block, last_index = b, index
+            y = scatter_bits(colex_unrank_bits(r - index * per_x, o, top - m, t.binom), x, top)
             offset, per = back[b], t.binom[top - o, m]
-            _images(x, ix, t)
             _images(y, iy, t)
             empty = full & ~(x | y)
             jumps = t.jumps and of == 0 and o == 3
