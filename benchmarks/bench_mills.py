@@ -31,10 +31,12 @@ Rows, each measured in this one run:
 
 * With ``--kernels``, instead: the game's kernels alone on real tiers of the full Nine Men's
   Morris, CPU time (best of 3; the machine is shared), per rank of windows of consecutive ranks
-  spread over the tier, as the engine hands them: ``slots`` of every rank, ``children`` and
-  ``parents`` (move tiers) of the slots; then every tier sampled the same way (2 windows) and
-  the kernels' CPU time for the whole game projected (parents counted once per slot, which the
-  loopy worker does not exceed).
+  spread over the tier (not at its ends: few slots and moves there), as the engine hands them:
+  ``slots`` of every rank and ``children`` of the slots; ``parents`` (move tiers) of as many
+  ranks drawn at random and sorted, as a level's positions are spread over the tier; then
+  every tier sampled the same way (2 windows) and the kernels' CPU time for the whole game
+  projected (parents counted once per slot, which the loopy worker does not exceed; the
+  engine's own work, about a third of a big tier's solve, left out).
 
 ``--quick`` leaves out the 4-stone row; ``--five`` adds Nine Men's Morris with 5 stones (88
 tiers, 98 million ranks; minutes). ``--keep DIR`` keeps the tier directories under DIR.
@@ -147,18 +149,24 @@ def _cpu(work: Callable[[], object]) -> float:
 
 def _kernels(game: TieredMills, tier: int, windows: int, width: int) -> dict[str, float]:
     """CPU seconds of the kernels on `windows` windows of `width` consecutive ranks spread over
-    `tier`: ``slots`` of every rank, ``children`` and ``parents`` of the slots; with the ranks,
-    slots and children counted."""
+    `tier` (none at its ends): ``slots`` of every rank, ``children`` of the slots, ``parents``
+    of as many ranks drawn at random over the tier, sorted (as the engine asks for a level's);
+    with the ranks, slots and children counted."""
     size = game.tier_size(tier)
     width = min(width, size)
-    starts = np.linspace(0, size - width, windows).astype(np.int64).tolist()
+    # Inside the tier, not at its ends: the first and last ranks are the first and last classes
+    # of the mover's stones, symmetric and crowded (few slots and few moves a slot).
+    starts = np.linspace(0, size - width, windows + 2)[1:-1].astype(np.int64).tolist()
     slots = np.concatenate([lo + np.flatnonzero(game.slots(tier, lo, lo + width)) for lo in starts])
     out = {"ranks": float(windows * width), "slots": float(len(slots))}
     out["slot s"] = _cpu(lambda: [game.slots(tier, lo, lo + width) for lo in starts])
     out["children s"] = _cpu(lambda: game.children(tier, slots))
     out["children"] = float(len(game.children(tier, slots).rank))
     inner = game.inner_moves(tier)
-    out["parents s"] = _cpu(lambda: game.parents(tier, slots)) if inner else 0.0
+    # A level's positions are spread over the tier: their parents miss the caches.
+    spread = np.unique(np.random.default_rng(tier).integers(0, size, len(slots)))
+    per_slot = _cpu(lambda: game.parents(tier, spread)) / len(spread) if inner else 0.0
+    out["parents s"] = per_slot * len(slots)
     return out
 
 
