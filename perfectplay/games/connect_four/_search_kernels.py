@@ -1,15 +1,19 @@
 """numba kernels of Connect Four's single-position search: negamax alpha-beta on bitboards.
 
-Boards have ``rows`` x ``cols`` cells with ``(rows + 1) * cols <= 64`` (6 x 7 is the usual
-board). The search follows the approach of Pascal Pons's solver (a bitboard negamax with a
+Boards have ``rows`` x ``cols`` cells with ``(rows + 1) * cols <= 128`` (6 x 7 is the usual
+board). The search is written once over a board word (:mod:`._words`): a ``uint64`` where
+``(rows + 1) * cols <= 64``, a :class:`~._words.Wide` of two past it; numba compiles it for
+each. The search follows the approach of Pascal Pons's solver (a bitboard negamax with a
 transposition table, null-window iterative narrowing of the score, pruning of moves that
 lose at once, and move ordering by the threats a move creates), and returns the same scores.
 
 Bitboards
 ---------
-A board is a ``uint64`` with bit ``c * (rows + 1) + r`` for the cell in column ``c``, row
-``r`` from the bottom, and one guard row (always empty) on top of every column, so that
-shifting a board never carries a line from one column into the next. A position is
+A board is a word (one or two) with bit ``offset + c * (rows + 1) + r`` for the cell in column
+``c``, row ``r`` from the bottom (``offset`` is 0 but in tests, which move a small board across
+the two words so as to check the two-word search against the one-word one), and one guard
+row (always empty) on top of every column, so that shifting a board never carries a line
+from one column into the next. A position is
 ``(current, mask)``: the stones of the player to move, and every stone. ``current + mask``
 is a unique key of the position (adding ``mask`` sets the bit above each column's top stone
 and leaves ``current``'s stones below it readable). The transposition table's key is that
@@ -36,9 +40,10 @@ sign (1 win, 0 tie, -1 loss), as Pons's ``-w``, but reaches it by a different se
 null-window probes (see :func:`solve_kernel`).
 
 A transposition table (:mod:`perfectplay.search._kernel_table`) holds bounds keyed by
-``current + mask``, which names a position of one board size only: use one table per
-``(rows, cols)``. Within a size, a table may serve any number of searches, strong and weak
-alike.
+``current + mask`` (past one word, a key of ``64 + extra`` bits: the table keeps the
+``extra`` bits in its checks, so it needs at least ``2**(17 + extra)`` entries), which names
+a position of one board size only: use one table per ``(rows, cols)``. Within a size, a
+table may serve any number of searches, strong and weak alike.
 
 Examples
 --------
@@ -46,25 +51,54 @@ Examples
 >>> from perfectplay.search._kernel_table import new_table, table_shift
 >>> slots = new_table(2**20)
 >>> current, mask = np.uint64(0x10200000), np.uint64(0x10604000)  # 4453 on 6 x 7
->>> int(solve_kernel(current, mask, 4, 6, 7, False, slots, table_shift(slots))[0])
+>>> shift = table_shift(slots)
+>>> int(solve_kernel(current, mask, 4, 6, 7, 0, False, slots, shift, np.uint64(0))[0])
+-2
+
+The same position moved up by 40 bits, across two words (keys of 64 + 3 bits):
+
+>>> from perfectplay.games.connect_four._words import Wide
+>>> from perfectplay.search._kernel_table import wide_shift
+>>> def wide(x):
+...     return Wide(np.uint64(x << 40 & (2**64 - 1)), np.uint64(x << 40 >> 64))
+>>> current, mask = wide(0x10200000), wide(0x10604000)
+>>> shift = wide_shift(slots, 3)
+>>> int(solve_kernel(current, mask, 4, 6, 7, 40, False, slots, shift, np.uint64(3))[0])
 -2
 """
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay._bits import popcount
 from perfectplay._prefetch import prefetch
-from perfectplay.search._kernel_table import NO_BOUND, table_get, table_put, table_slot
+from perfectplay.games.connect_four._words import (
+    board_array,
+    bucket,
+    count,
+    lesser,
+    load,
+    many,
+    nonzero,
+    one_like,
+    plus,
+    probe,
+    record,
+    store,
+)
+from perfectplay.search._kernel_table import NO_BOUND
 
 __all__ = [
     "ETC_MIN_EMPTY",
     "INVALID_MOVE",
     "MIRROR_MAX_STONES",
     "WALK_MAX_STONES",
+    "Geometry",
+    "geometry",
     "move_bounds_kernel",
     "move_scores_kernel",
     "next_probe",
@@ -87,61 +121,85 @@ WALK_MAX_STONES = 3
 """Positions of fewer stones are narrowed to their score by a walk of null windows from zero,
 later ones by Pons's halving (:func:`next_probe`, docs/search.md)."""
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 _NO_VALUE = -1000
 """Below every score: a node's best child value before any child returns."""
-_LINES_MAX_HEIGHT = np.uint64(16)
-"""The tallest column (guard bit included) of a board of 4 columns or more in 64 bits. Only such
-boards hold a four along a row or diagonal, and only there do those directions' shifts (up to
-``3 * (height + 1)``) stay below 64 bits: numba leaves longer shifts undefined (x86 counts them
-mod 64, which finds false fours on 1 to 3 tall columns). Taller columns: the column direction
-alone."""
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_THREE = np.uint64(3)
+
+
+class Geometry(NamedTuple):
+    """A board's masks, as boards of its word type (:func:`geometry`)."""
+
+    height: Any
+    """Bits per column, the guard bit included (``uint64``)."""
+    bottom: Any
+    """The bottom cell of every column."""
+    board: Any
+    """Every cell."""
+    column: Any
+    """The cells of column 0."""
+    full: Any
+    """The cells of column 0 and its guard bit."""
+    evens: Any
+    """The cells of rows 2, 4, ... (1-based) of every column."""
+    lines: bool
+    """Whether rows and diagonals hold fours: 4 columns or more. On fewer, only a column does
+    (and a row's or diagonal's shifts, ``3 * (height + 1)``, could pass the board's words
+    on 1 to 3 tall columns: numba leaves such shifts undefined)."""
 
 
 # ---------------------------------------------------------------------------- board helpers
-@nb.njit(cache=True, inline="always")
-def _masks(rows: int, cols: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
-    """``(height, bottom, board, column)`` of a board: bits per column (with the guard bit),
-    the bottom cell of every column, every cell, and the cells of column 0."""
+@nb.njit(cache=True)
+def geometry(rows: int, cols: int, offset: int, like: Any) -> Geometry:
+    """The masks of a board of ``rows`` x ``cols`` cells starting at bit `offset`, as boards of
+    `like`'s type (one word or two). Cost: ``O(rows + cols)`` word operations."""
+    one = one_like(like)
+    zero = one ^ one
     height = np.uint64(rows + 1)
-    bottom = _ZERO
+    column = zero
+    for r in range(rows):
+        column |= one << np.uint64(offset + r)
+    bottom = zero
+    board = zero
     for c in range(cols):
-        bottom |= _ONE << np.uint64(c * (rows + 1))
-    column = (_ONE << np.uint64(rows)) - _ONE
-    return height, bottom, bottom * column, column
+        bottom |= one << np.uint64(offset + c * (rows + 1))
+        board |= column << (np.uint64(c) * height)
+    evens = zero
+    for r in range(1, rows, 2):
+        evens |= bottom << np.uint64(r)
+    full = column | (one << np.uint64(offset + rows))
+    return Geometry(height, bottom, board, column, full, evens, cols >= 4)
 
 
 @nb.njit(cache=True, inline="always")
-def _key(
-    current: np.uint64, mask: np.uint64, n: int, cols: int, height: np.uint64, column: np.uint64
-) -> np.uint64:
+def _key(current: Any, mask: Any, n: int, cols: int, g: Geometry) -> Any:
     """The table key of a position of `n` stones: ``current + mask``, or the smaller of it and
     its mirror image's when ``n < MIRROR_MAX_STONES`` (each column's bits of the key are its
     own: a column's stones plus its mask stay below its guard bit)."""
-    key = current + mask
+    key = plus(current, mask)
     if n >= MIRROR_MAX_STONES:
         return key
-    full = column | (column << _ONE)  # a column's cells and its guard bit
-    image = _ZERO
+    image = key ^ key
     for c in range(cols):
-        image |= ((key >> (np.uint64(c) * height)) & full) << (np.uint64(cols - 1 - c) * height)
-    return min(key, image)
+        image |= ((key >> (np.uint64(c) * g.height)) & g.full) << (
+            np.uint64(cols - 1 - c) * g.height
+        )
+    return lesser(key, image)
 
 
 @nb.njit(cache=True, inline="always")
-def _winning_spots(
-    stones: np.uint64, mask: np.uint64, height: np.uint64, board: np.uint64
-) -> np.uint64:
+def _winning_spots(stones: Any, mask: Any, g: Geometry) -> Any:
     """Empty cells (playable now or later) that would complete a line of four of `stones`.
 
     For each direction ``d`` (1 up, ``height`` right, ``height - 1`` and ``height + 1`` the
     diagonals), a cell wins when three stones lie next to it along ``d``: all three on one
     side, or two on one side and one on the other.
     """
-    spots = (stones << _ONE) & (stones << np.uint64(2)) & (stones << np.uint64(3))
-    if height > _LINES_MAX_HEIGHT:
-        return spots & (board ^ mask)
+    spots = (stones << _ONE) & (stones << _TWO) & (stones << _THREE)
+    if not g.lines:
+        return spots & (g.board ^ mask)
+    height = g.height
     for d in (height, height - _ONE, height + _ONE):
         d2 = d + d
         pair = (stones << d) & (stones << d2)
@@ -150,20 +208,18 @@ def _winning_spots(
         pair = (stones >> d) & (stones >> d2)
         spots |= pair & (stones >> (d2 + d))
         spots |= pair & (stones << d)
-    return spots & (board ^ mask)
+    return spots & (g.board ^ mask)
 
 
 @nb.njit(cache=True, inline="always")
-def _possible(mask: np.uint64, bottom: np.uint64, board: np.uint64) -> np.uint64:
+def _possible(mask: Any, g: Geometry) -> Any:
     """The cell each stone would land on, one per open column (a full column carries into
-    its guard bit, which lies outside `board`)."""
-    return (mask + bottom) & board
+    its guard bit, which lies outside the board)."""
+    return plus(mask, g.bottom) & g.board
 
 
 @nb.njit(cache=True, inline="always")
-def _non_losing(
-    threats: np.uint64, mask: np.uint64, bottom: np.uint64, board: np.uint64
-) -> np.uint64:
+def _non_losing(threats: Any, mask: Any, g: Geometry) -> Any:
     """Moves that do not let the opponent win at once (the mover cannot win at once), given
     the opponent's winning cells `threats`.
 
@@ -171,29 +227,28 @@ def _non_losing(
     cannot both be stopped (returns 0). A move right below an opponent's winning cell would
     let the opponent play there, so it is dropped.
     """
-    possible = _possible(mask, bottom, board)
+    possible = _possible(mask, g)
     forced = possible & threats
-    if forced:
-        if forced & (forced - _ONE):
-            return _ZERO
+    if nonzero(forced):
+        if many(forced):
+            return forced ^ forced
         possible = forced
     return possible & ~(threats >> _ONE)
 
 
 @nb.njit(cache=True, inline="always")
-def _can_win_now(
-    current: np.uint64, mask: np.uint64, height: np.uint64, bottom: np.uint64, board: np.uint64
-) -> bool:
+def _can_win_now(current: Any, mask: Any, g: Geometry) -> bool:
     """Whether the player to move has a winning move."""
-    return (_winning_spots(current, mask, height, board) & _possible(mask, bottom, board)) != _ZERO
+    return nonzero(_winning_spots(current, mask, g) & _possible(mask, g))  # type: ignore[no-any-return]
 
 
 @nb.njit(cache=True, inline="always")
-def _fours(stones: np.uint64, height: np.uint64) -> np.uint64:
+def _fours(stones: Any, g: Geometry) -> Any:
     """The cells of `stones` that lie on a line of four of `stones` (any direction)."""
-    cells = _ZERO
+    cells = stones ^ stones
+    height = g.height
     for d in (_ONE, height, height - _ONE, height + _ONE):
-        if d != _ONE and height > _LINES_MAX_HEIGHT:
+        if d != _ONE and not g.lines:
             break
         starts = stones & (stones >> d)
         starts &= starts >> (d + d)  # bit i: cells i, i + d, i + 2d, i + 3d all in `stones`
@@ -203,28 +258,20 @@ def _fours(stones: np.uint64, height: np.uint64) -> np.uint64:
 
 
 @nb.njit(cache=True, inline="always")
-def _has_four(stones: np.uint64, height: np.uint64) -> bool:
+def _has_four(stones: Any, g: Geometry) -> bool:
     """Whether `stones` hold a line of four (any direction)."""
+    height = g.height
     for d in (_ONE, height, height - _ONE, height + _ONE):
-        if d != _ONE and height > _LINES_MAX_HEIGHT:
+        if d != _ONE and not g.lines:
             break
         starts = stones & (stones >> d)
-        if starts & (starts >> (d + d)):
+        if nonzero(starts & (starts >> (d + d))):
             return True
     return False
 
 
 @nb.njit(cache=True, inline="always")
-def _evens_bound(
-    current: np.uint64,
-    mask: np.uint64,
-    n: int,
-    rows: int,
-    cells: int,
-    height: np.uint64,
-    bottom: np.uint64,
-    board: np.uint64,
-) -> int:
+def _evens_bound(current: Any, mask: Any, n: int, rows: int, cells: int, g: Geometry) -> int:
     """An upper bound on the score of the first player to move (`n` even) on a board of an
     even number of rows, from the second player's *claimeven*: answer each stone on an odd
     row (1-based) by the stone right above it, and a stone on an even cell playable now by
@@ -236,17 +283,16 @@ def _evens_bound(
     is filled, which leaves the cells above it in its column empty. Returns a score above
     every possible one when `mine` holds a line of four (no bound).
     """
-    possible = _possible(mask, bottom, board)
-    evens = (bottom * (((_ONE << np.uint64(rows)) - _ONE) // np.uint64(3))) << _ONE  # rows 2, 4..
-    theirs = (current ^ mask) | (evens & board & ~mask & ~possible)
-    if _has_four(board & ~theirs, height):
+    possible = _possible(mask, g)
+    theirs = (current ^ mask) | (g.evens & ~mask & ~possible)
+    if _has_four(g.board & ~theirs, g):
         return 1000
-    lines = _fours(theirs, height) & ~mask
-    if lines == _ZERO:
+    lines = _fours(theirs, g) & ~mask
+    if not nonzero(lines):
         return 0
     top = 0  # the highest row of an empty cell of some line: no line ends above it
-    for r in range(rows - 1, -1, -1):
-        if lines & (bottom << np.uint64(r)):
+    for r in range(rows - 1, 0, -1):
+        if nonzero(lines & (g.bottom << np.uint64(r))):
             top = r
             break
     last = cells - (rows - 1 - top)  # the latest stone that may complete a line
@@ -257,15 +303,17 @@ def _evens_bound(
 # ---------------------------------------------------------------------------- the search
 @nb.njit(cache=True)
 def _search(
-    root_cur: np.uint64,
-    root_mask: np.uint64,
+    root_cur: Any,
+    root_mask: Any,
     n0: int,
     alpha0: int,
     beta0: int,
     rows: int,
     cols: int,
+    g: Geometry,
     slots: NDArray[np.uint64],
     shift: np.uint64,
+    extra: np.uint64,
     stack: NDArray[np.uint64],
     windows: NDArray[np.int64],
     moves: NDArray[np.uint64],
@@ -278,21 +326,20 @@ def _search(
     ``[alpha0, beta0]``, else a bound beyond the window on the side it failed (an upper
     bound ``<= alpha0`` or a lower bound ``>= beta0``).
 
-    Row ``d`` of the work arrays is the node ``d`` plies below the root (``n0 + d`` stones):
-    ``stack[d]`` = (current, mask, key), ``windows[d]`` = (alpha, beta, number of moves,
-    next move, 1 when its one move is forced and it goes unstored, the nodes counted before
-    it: its subtree's size is the work stored with its result, the best value its moves have
-    returned), ``moves[d]`` its moves
-    in the order to try them (``order_scores[d]`` their ordering scores). An explicit stack
-    instead of recursion spares a call per node, with its argument passing and reference
-    counting of the arrays (measured: recursion was 1.5x slower).
+    Row ``d`` of the work arrays (:func:`_work_arrays`) is the node ``d`` plies below the
+    root (``n0 + d`` stones): ``stack[d]`` = (current, mask, key), ``windows[d]`` = (alpha,
+    beta, number of moves, next move, 1 when its one move is forced and it goes unstored, the
+    nodes counted before it: its subtree's size is the work stored with its result, the best
+    value its moves have returned),
+    ``moves[d]`` its moves in the order to try them (``order_scores[d]`` their ordering
+    scores). An explicit stack instead of recursion spares a call per node, with its argument
+    passing and reference counting of the arrays (measured: recursion was 1.5x slower).
     """
-    height, bottom, board, column = _masks(rows, cols)
     cells = rows * cols
     nodes = 0
     d = 0
-    stack[0, 0] = root_cur
-    stack[0, 1] = root_mask
+    store(stack, 0, 0, root_cur)
+    store(stack, 0, 1, root_mask)
     windows[0, 0] = alpha0
     windows[0, 1] = beta0
     while True:
@@ -300,18 +347,19 @@ def _search(
         windows[d, 5] = nodes
         nodes += 1
         n = n0 + d
-        cur = stack[d, 0]
-        msk = stack[d, 1]
-        key = _key(cur, msk, n, cols, height, column)
-        stack[d, 2] = key
+        cur = load(stack, d, 0)
+        msk = load(stack, d, 1)
+        key = _key(cur, msk, n, cols, g)
+        store(stack, d, 2, key)
         alpha = windows[d, 0]
         beta = windows[d, 1]
         settled = True
         forced = False
         value = 0
-        threats = _winning_spots(cur ^ msk, msk, height, board)  # the opponent's
-        playable = _non_losing(threats, msk, bottom, board)
-        if playable == _ZERO:  # the opponent wins with the next stone, stone n + 2
+        opponent = cur ^ msk
+        threats = _winning_spots(opponent, msk, g)
+        playable = _non_losing(threats, msk, g)
+        if not nonzero(playable):  # the opponent wins with the next stone, stone n + 2
             value = -((cells - n) // 2)
         elif n >= cells - 2:  # at most two stones left and neither wins: a tie
             value = 0
@@ -327,14 +375,14 @@ def _search(
                 beta = high
             if alpha >= beta:
                 value = alpha if alpha == low else beta  # the bound that closed the window
-            elif playable & (playable - _ONE) == _ZERO:
+            elif not many(playable):
                 # One move does not lose at once: the node is its child's mirror image, so
                 # it is neither probed nor stored (its child is), sparing a probe, likely a
                 # cache miss, and a slot.
                 settled = False
                 forced = True
             else:
-                stored_low, stored_high = table_get(slots, shift, key)
+                stored_low, stored_high = probe(slots, shift, extra, key)
                 if stored_low != NO_BOUND and stored_low >= beta:
                     value = stored_low
                 elif stored_high != NO_BOUND and stored_high <= alpha:
@@ -347,7 +395,7 @@ def _search(
                     if alpha >= beta:  # both bounds stored and equal: the exact score
                         value = alpha
                     elif rows % 2 == 0 and n % 2 == 0:
-                        bound = _evens_bound(cur, msk, n, rows, cells, height, bottom, board)
+                        bound = _evens_bound(cur, msk, n, rows, cells, g)
                         if bound < beta:
                             beta = bound
                         if alpha >= beta:
@@ -357,11 +405,8 @@ def _search(
                     else:
                         settled = False
         if forced:
-            moves[d, 0] = playable
-            prefetch(
-                slots,
-                table_slot(shift, _key(cur ^ msk, msk | playable, n + 1, cols, height, column)),
-            )
+            store(moves, d, 0, playable)
+            prefetch(slots, bucket(shift, extra, _key(opponent, msk | playable, n + 1, cols, g)))
             windows[d, 0] = alpha
             windows[d, 1] = beta
             windows[d, 2] = 1
@@ -375,20 +420,19 @@ def _search(
             # above a cell playable after the move; ties centre first (insertion sort,
             # stable). Prefetch each child's table slot so that its probe,
             # a likely cache miss, overlaps with the work before it.
-            opponent = cur ^ msk
             k = 0
             for i in range(cols):
                 c = cols // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2  # 3 4 2 5 1 6 0 for 7
-                move = playable & (column << np.uint64(c * (rows + 1)))
-                if move == _ZERO:
+                move = playable & (g.column << (np.uint64(c) * g.height))
+                if not nonzero(move):
                     continue
-                spots = _winning_spots(cur | move, msk, height, board)
-                replies = _possible(msk | move, bottom, board)
+                spots = _winning_spots(cur | move, msk, g)
+                replies = _possible(msk | move, g)
                 wins = spots & replies
                 if (
-                    wins & (wins - _ONE)
-                    or spots & (wins << _ONE)
-                    or replies & ~(spots >> _ONE) == _ZERO
+                    many(wins)
+                    or nonzero(spots & (wins << _ONE))
+                    or not nonzero(replies & ~(spots >> _ONE))
                 ):
                     # Two threats playable at once, one above another, or every reply
                     # right below a threat: the opponent (who cannot win at once) cannot
@@ -397,18 +441,17 @@ def _search(
                     settled = True
                     break
                 useful = spots & ~(threats << _ONE)
-                above = (replies << _ONE) & board
+                above = (replies << _ONE) & g.board
                 near = useful & (above | (above << _ONE))
-                s = 2 * popcount(near) + popcount(useful)
+                s = 2 * count(near) + count(useful)
                 j = k
                 while j > 0 and order_scores[d, j - 1] < s:
-                    moves[d, j] = moves[d, j - 1]
+                    store(moves, d, j, load(moves, d, j - 1))
                     order_scores[d, j] = order_scores[d, j - 1]
                     j -= 1
-                moves[d, j] = move
+                store(moves, d, j, move)
                 order_scores[d, j] = s
-                child_key = _key(opponent, msk | move, n + 1, cols, height, column)
-                prefetch(slots, table_slot(shift, child_key))
+                prefetch(slots, bucket(shift, extra, _key(opponent, msk | move, n + 1, cols, g)))
                 k += 1
             if not settled:
                 # No move wins with stone n + 3 (the test above finds every such win):
@@ -430,12 +473,12 @@ def _search(
                 # us -u >= beta refutes this node without a search. It costs a probe per
                 # move, which pays only far from the leaves, where subtrees are large.
                 for j in range(k):
-                    child_key = _key(opponent, msk | moves[d, j], n + 1, cols, height, column)
-                    _, child_high = table_get(slots, shift, child_key)
+                    child_key = _key(opponent, msk | load(moves, d, j), n + 1, cols, g)
+                    _, child_high = probe(slots, shift, extra, child_key)
                     if child_high != NO_BOUND and -child_high >= beta:
                         value = -child_high
                         settled = True
-                        table_put(slots, shift, key, value, NO_BOUND, 1)
+                        record(slots, shift, extra, key, value, NO_BOUND, 1)
                         break
         if settled:
             # ---- unwind: node d is settled with `value`; hand it up to its parents
@@ -444,7 +487,10 @@ def _search(
                 value = -value
                 if value >= windows[d, 1]:  # fail high: a lower bound of the parent
                     if windows[d, 4] == 0:
-                        table_put(slots, shift, stack[d, 2], value, NO_BOUND, nodes - windows[d, 5])
+                        record(
+                            slots, shift, extra, load(stack, d, 2), value, NO_BOUND,
+                            nodes - windows[d, 5],
+                        )  # fmt: skip
                     continue
                 if value > windows[d, 0]:
                     windows[d, 0] = value
@@ -456,15 +502,18 @@ def _search(
                 # (fail-soft: often below alpha, a tighter bound for the table).
                 value = windows[d, 6]
                 if windows[d, 4] == 0:
-                    table_put(slots, shift, stack[d, 2], NO_BOUND, value, nodes - windows[d, 5])
+                    record(
+                        slots, shift, extra, load(stack, d, 2), NO_BOUND, value,
+                        nodes - windows[d, 5],
+                    )  # fmt: skip
             else:
                 return value, nodes
         # ---- descend into node d's next move
         i = windows[d, 3]
         windows[d, 3] = i + 1
-        msk = stack[d, 1]
-        stack[d + 1, 0] = stack[d, 0] ^ msk
-        stack[d + 1, 1] = msk | moves[d, i]
+        msk = load(stack, d, 1)
+        store(stack, d + 1, 0, load(stack, d, 0) ^ msk)
+        store(stack, d + 1, 1, msk | load(moves, d, i))
         windows[d + 1, 0] = -windows[d, 1]
         windows[d + 1, 1] = -windows[d, 0]
         d += 1
@@ -472,13 +521,14 @@ def _search(
 
 @nb.njit(cache=True, inline="always")
 def _work_arrays(
-    depth: int, cols: int
+    depth: int, cols: int, like: Any
 ) -> tuple[NDArray[np.uint64], NDArray[np.int64], NDArray[np.uint64], NDArray[np.int64]]:
-    """The rows of :func:`_search` for `depth` plies: stack, windows, moves, order scores."""
+    """The rows of :func:`_search` for `depth` plies, boards of `like`'s type: stack, windows,
+    moves, order scores."""
     return (
-        np.empty((depth, 3), dtype=np.uint64),
+        board_array(depth, 3, like),
         np.empty((depth, 7), dtype=np.int64),
-        np.empty((depth, cols), dtype=np.uint64),
+        board_array(depth, cols, like),
         np.empty((depth, cols), dtype=np.int64),
     )
 
@@ -523,50 +573,25 @@ def next_probe(low: int, high: int, weak: bool, probes: int, n: int) -> tuple[in
 
 
 @nb.njit(cache=True)
-def solve_kernel(
-    current: np.uint64,
-    mask: np.uint64,
+def _narrow(
+    current: Any,
+    mask: Any,
     n: int,
     rows: int,
     cols: int,
+    g: Geometry,
     weak: bool,
     slots: NDArray[np.uint64],
     shift: np.uint64,
+    extra: np.uint64,
+    work: tuple[NDArray[np.uint64], NDArray[np.int64], NDArray[np.uint64], NDArray[np.int64]],
 ) -> tuple[int, int]:
-    """``(score, nodes)`` of a position where nobody has four yet (module docstring).
-
-    Parameters
-    ----------
-    current, mask : uint64
-        The stones of the player to move, and all stones.
-    n : int
-        The number of stones (``popcount(mask)``).
-    rows, cols : int
-        The board, with ``(rows + 1) * cols <= 64``.
-    weak : bool
-        Whether to return only the sign of the score.
-    slots : ndarray of uint64
-        The transposition table (see :mod:`table`); entries persist across calls.
-    shift : uint64
-        ``table_shift(slots)``.
-
-    Notes
-    -----
-    The score is found by null-window searches ``[m, m + 1]`` that each tell whether the
-    score exceeds ``m``, narrowing ``[low, high]`` (:func:`next_probe`: near the start a
-    walk from zero, later Pons's schedule, whose first probes go halfway towards the extreme
-    scores, cheap to settle when a side wins fast). Weak mode first tries those two extreme
-    probes (a fast win or a fast loss settles the sign at once), then decides with the
-    probes ``[-1, 0]`` and ``[0, 1]``.
-    """
-    height, bottom, board, _ = _masks(rows, cols)
+    """``(score, nodes)`` of a position where nobody has four, the mover cannot win at once
+    and the board is not full: null-window searches ``[m, m + 1]`` (:func:`next_probe`), each
+    telling whether the score exceeds ``m``, narrowing ``[low, high]``; `work` holds
+    :func:`_work_arrays` of at least ``cells - n + 1`` plies."""
     cells = rows * cols
-    if _can_win_now(current, mask, height, bottom, board):
-        return (1 if weak else (cells + 1 - n) // 2), 1
-    if n >= cells:
-        return 0, 1
-    depth = cells - n + 1  # plies below the root, the root included
-    stack, windows, moves, order_scores = _work_arrays(depth, cols)
+    stack, windows, moves, order_scores = work
     nodes = 0
     low = -((cells - n) // 2)
     high = (cells + 1 - n) // 2
@@ -576,20 +601,9 @@ def solve_kernel(
         if not go:
             break
         r, k = _search(
-            current,
-            mask,
-            n,
-            med,
-            med + 1,
-            rows,
-            cols,
-            slots,
-            shift,
-            stack,
-            windows,
-            moves,
-            order_scores,
-        )
+            current, mask, n, med, med + 1, rows, cols, g, slots, shift, extra,
+            stack, windows, moves, order_scores,
+        )  # fmt: skip
         nodes += k
         if r <= med:
             high = r
@@ -601,15 +615,118 @@ def solve_kernel(
 
 
 @nb.njit(cache=True)
-def move_scores_kernel(
-    current: np.uint64,
-    mask: np.uint64,
+def solve_kernel(
+    current: Any,
+    mask: Any,
     n: int,
     rows: int,
     cols: int,
+    offset: int,
     weak: bool,
     slots: NDArray[np.uint64],
     shift: np.uint64,
+    extra: np.uint64,
+) -> tuple[int, int]:
+    """``(score, nodes)`` of a position where nobody has four yet (module docstring).
+
+    Parameters
+    ----------
+    current, mask : uint64 or Wide
+        The stones of the player to move, and all stones: one word where
+        ``offset + (rows + 1) * cols <= 64``, else two.
+    n : int
+        The number of stones.
+    rows, cols, offset : int
+        The board, at bit `offset` (0 but in tests).
+    weak : bool
+        Whether to return only the sign of the score.
+    slots : ndarray of uint64
+        The transposition table (:mod:`perfectplay.search._kernel_table`); entries persist
+        across calls.
+    shift, extra : uint64
+        ``table_shift(slots)`` and 0 for one word; two: the bits of a key's high word and
+        ``wide_shift(slots, extra)``.
+
+    Notes
+    -----
+    The score is found by null-window searches (:func:`next_probe`): Pons's schedule, or in
+    weak mode two extreme probes, then ``[-1, 0]`` and ``[0, 1]``.
+    """
+    g = geometry(rows, cols, offset, current)
+    cells = rows * cols
+    if _can_win_now(current, mask, g):
+        return (1 if weak else (cells + 1 - n) // 2), 1
+    if n >= cells:
+        return 0, 1
+    work = _work_arrays(cells - n + 1, cols, current)
+    return _narrow(current, mask, n, rows, cols, g, weak, slots, shift, extra, work)  # type: ignore[no-any-return]
+
+
+@nb.njit(cache=True)
+def _move_values(
+    current: Any,
+    mask: Any,
+    n: int,
+    rows: int,
+    cols: int,
+    offset: int,
+    weak: bool,
+    exact: bool,
+    alpha: int,
+    beta: int,
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    extra: np.uint64,
+    out: NDArray[np.int64],
+) -> int:
+    """Fill ``out[c]`` with the score of dropping a stone in column ``c`` for the player to
+    move (``INVALID_MOVE`` for a full column): exact (its sign when `weak`) when `exact`, else
+    bounded by the window ``alpha < beta``; return the nodes searched."""
+    g = geometry(rows, cols, offset, current)
+    cells = rows * cols
+    wins = _winning_spots(current, mask, g)
+    possible = _possible(mask, g)
+    work = _work_arrays(cells - n + 1, cols, current)
+    stack, windows, moves, order_scores = work
+    nodes = 0
+    for c in range(cols):
+        move = possible & (g.column << (np.uint64(c) * g.height))
+        child, child_mask = current ^ mask, mask | move
+        if not nonzero(move):
+            out[c] = INVALID_MOVE
+        elif nonzero(move & wins):
+            out[c] = 1 if weak else (cells + 1 - n) // 2
+        elif _can_win_now(child, child_mask, g):  # the opponent wins with stone n + 2
+            out[c] = -1 if weak else -((cells - n) // 2)
+        elif n + 1 >= cells:
+            out[c] = 0
+        else:
+            if exact:
+                r, k = _narrow(
+                    child, child_mask, n + 1, rows, cols, g, weak, slots, shift, extra, work
+                )
+            else:
+                r, k = _search(
+                    child, child_mask, n + 1, -beta, -alpha, rows, cols, g, slots, shift,
+                    extra, stack, windows, moves, order_scores,
+                )  # fmt: skip
+            out[c] = -r
+            nodes += k
+    return nodes
+
+
+@nb.njit(cache=True)
+def move_scores_kernel(
+    current: Any,
+    mask: Any,
+    n: int,
+    rows: int,
+    cols: int,
+    offset: int,
+    weak: bool,
+    slots: NDArray[np.uint64],
+    shift: np.uint64,
+    extra: np.uint64,
     out: NDArray[np.int64],
 ) -> int:
     """Fill ``out[c]`` with the score of dropping a stone in column ``c`` (for the player to
@@ -617,36 +734,24 @@ def move_scores_kernel(
 
     Parameters as :func:`solve_kernel`; `out` has `cols` entries.
     """
-    height, _, board, column = _masks(rows, cols)
-    cells = rows * cols
-    wins = _winning_spots(current, mask, height, board)
-    nodes = 0
-    for c in range(cols):
-        move = (mask + (_ONE << np.uint64(c) * height)) & (column << np.uint64(c) * height)
-        if move == _ZERO:
-            out[c] = INVALID_MOVE
-        elif move & wins:
-            out[c] = (cells + 1 - n) // 2 if not weak else 1
-        else:
-            score, k = solve_kernel(
-                current ^ mask, mask | move, n + 1, rows, cols, weak, slots, shift
-            )
-            out[c] = -score
-            nodes += k
-    return nodes
+    return _move_values(  # type: ignore[no-any-return]
+        current, mask, n, rows, cols, offset, weak, True, 0, 0, slots, shift, extra, out
+    )
 
 
 @nb.njit(cache=True)
 def move_bounds_kernel(
-    current: np.uint64,
-    mask: np.uint64,
+    current: Any,
+    mask: Any,
     n: int,
     rows: int,
     cols: int,
+    offset: int,
     alpha: int,
     beta: int,
     slots: NDArray[np.uint64],
     shift: np.uint64,
+    extra: np.uint64,
     out: NDArray[np.int64],
 ) -> int:
     """Fill ``out[c]`` with the score of dropping a stone in column ``c`` for the player to
@@ -657,55 +762,34 @@ def move_bounds_kernel(
     With the null window ``(t - 1, t)`` it tells which moves reach the score ``t``: one cheap
     search per move once the table holds the position's own search.
     """
-    height, bottom, board, column = _masks(rows, cols)
-    cells = rows * cols
-    wins = _winning_spots(current, mask, height, board)
-    depth = cells - n + 1
-    stack, windows, moves, order_scores = _work_arrays(depth, cols)
-    nodes = 0
-    for c in range(cols):
-        move = (mask + (_ONE << np.uint64(c) * height)) & (column << np.uint64(c) * height)
-        if move == _ZERO:
-            out[c] = INVALID_MOVE
-            continue
-        if move & wins:
-            out[c] = (cells + 1 - n) // 2
-            continue
-        child, child_mask = current ^ mask, mask | move
-        if _can_win_now(child, child_mask, height, bottom, board):
-            out[c] = -((cells - n) // 2)  # the opponent wins with stone n + 2
-        elif n + 1 >= cells:
-            out[c] = 0
-        else:
-            r, k = _search(
-                child, child_mask, n + 1, -beta, -alpha, rows, cols, slots, shift,
-                stack, windows, moves, order_scores,
-            )  # fmt: skip
-            out[c] = -r
-            nodes += k
-    return nodes
+    return _move_values(  # type: ignore[no-any-return]
+        current, mask, n, rows, cols, offset, False, False, alpha, beta, slots, shift, extra, out
+    )
 
 
 @nb.njit(cache=True)
 def solve_many_kernel(
-    currents: NDArray[np.uint64],
-    masks: NDArray[np.uint64],
+    boards: NDArray[np.uint64],
     rows: int,
     cols: int,
+    offset: int,
     weak: bool,
     slots: NDArray[np.uint64],
     shift: np.uint64,
+    extra: np.uint64,
     scores: NDArray[np.int64],
 ) -> int:
-    """:func:`solve_kernel` of every position ``(currents[i], masks[i])`` into ``scores[i]``,
-    one table for all (what one search stores serves the next); return the nodes searched.
+    """:func:`solve_kernel` of every position ``(boards[i, 0], boards[i, 1])`` (current, mask;
+    ``boards`` of shape ``(k, 2)``, or ``(k, 2, 2)`` for two words) into ``scores[i]``, one
+    table for all (what one search stores serves the next); return the nodes searched.
 
     Every position must be one where nobody has four yet.
     """
     nodes = 0
-    for i in range(currents.shape[0]):
+    for i in range(boards.shape[0]):
+        mask = load(boards, i, 1)
         score, k = solve_kernel(
-            currents[i], masks[i], popcount(masks[i]), rows, cols, weak, slots, shift
+            load(boards, i, 0), mask, count(mask), rows, cols, offset, weak, slots, shift, extra
         )
         scores[i] = score
         nodes += k

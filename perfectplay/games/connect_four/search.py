@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -60,40 +61,56 @@ def score_to_value(score: int, n: int, rows: int, cols: int) -> tuple[Value, int
 
 
 class ConnectFourSearch:
-    """The alpha-beta of :mod:`._search_kernels` for one board size, on the game's positions.
+    """The alpha-beta of :mod:`._search_kernels` for one board size, on the game's positions,
+    each bitboard one ``uint64`` (:class:`~.wide_search.ConnectFourWideSearch`: two).
 
     Its tables hold bounds keyed by bitboards of this board size only (the engine allocates a
     table per search).
     """
+
+    offset = 0
+    """The bit of the board's first cell (0 but in tests of the two-word search)."""
+    extra = np.uint64(0)
+    """The bits of a key past one word."""
 
     def __init__(self, game: Any) -> None:
         self.game = game
         """The :class:`~perfectplay.games.connect_four.rules.ConnectFour` it searches."""
         self.rows, self.cols = game.rows, game.cols
         self._shift: tuple[NDArray[np.uint64] | None, np.uint64] = (None, np.uint64(0))
-        """The last table searched and its :func:`table_shift`, checked once per table."""
+        """The last table searched and its shift, checked once per table."""
 
     def _table_shift(self, table: NDArray[np.uint64]) -> np.uint64:
         kept, shift = self._shift
         if kept is not table:
-            shift = table_shift(table)
+            shift = self._shift_of(table)
             self._shift = table, shift
         return shift
 
-    def _bits(self, position: Board) -> tuple[np.uint64, np.uint64, int]:
+    def _shift_of(self, table: NDArray[np.uint64]) -> np.uint64:
+        """The table's :func:`~perfectplay.search._kernel_table.table_shift` (checks it)."""
+        return table_shift(table)
+
+    def _word(self, bits: int) -> Any:
+        """A bitboard of the game's layout as the kernels' board word."""
+        return np.uint64(bits)
+
+    def _bits(self, position: Board) -> tuple[Any, Any, int]:
+        """``(current, mask, stones)`` of `position`, the bitboards as board words."""
         mask, current = self.game._bits(position)
-        return np.uint64(current), np.uint64(mask), mask.bit_count()
+        return self._word(current), self._word(mask), mask.bit_count()
 
     def solve(self, position: Board, weak: bool, table: NDArray[np.uint64]) -> tuple[int, int]:
         """``(Pons score, nodes)`` of `position` (only its sign, -1/0/1, when `weak`).
 
         Cost: the nodes of a null-window narrowing of the score (a few searches), about 70 ns
-        each on one core, plus the table's probes.
+        each on one core on one word, a little more on two, plus the table's probes.
         """
         current, mask, n = self._bits(position)
         score, nodes = kernels.solve_kernel(
-            current, mask, n, self.rows, self.cols, weak, table, self._table_shift(table)
-        )
+            current, mask, n, self.rows, self.cols, self.offset, weak, table,
+            self._table_shift(table), self.extra,
+        )  # fmt: skip
         return int(score), int(nodes)
 
     def _labelled(self, out: NDArray[np.int64]) -> tuple[tuple[str, int], ...]:
@@ -109,8 +126,9 @@ class ConnectFourSearch:
         current, mask, n = self._bits(position)
         out = np.empty(self.cols, dtype=np.int64)
         nodes = kernels.move_scores_kernel(
-            current, mask, n, self.rows, self.cols, weak, table, self._table_shift(table), out
-        )
+            current, mask, n, self.rows, self.cols, self.offset, weak, table,
+            self._table_shift(table), self.extra, out,
+        )  # fmt: skip
         return self._labelled(out), int(nodes)
 
     def move_bounds(
@@ -121,43 +139,39 @@ class ConnectFourSearch:
         current, mask, n = self._bits(position)
         out = np.empty(self.cols, dtype=np.int64)
         nodes = kernels.move_bounds_kernel(
-            current,
-            mask,
-            n,
-            self.rows,
-            self.cols,
-            alpha,
-            beta,
-            table,
-            self._table_shift(table),
-            out,
-        )
+            current, mask, n, self.rows, self.cols, self.offset, alpha, beta, table,
+            self._table_shift(table), self.extra, out,
+        )  # fmt: skip
         return self._labelled(out), int(nodes)
 
     def solve_bitboards(
-        self,
-        currents: NDArray[np.uint64],
-        masks: NDArray[np.uint64],
-        weak: bool,
-        table: NDArray[np.uint64],
+        self, currents: Sequence[int], masks: Sequence[int], weak: bool, table: NDArray[np.uint64]
     ) -> tuple[NDArray[np.int64], int]:
-        """``(scores, nodes)`` of many positions given as bitboards (the stones of the player
-        to move, every stone), in one call with one table: no Python per position.
+        """``(scores, nodes)`` of many positions given as bitboards in the game's layout (the
+        stones of the player to move, every stone: integers, or arrays of uint64 on one
+        word), in one call with one table.
 
         Every position must be one where nobody has four yet. Cost: their searches, each
-        helped by what the ones before it stored.
+        helped by what the ones before it stored (two words: first a Python step per position
+        to split its bitboards).
         """
-        currents = np.ascontiguousarray(currents, dtype=np.uint64)
-        masks = np.ascontiguousarray(masks, dtype=np.uint64)
-        scores = np.empty(len(currents), dtype=np.int64)
+        boards = self._boards(currents, masks)
+        scores = np.empty(len(boards), dtype=np.int64)
         nodes = kernels.solve_many_kernel(
-            currents, masks, self.rows, self.cols, weak, table, self._table_shift(table), scores
-        )
+            boards, self.rows, self.cols, self.offset, weak, table, self._table_shift(table),
+            self.extra, scores,
+        )  # fmt: skip
         return scores, int(nodes)
+
+    def _boards(self, currents: Sequence[int], masks: Sequence[int]) -> NDArray[np.uint64]:
+        """The positions as :func:`~._search_kernels.solve_many_kernel` takes them."""
+        return np.stack(
+            [np.asarray(currents, dtype=np.uint64), np.asarray(masks, dtype=np.uint64)], axis=1
+        )
 
     def score_to_value_remoteness(self, position: Board, score: int) -> tuple[Value, int]:
         """The value and remoteness an exact Pons score of `position` stands for."""
-        return score_to_value(score, self.game._bits(position)[0].bit_count(), self.rows, self.cols)
+        return score_to_value(score, sum(map(len, position)), self.rows, self.cols)
 
     def over(self, position: Board) -> Value | None:
         """The value for the player to move if the game is over at `position`, else None: the

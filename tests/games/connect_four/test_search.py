@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numba as nb
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,9 +17,10 @@ from hypothesis import strategies as st
 
 from perfectplay.api import solve
 from perfectplay.enumeration.solving import GameSolution
-from perfectplay.games.connect_four._search_kernels import MIRROR_MAX_STONES, _key
+from perfectplay.games.connect_four._search_kernels import MIRROR_MAX_STONES, _key, geometry
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.search import ConnectFourSearch, score_to_value
+from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch
 from perfectplay.protocol.game import over_value
 from perfectplay.search import search
 from perfectplay.search._kernel_table import new_table
@@ -172,6 +174,11 @@ def test_scores_become_values_and_remoteness() -> None:
     assert score_to_value(1, 0, 6, 7) == (Value.WIN, 41)  # the empty board: the 41st stone
 
 
+@nb.njit
+def _key_of(rows: int, cols: int, current: np.uint64, mask: np.uint64, n: int) -> np.uint64:
+    return _key(current, mask, n, cols, geometry(rows, cols, 0, current))  # type: ignore[no-any-return]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([(4, 5), (6, 7), (5, 4)]))
 def test_a_position_and_its_mirror_image_share_one_key_near_the_root(
@@ -183,12 +190,11 @@ def test_a_position_and_its_mirror_image_share_one_key_near_the_root(
     game = ConnectFour(*board)
     (position,) = _random_positions(game, 1, seed)
     image = tuple(reversed(position))
-    height, column = np.uint64(game.rows + 1), np.uint64((1 << game.rows) - 1)
     keys = []
     for stones in (position, image):
         mask, current = game._bits(stones)
         n = mask.bit_count()
-        keys.append(_key(np.uint64(current), np.uint64(mask), n, game.cols, height, column))
+        keys.append(_key_of(game.rows, game.cols, np.uint64(current), np.uint64(mask), n))
         plain = current + mask
         assert keys[-1] == plain if n >= MIRROR_MAX_STONES else keys[-1] <= plain
     n = sum(map(len, position))
@@ -199,13 +205,14 @@ def test_a_position_and_its_mirror_image_share_one_key_near_the_root(
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 5), st.integers(1, 6), st.randoms(use_true_random=False))
-def test_over_is_the_rules_over_value(rows: int, cols: int, rng: random.Random) -> None:
-    """The kernel's ``over`` (the engine's test before a search) answers what the generic
-    :func:`over_value` answers from the rules' outcome and moves, on every position of a random
-    game played to its end (fours, full boards and neither)."""
+@given(st.integers(1, 5), st.integers(1, 6), st.randoms(use_true_random=False), st.booleans())
+def test_over_is_the_rules_over_value(rows: int, cols: int, rng: random.Random, wide: bool) -> None:
+    """The kernel's ``over`` (the engine's test before a search), on one word or two (the
+    board moved across the words), answers what the generic :func:`over_value` answers from
+    the rules' outcome and moves, on every position of a random game played to its end
+    (fours, full boards and neither)."""
     game = ConnectFour(rows, cols)
-    kernel = ConnectFourSearch(game)
+    kernel = ConnectFourWideSearch(game, 66 - game.shift) if wide else ConnectFourSearch(game)
     position = game.initial()
     while True:
         assert kernel.over(position) == over_value(game, position)

@@ -1,6 +1,7 @@
-"""The line helpers of Connect Four's one-word and two-word search kernels against a reference
-that walks the board's coordinates (no shifts), on boards of every shape the kernels take,
-tall narrow ones among them (shifts of a row or diagonal would reach 64 bits there); and the
+"""The line helpers of Connect Four's search kernels, on one word and on two, against a
+reference that walks the board's coordinates (no shifts), on boards of every shape the kernels
+take, tall narrow ones among them (shifts of a row or diagonal would pass the board's words
+there), and the keys of a board moved across the two words against the one-word keys; and the
 search on tall narrow boards against the brute-force twin."""
 
 from __future__ import annotations
@@ -8,13 +9,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numba as nb
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.games.connect_four import _search_kernels as one
-from perfectplay.games.connect_four import _wide_search_kernels as two
+from perfectplay.games.connect_four import _search_kernels as kernels
+from perfectplay.games.connect_four._words import Wide
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.search import ConnectFourSearch
 from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch
@@ -24,8 +26,12 @@ from tests.search.search_brute import brute, brute_moves
 
 ONE_WORD = [(62, 1), (63, 1), (30, 2), (31, 2), (20, 3), (15, 4), (6, 7), (7, 8), (2, 21)]
 """Boards of one word: 1 to 3 tall columns, and the tallest of 4 columns or more."""
-TWO_WORDS = [(64, 1), (100, 1), (40, 2), (21, 3), (41, 3), (19, 4), (7, 9), (8, 8), (3, 26)]
-"""Boards of two words: 1 to 3 tall columns, and the tallest of 4 columns or more."""
+TWO_WORDS = [
+    (64, 1), (100, 1), (127, 1), (40, 2), (21, 3), (41, 3), (19, 4), (20, 4), (31, 4), (24, 5),
+    (20, 6), (7, 9), (8, 8), (3, 26),
+]  # fmt: skip
+"""Boards of two words: 1 to 3 tall columns, and the tallest of 4 columns or more (a row's or
+diagonal's shifts past one word from 20 rows on)."""
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
@@ -70,37 +76,61 @@ def _draw(game: ConnectFour, seed: int) -> tuple[int, int]:
     return stones, stones | others
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.sampled_from(ONE_WORD), st.integers(0, 2**32 - 1))
-def test_one_word_lines_equal_the_reference(size: tuple[int, int], seed: int) -> None:
+@nb.njit
+def _lines(rows: int, cols: int, stones: Any, mask: Any) -> tuple[Any, ...]:
+    """The board's bottom and cells, the fours, whether there is one, the winning cells."""
+    g = kernels.geometry(rows, cols, 0, stones)
+    fours = kernels._fours(stones, g)
+    has_four = kernels._has_four(stones, g)
+    return g.bottom, g.board, fours, has_four, kernels._winning_spots(stones, mask, g)
+
+
+@nb.njit
+def _keyed(rows: int, cols: int, offset: int, current: Any, mask: Any, n: int) -> tuple[Any, ...]:
+    """The board's masks and the key of a position on it, at `offset`."""
+    g = kernels.geometry(rows, cols, offset, current)
+    key = kernels._key(current, mask, n, cols, g)
+    return g.bottom, g.board, g.column, g.full, g.evens, key
+
+
+def _wide(bits: int) -> Wide:
+    return Wide(np.uint64(bits & (2**64 - 1)), np.uint64(bits >> 64))
+
+
+def _int(board: Any) -> int:
+    return int(board.lo) | int(board.hi) << 64 if isinstance(board, Wide) else int(board)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([*ONE_WORD, *TWO_WORDS]), st.integers(0, 2**32 - 1))
+def test_lines_equal_the_reference(size: tuple[int, int], seed: int) -> None:
     rows, cols = size
     game = ConnectFour(rows, cols)
+    word = _wide if game.shift > 64 else np.uint64
     stones, mask = _draw(game, seed)
     fours, spots = _reference(rows, cols, stones, mask)
-    height, s, m, b = (np.uint64(x) for x in (game.height, stones, mask, game.board))
-    assert int(one._fours(s, height)) == fours
-    assert bool(one._has_four(s, height)) == (fours != 0)
-    assert int(one._winning_spots(s, m, height, b)) == spots
+    found = _lines(rows, cols, word(stones), word(mask))
+    assert [_int(x) for x in found] == [game.bottom, game.board, fours, fours != 0, spots]
 
 
-def _words(bits: int) -> tuple[np.uint64, np.uint64]:
-    return np.uint64(bits & (2**64 - 1)), np.uint64(bits >> 64)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.sampled_from(TWO_WORDS), st.integers(0, 2**32 - 1))
-def test_two_word_lines_equal_the_reference(size: tuple[int, int], seed: int) -> None:
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([(4, 4), (6, 7), (3, 5), (1, 11)]), st.integers(0, 2**32 - 1))
+def test_keys_across_the_words_are_the_one_word_keys_moved_up(
+    size: tuple[int, int], seed: int
+) -> None:
+    """A board moved up by `offset` bits, so that it straddles the words: its masks and its
+    keys (the mirror-canonical ones too) are the one-word ones moved up."""
     rows, cols = size
     game = ConnectFour(rows, cols)
-    stones, mask = _draw(game, seed)
-    fours, spots = _reference(rows, cols, stones, mask)
-    height = np.uint64(game.height)
-    geometry = (height, *_words(game.bottom), *_words(game.board))
-    lo, hi = two._fours(*_words(stones), height)
-    assert int(lo) | int(hi) << 64 == fours
-    assert bool(two._has_four(*_words(stones), height)) == (fours != 0)
-    lo, hi = two._winning_spots(*_words(stones), *_words(mask), geometry)
-    assert int(lo) | int(hi) << 64 == spots
+    offset = 67 - game.shift
+    rng = random.Random(seed)
+    heights = [rng.randrange(rows + 1) for _ in range(cols)]
+    mask = sum(((1 << h) - 1) << (c * game.height) for c, h in enumerate(heights))
+    current = mask & rng.getrandbits(game.shift)
+    n = mask.bit_count()
+    one = _keyed(rows, cols, 0, np.uint64(current), np.uint64(mask), n)
+    two = _keyed(rows, cols, offset, _wide(current << offset), _wide(mask << offset), n)
+    assert [_int(x) for x in two] == [_int(x) << offset for x in one]
 
 
 @pytest.mark.parametrize(
@@ -145,9 +175,9 @@ def test_next_probe_narrows_to_the_score(n: int, data: Any, soft: bool) -> None:
     for _ in range(high - low + 1):
         if low == high:
             break
-        med, _, go = one.next_probe(low, high, False, probes, n)
+        med, _, go = kernels.next_probe(low, high, False, probes, n)
         assert go and low <= med < high
-        if n < one.WALK_MAX_STONES and low < 0 < high:
+        if n < kernels.WALK_MAX_STONES and low < 0 < high:
             assert med == 0  # the walk's first window is [0, 1]
         if score > med:
             low = score if soft else med + 1

@@ -15,10 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.api import solve
-from perfectplay.errors import GameDefinitionError, InputFormatError, TooLargeError
+from perfectplay.errors import (
+    GameDefinitionError,
+    GameOverError,
+    InputFormatError,
+    TooLargeError,
+)
 from perfectplay.games.connect_four.rules import ConnectFour
 from perfectplay.games.connect_four.search import ConnectFourSearch
-from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch, board_shape
+from perfectplay.games.connect_four.wide_search import ConnectFourWideSearch
 from perfectplay.search import Searcher, search
 from perfectplay.search._kernel_table import new_table
 from perfectplay.values import LOSE, WIN, Value
@@ -160,12 +165,13 @@ def test_the_table_holds_whole_keys_or_the_search_is_refused() -> None:
         game.search_kernel().solve(game.initial(), True, new_table(64 << 20))
 
 
-def test_board_shape_straddles_the_words() -> None:
-    shape = board_shape(4, 4, _offset(4, 4))  # bits 47..66
-    bottom = int(shape[0, 0]) | int(shape[0, 1]) << 64
-    assert bottom == sum(1 << (47 + 5 * c) for c in range(4))
-    column = [int(shape[3 + c, 0]) | int(shape[3 + c, 1]) << 64 for c in range(4)]
-    assert column[3] == 0b1111 << 62  # column d: two cells in each word
+def test_the_engine_asks_the_kernel_whether_the_game_is_over() -> None:
+    game = ConnectFour(7, 9)
+    searcher = Searcher(game)
+    assert searcher._over == searcher.kernel.over  # the rules' outcome, no moves built
+    position = game.parse("1,2,1,2,1,2,1")  # X has four in column 1
+    with pytest.raises(GameOverError, match="LOSE"):
+        searcher.search(position)
 
 
 def test_positions_on_wide_boards_as_move_sequences() -> None:
