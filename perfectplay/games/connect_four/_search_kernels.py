@@ -239,7 +239,7 @@ def _non_losing(threats: Any, mask: Any, g: Geometry) -> Any:
 @nb.njit(cache=True, inline="always")
 def _can_win_now(current: Any, mask: Any, g: Geometry) -> bool:
     """Whether the player to move has a winning move."""
-    return nonzero(_winning_spots(current, mask, g) & _possible(mask, g))  # type: ignore[no-any-return]
+    return nonzero(_winning_spots(current, mask, g) & _possible(mask, g))
 
 
 @nb.njit(cache=True, inline="always")
@@ -659,7 +659,7 @@ def solve_kernel(
     if n >= cells:
         return 0, 1
     work = _work_arrays(cells - n + 1, cols, current)
-    return _narrow(current, mask, n, rows, cols, g, weak, slots, shift, extra, work)  # type: ignore[no-any-return]
+    return _narrow(current, mask, n, rows, cols, g, weak, slots, shift, extra, work)
 
 
 @nb.njit(cache=True)
@@ -734,7 +734,7 @@ def move_scores_kernel(
 
     Parameters as :func:`solve_kernel`; `out` has `cols` entries.
     """
-    return _move_values(  # type: ignore[no-any-return]
+    return _move_values(
         current, mask, n, rows, cols, offset, weak, True, 0, 0, slots, shift, extra, out
     )
 
@@ -762,7 +762,7 @@ def move_bounds_kernel(
     With the null window ``(t - 1, t)`` it tells which moves reach the score ``t``: one cheap
     search per move once the table holds the position's own search.
     """
-    return _move_values(  # type: ignore[no-any-return]
+    return _move_values(
         current, mask, n, rows, cols, offset, False, False, alpha, beta, slots, shift, extra, out
     )
 

@@ -97,7 +97,7 @@ def _either(t: Any, wide: Any, word: Any) -> Any:
 
 # ---------------------------------------------------------------------------- operators
 def _bitwise(op: Callable[[Any, Any], Any]) -> None:
-    @overload(op)
+    @overload(op, inline="always")
     def wide_op(a: Any, b: Any) -> Any:
         def wide(a: Any, b: Any) -> Any:
             return Wide(op(a.lo, b.lo), op(a.hi, b.hi))
@@ -111,7 +111,7 @@ for _op in (
     _bitwise(_op)
 
 
-@overload(operator.invert)
+@overload(operator.invert, inline="always")
 def _invert(a: Any) -> Any:
     def wide(a: Any) -> Any:
         return Wide(~a.lo, ~a.hi)
@@ -119,7 +119,7 @@ def _invert(a: Any) -> Any:
     return wide if _is_wide(a) else None
 
 
-@overload(operator.lshift)
+@overload(operator.lshift, inline="always")
 def _shift_up(a: Any, s: Any) -> Any:
     def wide(a: Any, s: Any) -> Any:
         s = np.uint64(s)
@@ -132,7 +132,7 @@ def _shift_up(a: Any, s: Any) -> Any:
     return wide if _is_wide(a) and _is_word(s) else None
 
 
-@overload(operator.rshift)
+@overload(operator.rshift, inline="always")
 def _shift_down(a: Any, s: Any) -> Any:
     def wide(a: Any, s: Any) -> Any:
         s = np.uint64(s)
@@ -153,7 +153,7 @@ def nonzero(x: Any) -> Any:
     return _compiled_only(x)
 
 
-@overload(nonzero)
+@overload(nonzero, inline="always")
 def _nonzero(x: Any) -> Any:
     def wide(x: Any) -> Any:
         return (x.lo | x.hi) != _ZERO
@@ -169,7 +169,7 @@ def many(x: Any) -> Any:
     return _compiled_only(x)
 
 
-@overload(many)
+@overload(many, inline="always")
 def _many(x: Any) -> Any:
     def wide(x: Any) -> Any:
         if x.lo != _ZERO:
@@ -187,7 +187,7 @@ def plus(a: Any, b: Any) -> Any:
     return _compiled_only(a, b)
 
 
-@overload(plus)
+@overload(plus, inline="always")
 def _plus(a: Any, b: Any) -> Any:
     def wide(a: Any, b: Any) -> Any:
         lo = a.lo + b.lo
@@ -204,7 +204,7 @@ def count(x: Any) -> Any:
     return _compiled_only(x)
 
 
-@overload(count)
+@overload(count, inline="always")
 def _count(x: Any) -> Any:
     def wide(x: Any) -> Any:
         return popcount(x.lo) + popcount(x.hi)
@@ -220,7 +220,7 @@ def one_like(x: Any) -> Any:
     return _compiled_only(x)
 
 
-@overload(one_like)
+@overload(one_like, inline="always")
 def _one_like(x: Any) -> Any:
     def wide(x: Any) -> Any:
         return Wide(_ONE, _ZERO)
@@ -236,7 +236,7 @@ def lesser(a: Any, b: Any) -> Any:
     return _compiled_only(a, b)
 
 
-@overload(lesser)
+@overload(lesser, inline="always")
 def _lesser(a: Any, b: Any) -> Any:
     def wide(a: Any, b: Any) -> Any:
         return a if a.hi < b.hi or (a.hi == b.hi and a.lo <= b.lo) else b
@@ -254,7 +254,7 @@ def board_array(n: Any, m: Any, like: Any) -> Any:
     return _compiled_only(n, m, like)
 
 
-@overload(board_array)
+@overload(board_array, inline="always")
 def _board_array(n: Any, m: Any, like: Any) -> Any:
     def wide(n: Any, m: Any, like: Any) -> Any:
         return np.empty((n, m, 2), dtype=np.uint64)
@@ -271,7 +271,7 @@ def load(boards: Any, i: Any, j: Any) -> Any:
     return _compiled_only(boards, i, j)
 
 
-@overload(load)
+@overload(load, inline="always")
 def _load(boards: Any, i: Any, j: Any) -> Any:
     def wide(boards: Any, i: Any, j: Any) -> Any:
         return Wide(boards[i, j, 0], boards[i, j, 1])
@@ -289,7 +289,7 @@ def store(boards: Any, i: Any, j: Any, x: Any) -> Any:
     return _compiled_only(boards, i, j, x)
 
 
-@overload(store)
+@overload(store, inline="always")
 def _store(boards: Any, i: Any, j: Any, x: Any) -> Any:
     def wide(boards: Any, i: Any, j: Any, x: Any) -> Any:
         boards[i, j, 0] = x.lo
@@ -309,7 +309,7 @@ def probe(slots: Any, shift: Any, extra: Any, key: Any) -> Any:
     return _compiled_only(slots, shift, extra, key)
 
 
-@overload(probe)
+@overload(probe, inline="always")
 def _probe(slots: Any, shift: Any, extra: Any, key: Any) -> Any:
     def wide(slots: Any, shift: Any, extra: Any, key: Any) -> Any:
         return wide_get(slots, shift, extra, key.lo, key.hi)
@@ -326,7 +326,7 @@ def record(slots: Any, shift: Any, extra: Any, key: Any, lower: Any, upper: Any,
     return _compiled_only(slots, shift, extra, key, lower, upper, nodes)
 
 
-@overload(record)
+@overload(record, inline="always")
 def _record(
     slots: Any, shift: Any, extra: Any, key: Any, lower: Any, upper: Any, nodes: Any
 ) -> Any:
@@ -349,7 +349,7 @@ def bucket(shift: Any, extra: Any, key: Any) -> Any:
     return _compiled_only(shift, extra, key)
 
 
-@overload(bucket)
+@overload(bucket, inline="always")
 def _bucket(shift: Any, extra: Any, key: Any) -> Any:
     def wide(shift: Any, extra: Any, key: Any) -> Any:
         return wide_slot(shift, extra, key.lo, key.hi)

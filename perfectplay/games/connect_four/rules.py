@@ -335,15 +335,14 @@ class ConnectFour(Game[Board]):
         """The compiled alpha-beta (bitboards, a bound table, null-window narrowing of the Pons
         score) for this board size: :mod:`perfectplay.games.connect_four.search` up to
         ``(rows + 1) * cols <= 64``, :mod:`perfectplay.games.connect_four.wide_search` (two
-        words per bitboard) past it; None (the plain search) on boards of 4 columns or more and
-        more than 19 rows past 64 bits."""
+        words per bitboard) past it; None (the plain search) past 87 bits, whose keys no table
+        holds (:data:`~perfectplay.games.connect_four.wide_search.MAX_WIDE_BITS`)."""
         from perfectplay.games.connect_four.search import ConnectFourSearch
-        from perfectplay.games.connect_four.wide_search import MAX_WIDE_ROWS, ConnectFourWideSearch
+        from perfectplay.games.connect_four.wide_search import MAX_WIDE_BITS, ConnectFourWideSearch
 
         if self.shift <= WORD_BITS:
             return ConnectFourSearch(self)
-        wide = self.rows <= MAX_WIDE_ROWS or self.cols < 4
-        return ConnectFourWideSearch(self) if wide else None
+        return ConnectFourWideSearch(self) if self.shift <= MAX_WIDE_BITS else None
 
     def encode(self, position: Board) -> int:
         mask, current = self._bits(position)

@@ -1,6 +1,7 @@
 """Connect Four's compiled search: the :class:`~perfectplay.search.kernel.SearchKernel` that
 :meth:`ConnectFour.search_kernel <perfectplay.games.connect_four.rules.ConnectFour.search_kernel>`
-offers the search engine, on any board with ``(rows + 1) * cols <= 63``.
+offers the search engine, on any board with ``(rows + 1) * cols <= 64`` (past it:
+:mod:`~perfectplay.games.connect_four.wide_search`).
 
 The kernels (:mod:`._search_kernels`) score a position as Pascal Pons's solver does (the
 *Pons score*, for the player to move): a win whose winning stone is the ``s``-th stone of the

@@ -1,16 +1,17 @@
 """Connect Four's compiled search on boards past 64 bits: the
-:class:`~perfectplay.search.kernel.SearchKernel` of boards with ``64 < (rows + 1) * cols <= 128``
-(7 rows x 9 columns, 8 x 8, 6 x 10, ...), each bitboard two words (:mod:`._wide_search_kernels`).
+:class:`~perfectplay.search.kernel.SearchKernel` of boards with ``64 < (rows + 1) * cols <=
+MAX_WIDE_BITS`` (7 rows x 9 columns, 8 x 8, 6 x 10, 20 rows x 4 columns ...), the search of
+:mod:`._search_kernels` compiled for bitboards of two words (:class:`~._words.Wide`).
 
 It answers as :class:`~perfectplay.games.connect_four.search.ConnectFourSearch` does (the same
 Pons scores), with keys of ``(rows + 1) * cols`` bits: its table needs at least
 ``2**(17 + extra)`` entries of 8 bytes, ``extra = (rows + 1) * cols - 64``
 (:attr:`ConnectFourWideSearch.least_table_bytes`; 7 x 9 and 8 x 8: 256 MiB, 6 x 10: 64 MiB),
 which the search engine allocates when its budget is smaller by default and refuses below
-when the budget was given. Boards of 4 columns or more and more than 19 rows (4 x 20 to 4 x 31,
-5 x 20 to 5 x 24, 6 x 20) are searched on the plain path: a row's or diagonal's shifts must stay
-below one word. Boards of 1 to 3 columns, where only a column holds four, are searched here at
-any height.
+when the budget was given. The kernel itself takes any board up to 128 bits (a row's or
+diagonal's shifts carry across the words at any height), but past :data:`MAX_WIDE_BITS` no
+table holds the keys (it would need more than ``2**40`` entries): those boards (7 rows x 11
+columns, 21 rows x 4 columns, 87 rows x 1 column ...) are searched on the plain path.
 
 Examples
 --------
@@ -36,14 +37,19 @@ from perfectplay.errors import GameDefinitionError
 from perfectplay.games.connect_four._bitboard import SEARCH_BITS
 from perfectplay.games.connect_four._words import Wide
 from perfectplay.games.connect_four.search import ConnectFourSearch
-from perfectplay.search._kernel_table import ENTRY_BYTES, least_wide_entries, wide_shift
+from perfectplay.search._kernel_table import (
+    ENTRY_BYTES,
+    MAX_LOG_SIZE,
+    MIN_LOG_SIZE,
+    least_wide_entries,
+    wide_shift,
+)
 
-__all__ = ["MAX_WIDE_ROWS", "ConnectFourWideSearch"]
+__all__ = ["MAX_WIDE_BITS", "ConnectFourWideSearch"]
 
-MAX_WIDE_ROWS = 19
-"""The most rows of the two-word search on boards of 4 columns or more: a row's or diagonal's
-longest shift, ``3 * (rows + 2)``, stays below 64 bits (boards of fewer columns have no such
-lines and any number of rows)."""
+MAX_WIDE_BITS = 64 + MAX_LOG_SIZE - MIN_LOG_SIZE
+"""The longest key (87 bits) a table holds whole: its least table, ``2**(17 + extra)``
+entries, is at most the largest one, ``2**MAX_LOG_SIZE``."""
 
 Board = tuple[str, ...]
 _LOW = (1 << 64) - 1
@@ -61,11 +67,10 @@ class ConnectFourWideSearch(ConnectFourSearch):
     def __init__(self, game: Any, offset: int = 0) -> None:
         super().__init__(game)
         bits = offset + (self.rows + 1) * self.cols
-        if offset < 0 or bits > SEARCH_BITS or (self.rows > MAX_WIDE_ROWS and self.cols >= 4):
+        if offset < 0 or bits > SEARCH_BITS:
             raise GameDefinitionError(
-                f"the two-word search takes boards of at most 3 columns or {MAX_WIDE_ROWS} rows "
-                f"whose offset + (rows + 1) * cols <= {SEARCH_BITS}, got rows={self.rows}, "
-                f"cols={self.cols}, offset={offset}"
+                f"the two-word search takes boards with offset + (rows + 1) * cols <= "
+                f"{SEARCH_BITS}, got rows={self.rows}, cols={self.cols}, offset={offset}"
             )
         self.offset = offset
         self.extra = np.uint64(max(bits - 64, 0))

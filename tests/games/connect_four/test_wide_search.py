@@ -150,7 +150,15 @@ def test_near_full_wide_boards_equal_the_brute_force_twin(rows: int, cols: int) 
 def test_wide_boards_go_to_the_two_word_search_past_64_bits() -> None:
     assert type(ConnectFour(7, 8).search_kernel()) is ConnectFourSearch  # 64 bits: one word
     assert type(ConnectFour(7, 9).search_kernel()) is ConnectFourWideSearch
-    assert ConnectFour(20, 4).search_kernel() is None  # shifts past one word: the plain path
+    assert type(ConnectFour(20, 4).search_kernel()) is ConnectFourWideSearch  # 84 bits
+    assert ConnectFour(21, 4).search_kernel() is None  # 88 bits: no table holds the keys
+    assert ConnectFour(100, 1).search_kernel() is None
+
+
+def test_boards_past_87_bits_are_answered_by_the_plain_search() -> None:
+    game = ConnectFour(100, 1)  # 101 bits: a table of 2**54 entries would hold the keys
+    found = search(game, ("XO" * 48,))
+    assert (found.value, found.remoteness) == (Value.TIE, 4)
     with pytest.raises(GameDefinitionError, match="offset=60"):
         ConnectFourWideSearch(ConnectFour(7, 9), 60)
 
