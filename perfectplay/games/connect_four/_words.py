@@ -30,11 +30,13 @@ Examples
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import types
+from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
 from perfectplay._bits import popcount
@@ -45,6 +47,14 @@ from perfectplay.search._kernel_table import (
     wide_get,
     wide_put,
     wide_slot,
+)
+
+# numba's inliner (``inline="always"`` on the functions here) reports the inlined functions'
+# phi variables as out of scope when it compiles the search for Wide boards, about twenty
+# warnings on a user's terminal at the first compile; the compiled code is right (the kernels
+# are cross-checked against the rules and the plain search in the tests).
+warnings.filterwarnings(
+    "ignore", message=r".*variable '.*' is not in scope", category=NumbaIRAssumptionWarning
 )
 
 __all__ = [
