@@ -62,8 +62,9 @@ The same position moved up by 40 bits, across two words (keys of 64 + 3 bits):
 >>> def wide(x):
 ...     return Wide(np.uint64(x << 40 & (2**64 - 1)), np.uint64(x << 40 >> 64))
 >>> current, mask = wide(0x10200000), wide(0x10604000)
->>> shift = wide_shift(slots, 3)
->>> int(solve_kernel(current, mask, 4, 6, 7, 40, False, slots, shift, np.uint64(3))[0])
+>>> wide_slots = new_table(2**23)  # 2**20 entries, the least for keys of 64 + 3 bits
+>>> shift = wide_shift(wide_slots, 3)
+>>> int(solve_kernel(current, mask, 4, 6, 7, 40, False, wide_slots, shift, np.uint64(3))[0])
 -2
 """
 
