@@ -17,8 +17,9 @@ column so that line tests by shifting never wrap around. A code is ``(mask << S)
 where ``mask`` holds every stone, ``current`` the stones of the player to move and
 ``S = (rows + 1) * cols``. Boards up to ``(rows + 1) * cols <= 128`` bits are accepted (7x6,
 6x7, 7 rows x 8 columns, 7 x 9 among them); the plain path works on any of them with Python
-integers, and so does the compiled search (:mod:`~perfectplay.games.connect_four.search`: one
-uint64 per bitboard up to 64 bits, two past them). The vectorized
+integers, and the compiled search (:mod:`~perfectplay.games.connect_four.search`) takes one
+uint64 per bitboard up to 64 bits and two up to 87 (its table's keys need more entries past
+them: :data:`~perfectplay.games.connect_four.wide_search.MAX_WIDE_BITS`). The vectorized
 path, which generates the children of a whole layer in one numba pass over its codes
 (:mod:`perfectplay.games.connect_four._kernels`, a few bit operations per move), needs a code
 in int64, so ``(rows + 1) * cols <= 31``; bigger boards are solved by the tier engine
