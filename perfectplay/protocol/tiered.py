@@ -48,6 +48,9 @@ Optional extras, each with what the engine does without it:
 ``tier_group(t)``        the name of the tiers reported together by ``analyze --by-tier`` (many
                          small tiers: Connect Four by column heights, per number of stones).
                          Without: each tier alone.
+``tier_parts(t)``        the parts of a tier ``analyze --by-tier`` reports apart, as ``(label,
+                         first rank)`` (Morris: the two subspaces of a moving tier). Without:
+                         the tier as one.
 ``max_moves()``          an upper bound on the moves of one position; lets the engine keep
                          move counters in 16 bits. Without it: 32-bit counters.
 ``total_size()``         the ranks of every tier together, without listing the tiers; lets
@@ -253,6 +256,12 @@ class TieredGame:
     def tier_group(self, tier: int) -> str | None:
         """The name of the group `tier` is reported in (its counts added to the group's), or
         None to report it alone. Default: None."""
+        return None
+
+    def tier_parts(self, tier: int) -> Sequence[tuple[str, int]] | None:
+        """The parts of `tier` counted apart by ``analyze --by-tier``: ``(label, first
+        rank)`` in increasing rank order, the first at rank 0; None (the default): the tier
+        as one part, labelled :meth:`tier_label`."""
         return None
 
     def max_moves(self) -> int | None:

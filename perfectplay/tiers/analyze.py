@@ -68,9 +68,10 @@ class Analysis:
     """Counts of a solved game's positions reachable from its start."""
 
     tiers: list[TierCounts]
-    """Per tier, in solving order; per group of tiers where the game names groups
-    (``tier_group``: Connect Four by column heights, per number of stones), each under its
-    first tier."""
+    """Per tier, in solving order; per part of a tier where the game names parts
+    (``tier_parts``: Morris's two subspaces of a moving tier); per group of tiers where the
+    game names groups (``tier_group``: Connect Four by column heights, per number of stones),
+    each under its first tier."""
     remoteness: list[tuple[Value, int, int, int]]
     """``(value, remoteness, classes, positions)`` for every pair that occurs, sorted."""
     players: tuple[str, str] | None = None
@@ -259,21 +260,32 @@ def _blocks(flags: NDArray[np.uint8]) -> Iterator[NDArray[np.int64]]:
 
 
 class _Counter:
-    """Classes and positions of one tier by value, and by value and remoteness (``rows``)."""
+    """Classes and positions of one tier by value, per part (``tier_parts``: the whole tier
+    where the game names none), and by value and remoteness over the tier (``rows``)."""
 
     def __init__(self, db: TierDatabase, tier: int):
         self.db, self.tier = db, tier
-        self.counts = TierCounts(tier, db.tiered.tier_label(tier))
-        if db.tiered.movers(tier, np.empty(0, dtype=np.int64)) is not None:
-            self.counts.won = [0, 0]
+        game = db.tiered
+        parts = game.tier_parts(tier) or [(game.tier_label(tier), 0)]
+        told = game.movers(tier, np.empty(0, dtype=np.int64)) is not None
+        self.parts = [TierCounts(tier, label, won=[0, 0] if told else None) for label, _ in parts]
+        self.firsts = np.array([first for _, first in parts[1:]], dtype=np.int64)
         self.rows: dict[tuple[int, int], list[int]] = {}
         self.records: NDArray[Any] | None = None  # read at the first reached rank
 
     def __call__(self, ranks: NDArray[np.int64]) -> None:
+        """Count `ranks` (increasing) by their records."""
         if not len(ranks):
             return
         if self.records is None:
             self.records = self.db.records(self.tier)
+        bounds = [0, *np.searchsorted(ranks, self.firsts).tolist(), len(ranks)]
+        for part, lo, hi in zip(self.parts, bounds, bounds[1:], strict=False):
+            if lo < hi:
+                self._count(part, ranks[lo:hi])
+
+    def _count(self, part: TierCounts, ranks: NDArray[np.int64]) -> None:
+        assert self.records is not None
         keys = self.records[ranks].astype(np.int64)  # a record is its value and remoteness
         orbit = np.concatenate(
             [
@@ -283,7 +295,7 @@ class _Counter:
         )
         classes = np.bincount(keys)
         positions = np.bincount(keys, weights=orbit)
-        won = self.counts.won
+        won = part.won
         movers = None if won is None else self.db.tiered.movers(self.tier, ranks)
         by_mover = None  # positions per record and player to move: 2 * key + mover
         if movers is not None:
@@ -292,8 +304,8 @@ class _Counter:
         values, rems = unpack(found.astype(self.records.dtype))
         for k, v, r in zip(found.tolist(), values.tolist(), rems.tolist(), strict=True):
             name = Value(v).name
-            self.counts.classes[name] += int(classes[k])
-            self.counts.positions[name] += int(positions[k])
+            part.classes[name] += int(classes[k])
+            part.positions[name] += int(positions[k])
             row = self.rows.setdefault((v, r), [0, 0])
             row[0] += int(classes[k])
             row[1] += int(positions[k])
@@ -303,12 +315,23 @@ class _Counter:
 
     def line(self) -> bytes:
         """The tier's counts as one line of the walk's log."""
-        c = self.counts
+        parts = []
+        for c in self.parts:
+            part: dict[str, Any] = {"label": c.label, "classes": c.classes}
+            part["positions"] = c.positions
+            if c.won is not None:
+                part["won"] = c.won
+            parts.append(part)
         rows = [[v, r, n, p] for (v, r), (n, p) in self.rows.items()]
-        record = {"tier": c.tier, "classes": c.classes, "positions": c.positions, "rows": rows}
-        if c.won is not None:
-            record["won"] = c.won
-        return (json.dumps(record) + "\n").encode()
+        return (json.dumps({"tier": self.tier, "parts": parts, "rows": rows}) + "\n").encode()
+
+    def restore(self, record: dict[str, Any]) -> None:
+        """Take back the counts of :meth:`line`'s `record`."""
+        for counts, part in zip(self.parts, record["parts"], strict=True):
+            counts.classes.update(part["classes"])
+            counts.positions.update(part["positions"])
+            counts.won = part.get("won")
+        self.rows = {(v, r): [n, p] for v, r, n, p in record["rows"]}
 
 
 class _Log:
@@ -326,10 +349,7 @@ class _Log:
         for raw in lines[:-1]:  # the part after the last newline is a cut line, or nothing
             record = json.loads(raw)
             counter = _Counter(db, record["tier"])
-            counter.counts.classes.update(record["classes"])
-            counter.counts.positions.update(record["positions"])
-            counter.counts.won = record.get("won")
-            counter.rows = {(v, r): [n, p] for v, r, n, p in record["rows"]}
+            counter.restore(record)
             self.done[counter.tier] = counter
         with open(self.path, "r+b") as handle:
             handle.truncate(sum(len(raw) + 1 for raw in lines[:-1]))
@@ -345,12 +365,12 @@ class _Log:
 
 def _grouped(game: Any, tiers: list[TierCounts]) -> list[TierCounts]:
     """The counts of the tiers reported together (``tier_group``) added up, in the order of
-    each group's first tier; tiers without a group of their own stand alone."""
+    each group's first tier; tiers (and their parts) without a group stand alone."""
     groups: dict[str, TierCounts] = {}
     for counts in tiers:
         name = game.tier_group(counts.tier)
         if name is None:
-            groups[f"\0{counts.tier}"] = counts
+            groups[f"\0{counts.tier}\0{counts.label}"] = counts
             continue
         total = groups.setdefault(name, TierCounts(counts.tier, name))
         for key in _NAMES:
@@ -454,7 +474,7 @@ def analyze_tiers(
         ((Value(v), r, c, p) for (v, r), (c, p) in table.items()),
         key=lambda row: (int(row[0]), row[1]),
     )
-    tiers = [log.done[t].counts for t in db.order]
+    tiers = [part for t in db.order for part in log.done[t].parts]
     players = game.players() if any(t.won is not None for t in tiers) else None
     result = Analysis(_grouped(game, tiers), rows, players)
     if cache is not None and walked is not None:

@@ -208,6 +208,20 @@ class TieredMills(TieredGame):
         """Malom's name of the tier's first subspace, ``m_o_mf_of`` (``9_8_0_0``)."""
         return "_".join(map(str, self.blocks(tier)[0]))
 
+    def tier_parts(self, tier: int) -> list[tuple[str, int]] | None:
+        """A moving tier's two subspaces, each under Malom's name, for ``analyze --by-tier``;
+        None for a tier of one subspace.
+
+        >>> game = TieredMills(stones=4)
+        >>> game.tier_parts(_number((4, 3, 0, 0)))
+        [('4_3_0_0', 0), ('3_4_0_0', 862980)]
+        """
+        keys = self.blocks(tier)
+        if len(keys) == 1:
+            return None
+        firsts = np.cumsum([0, *(self._size(key) for key in keys[:-1])]).tolist()
+        return [("_".join(map(str, key)), first) for key, first in zip(keys, firsts, strict=True)]
+
     def inner_moves(self, tier: int) -> bool:
         """Whether a stone may move in the tier (a move stays in it)."""
         return any(self.moves_inside(key) for key in self.blocks(tier))

@@ -4,6 +4,7 @@ solver on reduced games."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,9 @@ from perfectplay.games.registry import load_tiered_game
 from perfectplay.graph import GameGraph
 from perfectplay.solvers.retrograde import solve_retrograde
 from perfectplay.tiers import solve_tiers
-from perfectplay.values import DRAW, WIN
+from perfectplay.tiers.analyze import analyze_tiers
+from perfectplay.tiers.records import unpack
+from perfectplay.values import DRAW, WIN, Value
 
 VARIANTS = [("three", 0), ("six", 3), ("nine", 3), ("nine", 4), ("lasker", 4),
             ("morabaraba", 4), ("six", 0), ("nine", 0)]  # fmt: skip
@@ -287,3 +290,69 @@ def test_nine_board_with_three_stones_equals_retrograde_analysis_of_its_moves() 
     )
     # White wins: with 3 stones each both sides jump, and White moves first after placing
     assert expected.value[start] == WIN and (expected.value == DRAW).sum() > 0
+
+
+def test_analyze_counts_by_subspace_equal_the_in_memory_enumeration(
+    solved_small: tuple[TieredMills, GameSolution[MillsPosition]],
+) -> None:
+    """``analyze --by-tier`` reports Malom's subspaces: each tier's reachable classes by
+    value are those the in-memory solver enumerates there (its classes located in the
+    tiers)."""
+    game, solved = solved_small
+    expected: dict[str, Counter[str]] = {}
+    values = solved.solution.value.tolist()
+    for i, position in enumerate(solved.enumeration.positions):
+        tier, rank = game.locate(position)
+        parts = game.tier_parts(tier) or [(game.tier_label(tier), 0)]
+        label = [name for name, first in parts if first <= rank][-1]
+        expected.setdefault(label, Counter())[Value(values[i]).name] += 1
+    analysis = analyze_tiers(solve_tiers(game, progress=False), progress=False)
+    counted = {t.label: {k: v for k, v in t.classes.items() if v} for t in analysis.tiers}
+    assert {k: v for k, v in counted.items() if v} == expected
+
+
+def test_analyze_splits_a_two_subspace_tier_at_its_second_subspace(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On the six board with 4 stones (a moving tier of two subspaces), each part counts the
+    reachable ranks of its subspace: a breadth-first walk of the kernels' moves kept in sets,
+    counted by the records, equals the parts; without parts, each tier's counts are their
+    sum."""
+    game = TieredMills("six", 4)
+    db = solve_tiers(game, progress=False)
+    reached: dict[int, set[int]] = {t: set() for t in game.tiers()}
+    for tier, rank in game.starts():
+        reached[tier].add(rank)
+    for tier in reversed(db.order):
+        targets = [tier, *game.child_tiers(tier)]
+        frontier = sorted(reached[tier])
+        while frontier:
+            moves = game.children(tier, np.array(frontier, dtype=np.int64))
+            new = set()
+            for j, child in zip(moves.which.tolist(), moves.rank.tolist(), strict=True):
+                if j == 0 and child not in reached[tier]:
+                    new.add(child)
+                reached[targets[j]].add(child)
+            frontier = sorted(new)
+    expected: dict[str, Counter[str]] = {}
+    for tier, ranks in reached.items():
+        parts = game.tier_parts(tier) or [(game.tier_label(tier), 0)]
+        values, _ = unpack(db.records(tier)[sorted(ranks)])
+        for rank, value in zip(sorted(ranks), values.tolist(), strict=True):
+            label = [name for name, first in parts if first <= rank][-1]
+            expected.setdefault(label, Counter())[Value(value).name] += 1
+    split = analyze_tiers(db, progress=False)
+    assert sum(1 for t in game.tiers() if game.tier_parts(t)) == 1
+    counted = {t.label: {k: v for k, v in t.classes.items() if v} for t in split.tiers}
+    assert {k: v for k, v in counted.items() if v} == expected
+    monkeypatch.setattr(TieredMills, "tier_parts", lambda self, tier: None)
+    whole = analyze_tiers(db, progress=False)
+    assert whole.classes == split.classes and whole.positions == split.positions
+    assert whole.remoteness == split.remoteness
+    sums: dict[int, Counter[str]] = {}
+    for t in split.tiers:
+        sums.setdefault(t.tier, Counter()).update(t.positions)
+    for t in whole.tiers:
+        assert {k: v for k, v in t.positions.items() if v} == {
+            k: v for k, v in sums[t.tier].items() if v
+        }
