@@ -96,6 +96,13 @@ def add_parser(subparsers: Any) -> None:
         "a new DIR only)",
     )
     parser.add_argument(
+        "--only",
+        metavar="LABEL[,LABEL...]",
+        help="tier engine, with --tiers DIR: solve only these tiers (labels as the manifest "
+        "and analyze --by-tier name them) and the tiers they read whose files are missing, "
+        "leaving the others as they are; remove a tier's file to have it solved again",
+    )
+    parser.add_argument(
         "--dask",
         metavar="local:N[xT]|tcp://HOST:PORT",
         help="tier engine: run the chunks as tasks on a Dask cluster: N worker processes on "
@@ -275,9 +282,9 @@ def _check_tier_options(args: argparse.Namespace, what: str) -> None:
     """Refuse the tier engine's options where another engine runs."""
     from perfectplay.errors import InputFormatError
 
-    if args.jobs is not None or args.chunk_size is not None or args.dask is not None:
+    if any(v is not None for v in (args.jobs, args.chunk_size, args.dask, args.only)):
         raise InputFormatError(
-            "--jobs, --chunk-size and --dask apply with --tiers DIR (the tier engine, "
+            "--jobs, --chunk-size, --dask and --only apply with --tiers DIR (the tier engine, "
             f"--engine tiers), not to {what}"
         )
 
@@ -414,14 +421,80 @@ def _solve_tiers(
         raise InputFormatError(
             "--jobs sets threads in this process; with --dask the cluster's workers do the work"
         )
+    if args.only is not None and out is None:
+        raise InputFormatError("--only solves some tiers into a tier directory: give --tiers DIR")
     if tiered is None:
         tiered = build_game(args.target, args.param, args.game, tiered=True)
-    refuse_early(tiered, args.chunk_size, dask=args.dask is not None)
+    only = None if args.only is None else _named_tiers(tiered, args.only)
+    refuse_early(tiered, args.chunk_size, dask=args.dask is not None, tiers=only)
     if why is not None:
         print(f"perfectplay: solving with the tier engine: {why}", file=sys.stderr)
+    if only is not None:
+        assert out is not None
+        return _run_some_tiers(args, tiered, out, only)
     with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="perfectplay-tiers-") as scratch:
         directory = out if out is not None else scratch
         return _run_tiers(args, tiered, directory, kept=out is not None)
+
+
+def _named_tiers(game: Any, text: str) -> list[int]:
+    """The tiers of `game` whose labels `text` lists, comma-separated (``--only``).
+
+    Cost: the label of every tier of the game once.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the first label that is no tier of the game, or an empty list.
+    """
+    from perfectplay.errors import InputFormatError
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise InputFormatError("--only: give the labels of the tiers to solve")
+    tiers = {game.tier_label(t): int(t) for t in game.tiers()}
+    for name in names:
+        if name not in tiers:
+            raise InputFormatError(
+                f"--only: {game.info.name} has no tier labelled {name!r} "
+                f"(e.g. {next(iter(tiers))!r}; perfectplay analyze --by-tier lists them)"
+            )
+    return [tiers[name] for name in names]
+
+
+def _run_some_tiers(args: argparse.Namespace, game: Any, directory: str, only: list[int]) -> int:
+    """Solve the tiers `only` (and the missing tiers they read) into `directory`; print what
+    was solved and kept (the directory may stay partly solved: no start's value)."""
+    import dataclasses
+    import json
+    import time
+
+    from perfectplay.tiers.engine import solve_some_tiers
+
+    start = time.perf_counter()
+    with _terminate_as_exit():
+        stats = solve_some_tiers(
+            game, directory, only, jobs=args.jobs, chunk_size=args.chunk_size, dask=args.dask
+        )
+    seconds = time.perf_counter() - start
+    labels = [game.tier_label(t) for t in only]
+    if args.json:
+        record = {
+            "game": game.info.name,
+            "params": dict(game.info.params),
+            "only": labels,
+            "directory": directory,
+            "seconds": round(seconds, 3),
+            "run": dataclasses.asdict(stats),
+        }
+        sys.stdout.write(json.dumps(record) + "\n")
+        return 0
+    sys.stdout.write(
+        f"{game.info.name}: {', '.join(labels)} and the tiers they read: {stats.tiers_solved} "
+        f"solved ({stats.chunks_solved} chunks) into {directory} in {seconds:.2f} s, "
+        f"{stats.tiers_kept} complete already\n"
+    )
+    return 0
 
 
 @contextlib.contextmanager

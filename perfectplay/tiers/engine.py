@@ -54,6 +54,7 @@ __all__ = [
     "SolveStats",
     "chunk_bounds",
     "refuse_early",
+    "solve_some_tiers",
     "solve_tiers",
     "tier_order",
 ]
@@ -94,11 +95,18 @@ _FIRST_LOOK = 64
 """The largest tiers whose needs are checked before the plan (:func:`refuse_early`)."""
 
 
-def refuse_early(game: TieredGame, chunk_size: int | None = None, *, dask: bool = False) -> None:
+def refuse_early(
+    game: TieredGame,
+    chunk_size: int | None = None,
+    *,
+    dask: bool = False,
+    tiers: Collection[int] | None = None,
+) -> None:
     """Refuse, before planning (the child tiers of every tier, minutes for Connect Four 7x6's
-    412,972 tiers), a game one of whose 64 largest tiers does not fit with the tiers it reads
-    on one thread: a figure every solve needs at least. :func:`solve_tiers` calls it first;
-    a front end may call it before saying that a solve starts.
+    412,972 tiers), a game one of whose 64 largest tiers (of `tiers`, when given) does not fit
+    with the tiers it reads on one thread: a figure every solve needs at least.
+    :func:`solve_tiers` calls it first; a front end may call it before saying that a solve
+    starts.
 
     Parameters
     ----------
@@ -108,6 +116,8 @@ def refuse_early(game: TieredGame, chunk_size: int | None = None, *, dask: bool 
         Ranks per chunk, as :func:`solve_tiers` takes it (default: its default).
     dask : bool
         Whether the solve runs on a Dask cluster (its default chunk is larger).
+    tiers : collection of int, optional
+        The tiers to solve (:func:`solve_some_tiers`; default: every tier).
 
     Raises
     ------
@@ -123,7 +133,10 @@ def refuse_early(game: TieredGame, chunk_size: int | None = None, *, dask: bool 
     size of every tier.
     """
     chunk, _ = _chunking(chunk_size, dask)
-    largest = game.largest_tiers(_FIRST_LOOK)
+    if tiers is None:
+        largest = game.largest_tiers(_FIRST_LOOK)
+    else:
+        largest = heapq.nlargest(_FIRST_LOOK, tiers, key=game.tier_size)
     if largest is None:
         sizes = {int(t): game.tier_size(t) for t in game.tiers()}
         largest = heapq.nlargest(_FIRST_LOOK, sizes, key=sizes.__getitem__)
@@ -362,22 +375,127 @@ def solve_tiers(
     """
     from perfectplay.tiers.database import TierDatabase
 
+    path = None if directory is None else os.fspath(directory)
+    order, store, stats = _solve(game, path, None, jobs, progress, chunk_size, dask)
+    if isinstance(store, MemoryStore):
+        db = TierDatabase.in_memory(game, order, store)
+    else:
+        db = TierDatabase.open(store.directory, game=game)
+    db.stats = stats
+    return db
+
+
+def solve_some_tiers(
+    game: TieredGame,
+    directory: str | os.PathLike[str],
+    tiers: Collection[int],
+    *,
+    jobs: int | None = None,
+    progress: bool | None = None,
+    chunk_size: int | None = None,
+    dask: str | None = None,
+) -> SolveStats:
+    """Solve `tiers` of `game` into a tier directory, with the tiers they read (directly or
+    not) whose files are missing, and no other tier: the directory may stay partly solved.
+
+    A tier whose file exists is kept, as a resumed :func:`solve_tiers` keeps it; so removing
+    the files of some tiers of a solved directory and calling this on them solves exactly
+    those tiers again (their files are the same, byte for byte). The other parameters and the
+    errors are :func:`solve_tiers`'s.
+
+    Parameters
+    ----------
+    game : TieredGame
+        The game.
+    directory : path
+        The tier directory (created if missing; an existing one must hold `game`'s tiers).
+    tiers : collection of int
+        The tiers to solve (at least one).
+    jobs, progress, chunk_size, dask
+        As for :func:`solve_tiers`.
+
+    Returns
+    -------
+    SolveStats
+        The tiers and chunks this run solved, and those it kept (of the tiers `tiers` read).
+
+    Raises
+    ------
+    InputFormatError
+        If `tiers` is empty or names a tier `game` does not have; or as :func:`solve_tiers`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import perfectplay
+    >>> from perfectplay.tiers.storage import tier_file
+    >>> game = perfectplay.load_tiered_game("quixo", size=3)
+    >>> top = next(t for t in game.tiers() if game.tier_label(t) == "1Blank_1X_7O")
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     first = solve_some_tiers(game, d, [top], jobs=1, progress=False)
+    ...     files = sorted(n for n in os.listdir(d) if n.endswith(".tier"))
+    ...     os.remove(tier_file(d, "1Blank_1X_7O"))
+    ...     again = solve_some_tiers(game, d, [top], jobs=1, progress=False)
+    >>> files  # the tier and the two it reads, of the game's 38
+    ['tier-0Blank_1X_8O.tier', 'tier-0Blank_2X_7O.tier', 'tier-1Blank_1X_7O.tier']
+    >>> first.tiers_solved, (again.tiers_solved, again.tiers_kept)
+    (3, (1, 2))
+
+    Notes
+    -----
+    Cost: :func:`solve_tiers`'s for the tiers solved, plus the child tiers of every tier the
+    named ones read (the plan's).
+    """
+    known = {int(t) for t in game.tiers()}
+    only = {int(t) for t in tiers}
+    if not only:
+        raise InputFormatError("give at least one tier to solve")
+    strange = sorted(only - known)
+    if strange:
+        raise InputFormatError(f"{game.info.name} has no tier {strange[0]}")
+    return _solve(game, os.fspath(directory), only, jobs, progress, chunk_size, dask)[2]
+
+
+def _reached(game: TieredGame, order: list[int], tiers: Collection[int]) -> list[int]:
+    """`tiers` and every tier they read, directly or not, in `order`'s order. Cost: the
+    child tiers of each of them once."""
+    seen: set[int] = set()
+    stack = list(tiers)
+    while stack:
+        tier = stack.pop()
+        if tier not in seen:
+            seen.add(tier)
+            stack.extend(int(c) for c in game.child_tiers(tier))
+    return [t for t in order if t in seen]
+
+
+def _solve(
+    game: TieredGame,
+    path: str | None,
+    only: Collection[int] | None,
+    jobs: int | None,
+    progress: bool | None,
+    chunk_size: int | None,
+    dask: str | None,
+) -> tuple[list[int], DirectoryStore | MemoryStore, SolveStats]:
+    """Solve the tiers `only` reads (None: every tier) into `path` (None: memory); return the
+    plan's order of every tier, the store and what was solved and kept."""
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
     chunk, block = _chunking(chunk_size, dask is not None)
-    refuse_early(game, chunk)
+    refuse_early(game, chunk, tiers=only)
     order = tier_order(game)
-    path = None if directory is None else os.fspath(directory)
+    plan = order if only is None else _reached(game, order, only)
     if dask is not None:  # Dask itself is imported only once the cluster starts
         from perfectplay.tiers.cluster import check_cluster, solve_on_cluster
 
         if path is None:
             raise InputFormatError("a Dask cluster solves into a tier directory: give one")
-        check_cluster(dask, game, order, chunk)
-    sizes = {t: game.tier_size(t) for t in order}
+        check_cluster(dask, game, plan, chunk)
+    sizes = {t: game.tier_size(t) for t in plan}
     machine = Machine(game, sizes, chunk, threads=jobs, copies=1, assembles=False)
-    budget = _check_resources(game, order, path, machine)
+    budget = _check_resources(game, plan, path, machine)
     store: DirectoryStore | MemoryStore
     if path is None:
         store = MemoryStore()
@@ -387,20 +505,15 @@ def solve_tiers(
     stats = SolveStats()
     try:
         if dask is not None and isinstance(store, DirectoryStore):
-            solve_on_cluster(dask, game, order, store, stats, progress=progress)
+            solve_on_cluster(dask, game, plan, store, stats, progress=progress)
         else:
             machine = dataclasses.replace(machine, chunk=chunk)
             executor = _Threads(game, store, jobs, chunk, block, stats, progress)
             scheduler = Scheduler(
-                game, order, executor, machine, budget, stats, side_by_side=path is not None
+                game, plan, executor, machine, budget, stats, side_by_side=path is not None
             )
-            scheduler.run(complete=[t for t in order if store.complete(t)])
+            scheduler.run(complete=[t for t in plan if store.complete(t)])
     finally:
         if isinstance(store, DirectoryStore):
             store.release()  # the directory's lock, at once (a failure's traceback holds it)
-    if isinstance(store, MemoryStore):
-        db = TierDatabase.in_memory(game, order, store)
-    else:
-        db = TierDatabase.open(store.directory, game=game)
-    db.stats = stats
-    return db
+    return order, store, stats

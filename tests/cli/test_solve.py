@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -125,3 +126,45 @@ def test_a_refusal_is_worded_from_the_error_fields(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("perfectplay.api.solve", refusing(memory))
     result = run_cli(["solve", "nim"])
     assert result.code == 2 and "--max-positions" not in result.err
+
+
+def test_only_solves_the_named_tiers_and_the_missing_ones_they_read(tmp_path: Path) -> None:
+    """Quixo 3x3 with the files of a tier, of one it reads and of one it does not read
+    removed: ``--only`` solves the first two again, byte for byte, and leaves the third out."""
+    directory = tmp_path / "q"
+    assert run_cli(["solve", "quixo", "--param", "size=3", "--tiers", str(directory)]).code == 0
+    solved = {p.name: p.read_bytes() for p in directory.glob("*.tier")}
+    gone = ["tier-1Blank_1X_7O.tier", "tier-0Blank_2X_7O.tier", "tier-4Blank_1X_4O.tier"]
+    for name in gone:
+        (directory / name).unlink()
+    args = ["solve", "quixo", "--param", "size=3", "--tiers", str(directory), "--jobs", "2"]
+    result = run_cli([*args, "--only", "1Blank_1X_7O", "--json"])
+    assert result.code == 0, result.err
+    record = json.loads(result.out)
+    assert record["only"] == ["1Blank_1X_7O"]
+    assert (record["run"]["tiers_solved"], record["run"]["tiers_kept"]) == (2, 1)
+    now = {p.name: p.read_bytes() for p in directory.glob("*.tier")}
+    assert now == {k: v for k, v in solved.items() if k != gone[2]}
+    text = run_cli([*args, "--only", "1Blank_1X_7O"])
+    assert text.code == 0, text.err
+    assert text.out.startswith("quixo: 1Blank_1X_7O and the tiers they read: 0 solved")
+    assert text.out.endswith(" s, 3 complete already\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--engine", "tiers", "--only", "1Blank_1X_7O"], "--only solves some tiers into a"),
+        (["--tiers", "D", "--only", "9X"], "--only: quixo has no tier labelled '9X'"),
+        (["--tiers", "D", "--only", " , "], "--only: give the labels of the tiers to solve"),
+        (["--engine", "memory", "--only", "1Blank_1X_7O"], "apply with --tiers DIR"),
+    ],
+)
+def test_only_refuses_bad_labels_and_other_engines(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    args = [str(tmp_path / "d") if a == "D" else a for a in args]
+    result = run_cli(["solve", "quixo", "--param", "size=3", *args])
+    assert result.code == 2 and message in result.err and result.out == ""
+    assert len(result.err.strip().splitlines()) == 1
+    assert not (tmp_path / "d").exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import tempfile
 import os
 import random
 import shutil
@@ -662,3 +663,66 @@ def test_a_failed_solve_lets_its_directory_lock_go_at_once(tmp_path: Path) -> No
     lock = tmp_path / ".solve.lock"
     assert lock.exists()
     subprocess.run([sys.executable, "-c", probe, str(lock)], check=True, timeout=60)
+
+
+def _reached(game: TieredGame, tiers: set[int]) -> set[int]:
+    """`tiers` and every tier they read, directly or not (the plain recursive definition)."""
+    return tiers.union(*(_reached(game, set(game.child_tiers(t))) for t in tiers))
+
+
+@given(
+    st.builds(
+        RandomTieredGame,
+        seed=st.integers(0, 2**32 - 1),
+        tiers=st.integers(2, 7),
+        positions=st.integers(1, 10),
+        unused=st.integers(0, 3),
+        moves=st.integers(0, 4),
+        scored=st.booleans(),
+    ),
+    st.data(),
+)
+def test_tiers_whose_files_are_removed_are_solved_again_and_no_other(
+    game: RandomTieredGame, data: st.DataObject
+) -> None:
+    """Files of tiers anywhere in the plan removed (middle ones too): ``solve_some_tiers`` of
+    some tiers solves exactly the removed ones they read, a resume all the removed ones and
+    nothing else, each into the same bytes."""
+    from perfectplay.tiers.engine import solve_some_tiers
+    from perfectplay.tiers.storage import tier_file
+
+    tiers = [int(t) for t in game.tiers()]
+    removed = set(data.draw(st.lists(st.sampled_from(tiers), min_size=1, unique=True)))
+    named = set(data.draw(st.lists(st.sampled_from(tiers), min_size=1, unique=True)))
+    chunk = data.draw(st.integers(1, 5))
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        solve_tiers(game, directory, jobs=2, chunk_size=chunk, progress=False).close()
+        solved = tree(directory)
+        for t in removed:
+            os.remove(tier_file(str(directory), game.tier_label(t)))
+        stats = solve_some_tiers(game, directory, named, jobs=2, progress=False)
+        again = removed & _reached(game, named)
+        assert stats.tiers_solved == len(again)
+        assert stats.tiers_kept == len(_reached(game, named)) - len(again)
+        left = {f"tier-{game.tier_label(t)}.tier" for t in removed - again}
+        assert tree(directory) == {k: v for k, v in solved.items() if k not in left}
+        with solve_tiers(game, directory, jobs=1, progress=False) as db:
+            assert db.stats is not None
+            assert (db.stats.tiers_solved, db.stats.tiers_kept) == (
+                len(removed - again),
+                len(tiers) - len(removed - again),
+            )
+        assert tree(directory) == solved
+
+
+def test_solve_some_tiers_refuses_no_tier_and_a_tier_the_game_lacks(tmp_path: Path) -> None:
+    from perfectplay.tiers.engine import solve_some_tiers
+
+    game = RandomTieredGame(3, tiers=3, positions=5, unused=1, moves=2)
+    with pytest.raises(InputFormatError, match="at least one tier"):
+        solve_some_tiers(game, tmp_path / "d", [])
+    strange = max(game.tiers()) + 1
+    with pytest.raises(InputFormatError, match=f"has no tier {strange}$"):
+        solve_some_tiers(game, tmp_path / "d", [strange])
+    assert not (tmp_path / "d").exists()
