@@ -335,7 +335,7 @@ def solve_on_cluster(
         A progress bar per tier; default: when standard error is a terminal.
     budget : int, optional
         Bytes per machine that the tiers running at once stay within (a tier alone starts
-        whatever it needs). Default: what the worst tier needs alone, the figure
+        whatever it needs). Default: what the worst tier left to solve needs alone, the figure
         :func:`check_cluster` checks for a local cluster.
 
     Returns
@@ -365,7 +365,7 @@ def solve_on_cluster(
         client.run(clean_up, os.path.abspath(store.directory))
         executor = _Dask(client, game, order, store, stats, progress)
         machine = executor.machine
-        alone = max((machine.alone(t) for t in order), default=0)
+        alone = max((machine.alone(t) for t in order if not store.complete(t)), default=0)
         scheduler = Scheduler(
             game, order, executor, machine, alone if budget is None else budget, stats
         )

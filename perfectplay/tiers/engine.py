@@ -164,13 +164,17 @@ def _chunking(chunk_size: int | None, dask: bool) -> tuple[int, int]:
 def _check_resources(
     game: TieredGame, order: list[int], directory: str | None, machine: Machine
 ) -> int:
-    """Refuse a game whose largest tier (with its child tiers) or files yet to write will not
-    fit; return the memory figure accepted (bytes), which tiers run at once stay within."""
+    """Refuse a game whose largest tier left to solve (with its child tiers) or files yet to
+    write will not fit; return the memory figure accepted (bytes), which tiers run at once
+    stay within. A tier whose file a resumed solve finds is not solved: it is not counted."""
     sizes = machine.sizes
+    todo = order
+    if directory is not None:
+        todo = [t for t in order if not os.path.exists(tier_file(directory, game.tier_label(t)))]
     worst = 0
-    worst_tier = order[0] if order else 0
+    worst_tier = todo[0] if todo else 0
     solved = 0  # in memory, every tier solved before is kept
-    for t in order:
+    for t in todo:
         need = machine.alone(t)
         if directory is None:
             need += solved - sum(sizes[c] for c in set(game.child_tiers(t)))
@@ -179,7 +183,6 @@ def _check_resources(
             worst, worst_tier = need, t
     _refuse(game, worst_tier, worst)
     if directory is not None:  # the tiers a resumed solve has yet to write
-        todo = [t for t in order if not os.path.exists(tier_file(directory, game.tier_label(t)))]
         disk = sum(_stored_estimate(game, t, sizes[t]) for t in todo)
         existing = os.path.abspath(directory)  # the directory is created only once accepted
         while not os.path.exists(existing):
@@ -492,7 +495,8 @@ def _solve(
 
         if path is None:
             raise InputFormatError("a Dask cluster solves into a tier directory: give one")
-        check_cluster(dask, game, plan, chunk)
+        left = [t for t in plan if not os.path.exists(tier_file(path, game.tier_label(t)))]
+        check_cluster(dask, game, left, chunk)
     sizes = {t: game.tier_size(t) for t in plan}
     machine = Machine(game, sizes, chunk, threads=jobs, copies=1, assembles=False)
     budget = _check_resources(game, plan, path, machine)

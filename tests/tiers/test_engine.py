@@ -726,3 +726,27 @@ def test_solve_some_tiers_refuses_no_tier_and_a_tier_the_game_lacks(tmp_path: Pa
     with pytest.raises(InputFormatError, match=f"has no tier {strange}$"):
         solve_some_tiers(game, tmp_path / "d", [strange])
     assert not (tmp_path / "d").exists()
+
+
+def test_a_resume_counts_only_the_memory_of_the_tiers_left(
+    fast_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quixo 3x3's tier 8Blank_1X_0O needs 468 bytes alone, the tiers it reads up to 38,640:
+    with its file alone removed, 10,000 bytes are enough to solve it again."""
+    from perfectplay.tiers.engine import solve_some_tiers
+    from perfectplay.tiers.storage import tier_file
+
+    game = load_tiered_game("quixo", size=3)
+    solve_tiers(game, fast_dir, jobs=1, progress=False).close()
+    path = Path(tier_file(str(fast_dir), "8Blank_1X_0O"))
+    solved = path.read_bytes()
+    path.unlink()
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 10_000)
+    top = next(t for t in game.tiers() if game.tier_label(t) == "8Blank_1X_0O")
+    stats = solve_some_tiers(game, fast_dir, [top], jobs=1, progress=False)
+    assert (stats.tiers_solved, stats.tiers_kept) == (1, 36)
+    assert path.read_bytes() == solved
+    path.unlink()  # a tier that needs more is still refused
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 400)
+    with pytest.raises(TooLargeError, match="quixo: tier 8Blank_1X_0O"):
+        solve_some_tiers(game, fast_dir, [top], jobs=1, progress=False)
