@@ -171,8 +171,7 @@ def _check_resources(
     todo = order
     if directory is not None:
         todo = [t for t in order if not os.path.exists(tier_file(directory, game.tier_label(t)))]
-    worst = 0
-    worst_tier = todo[0] if todo else 0
+    worst, worst_tier = 0, todo[0] if todo else 0
     solved = 0  # in memory, every tier solved before is kept
     for t in todo:
         need = machine.alone(t)
@@ -181,7 +180,8 @@ def _check_resources(
             solved += sizes[t]
         if need > worst:
             worst, worst_tier = need, t
-    _refuse(game, worst_tier, worst)
+    if todo:
+        _refuse(game, worst_tier, worst)
     if directory is not None:  # the tiers a resumed solve has yet to write
         disk = sum(_stored_estimate(game, t, sizes[t]) for t in todo)
         existing = os.path.abspath(directory)  # the directory is created only once accepted

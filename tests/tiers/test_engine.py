@@ -750,3 +750,15 @@ def test_a_resume_counts_only_the_memory_of_the_tiers_left(
     monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 400)
     with pytest.raises(TooLargeError, match="quixo: tier 8Blank_1X_0O"):
         solve_some_tiers(game, fast_dir, [top], jobs=1, progress=False)
+
+
+def test_a_directory_with_nothing_left_to_solve_is_resumed(fast_dir: Path) -> None:
+    """No tier left to solve: no memory figure, no tier named (the Morris games have no
+    tier 0)."""
+    game = load_tiered_game("nine-mens-morris", stones=3)
+    assert 0 not in set(game.tiers())
+    solve_tiers(game, fast_dir, progress=False).close()
+    before = tree(fast_dir)
+    with solve_tiers(game, fast_dir, progress=False) as db:
+        assert db.stats is not None and db.stats.tiers_solved == 0
+    assert tree(fast_dir) == before
