@@ -72,13 +72,20 @@ docs/distributed.md). With many tiers side by side, each worker thread runs at m
 (twice the cores, where the workers have a thread per core)."""
 
 
-def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> None:
+def check_cluster(
+    spec: str,
+    game: TieredGame,
+    order: list[int],
+    chunk: int,
+    left: Collection[int] | None = None,
+) -> None:
     """Refuse, before anything is written, what cannot run: a bad `spec`, a game workers
     cannot rebuild, or a ``local:N`` cluster whose N workers would not fit in memory together
     with the worst tier alone (each maps the child tiers of the tier being solved, and the
     tier is assembled from its chunks, one copy of each in shared memory if it has room; each
     worker solves a chunk per thread; a tier with inner moves is solved by one worker). Tiers
-    run side by side only within the same figure (:func:`solve_on_cluster`).
+    run side by side only within the same figure (:func:`solve_on_cluster`). `left` are the
+    tiers of `order` to solve (default: all), whose worst is checked.
 
     Raises
     ------
@@ -93,7 +100,8 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
     game_class(game)
     if importlib.util.find_spec("distributed") is None:
         raise ClusterError("--dask needs Dask: pip install 'perfectplay[dask]'")
-    if isinstance(target, str) or not order:
+    left = order if left is None else left
+    if isinstance(target, str) or not left:
         return  # the workers run on other machines: docs/distributed.md says what each needs
     processes, threads = target
     sizes = {t: game.tier_size(t) for t in order}
@@ -101,7 +109,7 @@ def check_cluster(spec: str, game: TieredGame, order: list[int], chunk: int) -> 
     machine = Machine(
         game, sizes, chunk, processes * threads, copies=1 if shared else processes, assembles=shared
     )
-    worst = max(order, key=machine.alone)
+    worst = max(left, key=machine.alone)
     check_memory(
         machine.alone(worst),
         f"{game.info.name} on {processes} local Dask worker processes: tier "

@@ -496,7 +496,7 @@ def _solve(
         if path is None:
             raise InputFormatError("a Dask cluster solves into a tier directory: give one")
         left = [t for t in plan if not os.path.exists(tier_file(path, game.tier_label(t)))]
-        check_cluster(dask, game, left, chunk)
+        check_cluster(dask, game, plan, chunk, left)
     sizes = {t: game.tier_size(t) for t in plan}
     machine = Machine(game, sizes, chunk, threads=jobs, copies=1, assembles=False)
     budget = _check_resources(game, plan, path, machine)

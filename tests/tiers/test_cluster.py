@@ -259,6 +259,32 @@ def test_morris_loopy_tiers_joined_by_captures_give_the_in_process_files(
     _no_shared_copy_left(directory)
 
 
+def test_tiers_whose_files_are_removed_are_solved_again_on_the_cluster_and_no_other(
+    scratch: Path, dask_cluster: Cluster
+) -> None:
+    """Morris with 4 stones on the six board: a loopy move tier and a placement tier that
+    reads it removed with a tier neither reads; ``solve_some_tiers`` of the placement tier
+    on the cluster writes the two again, byte for byte, and leaves the third out."""
+    from perfectplay.tiers.engine import solve_some_tiers
+    from perfectplay.tiers.storage import tier_file
+
+    game = load_tiered_game("nine-mens-morris", variant="six", stones=4)
+    labels = {game.tier_label(t): t for t in game.tiers()}
+    directory = scratch / "morris-some"
+    solve_tiers(game, directory, jobs=2, chunk_size=4096, progress=False).close()
+    solved = tree(directory)
+    removed = ["3_3_0_0", "2_3_1_0", "4_4_0_0"]
+    assert labels["3_3_0_0"] in game.child_tiers(labels["2_3_1_0"])
+    for label in removed:
+        os.remove(tier_file(str(directory), label))
+    stats = solve_some_tiers(
+        game, directory, [labels["2_3_1_0"]], dask=dask_cluster.address, progress=False
+    )
+    assert stats.tiers_solved == 2
+    assert tree(directory) == {k: v for k, v in solved.items() if k != "tier-4_4_0_0.tier"}
+    _no_shared_copy_left(directory)
+
+
 def test_a_solve_that_fails_midway_leaves_no_shared_copy(
     scratch: Path, dask_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
