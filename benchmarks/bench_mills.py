@@ -38,6 +38,17 @@ Rows, each measured in this one run:
   projected (parents counted once per slot, which the loopy worker does not exceed; the
   engine's own work, about a third of a big tier's solve, left out).
 
+* With ``--redo DIR``, instead: tiers of the already solved (or partly solved) tier directory
+  DIR solved again, each in scratch copies of DIR, by ``perfectplay solve ... --only LABEL``
+  once with ``--jobs 2`` and once with ``--dask local:2``, each new file compared byte for
+  byte with DIR's (:mod:`_redo`; DIR is only read, and may be a directory still being
+  solved): real tiers of the full game on Dask, with the cluster's overhead at their scale.
+  ``--labels L1,L2,...`` names the tiers (labels as in DIR's manifest, e.g. ``6_5_0_0``); by
+  default the 3 largest finished tiers of at most a third of ``--budget-ranks`` ranks each
+  (default 10,000,000 ranks in all). ``--scratch PATH`` holds the copies (default: the
+  system's temporary folder if it is on DIR's file system, which hard links need, else
+  beside DIR). The exit code is 1 if a tier's files differ.
+
 ``--quick`` leaves out the 4-stone row; ``--five`` adds Nine Men's Morris with 5 stones (88
 tiers, 98 million ranks; minutes). ``--keep DIR`` keeps the tier directories under DIR.
 GamesmanOne's CMake files look for the CMake packages of json-c, liblzma and lz4; where the
@@ -45,7 +56,9 @@ system's development packages have none (Debian 12 for the last two), point
 ``CMAKE_PREFIX_PATH`` at a folder of small ``*Config.cmake`` files naming the libraries.
 
 Usage: ``python benchmarks/bench_mills.py [--quick] [--five] [--keep DIR]
-[--gamesmanone-src PATH]`` or ``python benchmarks/bench_mills.py --kernels``.
+[--gamesmanone-src PATH]``, ``python benchmarks/bench_mills.py --kernels`` or ``python
+benchmarks/bench_mills.py --redo DIR [--labels L1,L2,...] [--budget-ranks N] [--scratch
+PATH]``.
 """
 
 from __future__ import annotations
@@ -62,6 +75,7 @@ from pathlib import Path
 
 import numpy as np
 from _child import perfectplay_command, run_child
+from _redo import choose_tiers, finished_tiers, redo, scratch_root
 from bench_catalogue import _build_gamesmanone, _theirs
 
 from perfectplay.errors import TooLargeError
@@ -223,6 +237,34 @@ def _estimate(variant: str) -> dict:
     }
 
 
+def _redo_rows(directory: str, labels: str | None, budget: int, scratch: str | None) -> int:
+    """The ``--redo`` table; the exit code (1 if a tier's files differ)."""
+    finished = finished_tiers(directory)
+    chosen = labels.split(",") if labels else choose_tiers(finished, budget)
+    if not chosen:
+        raise SystemExit(f"{directory}: no finished tier of at most {budget // 3:,} ranks")
+    root = scratch_root(directory, scratch)
+    print(f"# tiers of {directory} solved again, {os.cpu_count()} cores; load {os.getloadavg()}")
+    print(f"# {len(finished)} finished tiers; the copies in {root}")
+    try:
+        rows, untouched = redo(directory, chosen, root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(
+        "| tier | ranks | threads (--jobs 2): wall s, CPU s, peak RSS MiB "
+        "| Dask local:2: wall s, CPU s, peak RSS MiB | same bytes | Dask / threads wall |"
+    )
+    print("|---|---:|---|---|---|---:|")
+    for row in rows:
+        cells = [f"{w:.1f}, {c:.1f}, {r / 2**20:.0f}" for w, c, r in row.figures.values()]
+        ratio = row.figures["dask"][0] / row.figures["threads"][0]
+        name = row.label or "none (start-up: nothing to solve)"
+        same = "yes" if row.same else "NO"
+        print(f"| {name} | {row.ranks:,} | {cells[0]} | {cells[1]} | {same} | {ratio:.2f} |")
+    print(f"{directory}'s files read: {'unchanged' if untouched else 'CHANGED'}")
+    return 0 if untouched and all(row.same for row in rows) else 1
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="leave out the 4-stone row")
@@ -234,7 +276,26 @@ def main() -> None:
     parser.add_argument(
         "--kernels", action="store_true", help="only the kernels' CPU time on the full game"
     )
+    parser.add_argument(
+        "--redo", metavar="DIR", help="solve tiers of the tier directory DIR again both ways"
+    )
+    parser.add_argument(
+        "--labels", metavar="L1,L2,...", help="--redo: the tiers (default: see --budget-ranks)"
+    )
+    parser.add_argument(
+        "--budget-ranks",
+        type=int,
+        default=10_000_000,
+        metavar="N",
+        help="--redo without --labels: the 3 largest finished tiers of at most N/3 ranks each "
+        "(default 10,000,000)",
+    )
+    parser.add_argument(
+        "--scratch", metavar="PATH", help="--redo: where the copies go (on DIR's file system)"
+    )
     args = parser.parse_args()
+    if args.redo:
+        raise SystemExit(_redo_rows(args.redo, args.labels, args.budget_ranks, args.scratch))
     if args.kernels:
         print(f"# Nine Men's Morris kernels, CPU time, load {os.getloadavg()}")
         _kernel_rows()

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import tempfile
 import os
 import random
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
