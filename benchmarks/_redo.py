@@ -174,7 +174,8 @@ def redo(directory: str, labels: list[str], root: str) -> tuple[list[Redone], bo
     Raises
     ------
     SystemExit
-        If `labels` is empty or names no finished tier of `directory`, or a solve fails.
+        If `labels` is empty or names no finished tier of `directory` or one reading an
+        unfinished tier, or a solve fails.
     """
     manifest = read_manifest(directory)
     finished = finished_tiers(directory)
@@ -184,6 +185,10 @@ def redo(directory: str, labels: list[str], root: str) -> tuple[list[Redone], bo
     if strange:
         raise SystemExit(f"{directory}: {strange[0]} is no finished tier (no tier file)")
     reads = {label: reached(manifest, label) for label in labels}
+    for label, names in reads.items():
+        missing = [name for name in names if name not in finished]
+        if missing:  # a directory the engine wrote has none: a tier ends after those it reads
+            raise SystemExit(f"{directory}: {label} reads {missing[0]}, which is not finished")
     read = sorted({name for names in reads.values() for name in names})
     before = _state(directory, read)
     originals = {label: _digest(tier_file(directory, label)) for label in labels}

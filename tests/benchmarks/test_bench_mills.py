@@ -122,5 +122,7 @@ def test_scratch_inside_the_directory_and_unfinished_tiers_are_refused(
     os.remove(tier_file(str(directory), LOOPY))
     with pytest.raises(SystemExit, match=f"{LOOPY} is no finished tier"):
         _redo.redo(str(directory), [LOOPY], str(tmp_path))
+    with pytest.raises(SystemExit, match=f"{PLACEMENT} reads {LOOPY}, which is not finished"):
+        _redo.redo(str(directory), [PLACEMENT], str(tmp_path))
     with pytest.raises(SystemExit, match="no tier to solve again"):
         _redo.redo(str(directory), [], str(tmp_path))
