@@ -315,12 +315,15 @@ class RandomTieredGame(TieredGame):
         return RandomGame(self)
 
 
-def random_tiered_games(scored: bool | None = None) -> st.SearchStrategy[RandomTieredGame]:
-    """Hypothesis strategy of :class:`RandomTieredGame` (scored or not, or either if None)."""
+def random_tiered_games(
+    scored: bool | None = None, most_tiers: int = 4
+) -> st.SearchStrategy[RandomTieredGame]:
+    """Hypothesis strategy of :class:`RandomTieredGame` (scored or not, or either if None), of
+    1 to `most_tiers` tiers."""
     return st.builds(
         RandomTieredGame,
         seed=st.integers(0, 2**32 - 1),
-        tiers=st.integers(1, 4),
+        tiers=st.integers(1, most_tiers),
         positions=st.integers(1, 12),
         unused=st.integers(0, 4),
         moves=st.integers(0, 4),

@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 from tier_dirs import files_in, kill_when, memory_dir, solve_command, tree
-from tiered_random import RandomTieredGame
+from tiered_random import RandomTieredGame, random_tiered_games
 
 import perfectplay._memory
 from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
@@ -670,18 +670,7 @@ def _reached(game: TieredGame, tiers: set[int]) -> set[int]:
     return tiers.union(*(_reached(game, set(game.child_tiers(t))) for t in tiers))
 
 
-@given(
-    st.builds(
-        RandomTieredGame,
-        seed=st.integers(0, 2**32 - 1),
-        tiers=st.integers(2, 7),
-        positions=st.integers(1, 10),
-        unused=st.integers(0, 3),
-        moves=st.integers(0, 4),
-        scored=st.booleans(),
-    ),
-    st.data(),
-)
+@given(random_tiered_games(most_tiers=7), st.data())
 def test_tiers_whose_files_are_removed_are_solved_again_and_no_other(
     game: RandomTieredGame, data: st.DataObject
 ) -> None:
