@@ -13,6 +13,8 @@ the tier file at the end; or solves it whole by retrograde analysis (a tier with
 :mod:`perfectplay.tiers.loopy`). A tier's files do not depend on which tiers ran beside it or
 on how many threads it had: they are byte-identical to a run of one tier at a time. Tiers
 solved in memory (no directory) run one at a time, every solved tier being kept.
+:func:`solve_some_tiers` runs the same on some tiers of a directory and the missing tiers they
+read, and no other.
 """
 
 from __future__ import annotations
