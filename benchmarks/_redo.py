@@ -1,6 +1,6 @@
 """Tiers of a solved tier directory solved again, on threads and on Dask, against its files.
 
-For each tier named (by its label, as the manifest and ``perfectplay analyze --by-tier`` name
+For each tier named (by its label, as the manifest and its file ``tier-LABEL.tier`` name
 it): two scratch copies of the directory are made, each holding the manifest and the tier files
 (``tier-LABEL.tier``) of the tiers that tier reads, directly or not, as hard links (a copy of
 the file where the scratch folder is on another file system; only those: a solve opening a

@@ -98,9 +98,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--only",
         metavar="LABEL[,LABEL...]",
-        help="tier engine, with --tiers DIR: solve only these tiers (labels as the manifest "
-        "and analyze --by-tier name them) and the tiers they read whose files are missing, "
-        "leaving the others as they are; remove a tier's file to have it solved again",
+        help="tier engine, with --tiers DIR: solve only these tiers (labels as their files "
+        "tier-LABEL.tier and the manifest name them) and the tiers they read whose files are "
+        "missing, leaving the others as they are; remove a tier's file to have it solved again",
     )
     parser.add_argument(
         "--dask",
@@ -457,7 +457,7 @@ def _named_tiers(game: Any, text: str) -> list[int]:
         if name not in tiers:
             raise InputFormatError(
                 f"--only: {game.info.name} has no tier labelled {name!r} "
-                f"(e.g. {next(iter(tiers))!r}; perfectplay analyze --by-tier lists them)"
+                f"(e.g. {next(iter(tiers))!r}; the manifest's labels)"
             )
     return [tiers[name] for name in names]
 
