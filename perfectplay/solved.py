@@ -47,7 +47,7 @@ def open_solved(path: str | os.PathLike[str]) -> SolutionStore | TierDatabase:
 
 
 def open_tiers(
-    directory: str | os.PathLike[str], *, game: TieredGame | None = None
+    directory: str | os.PathLike[str], *, game: TieredGame | None = None, partial: bool = False
 ) -> TierDatabase:
     """Open a solved tier directory for queries; its game rebuilt through the registry.
 
@@ -58,11 +58,15 @@ def open_tiers(
     game : TieredGame, optional
         The game; default: the registered game, parameters and class its manifest records
         (a class no installed package registers is refused, never imported).
+    partial : bool
+        Also open a directory whose solve is not finished (tiers still missing: nothing is
+        written, ``complete(tier)`` says which tiers are there; reading a missing one fails).
 
     Raises
     ------
     StoreError
-        Not a tier directory, another game's, incompletely solved, or damaged.
+        Not a tier directory, another game's, incompletely solved (unless `partial`), or
+        damaged.
     """
     import functools
 
@@ -70,11 +74,11 @@ def open_tiers(
     from perfectplay.tiers.storage import read_manifest
 
     if game is not None:
-        return TierDatabase.open(os.fspath(directory), game=game)
+        return TierDatabase.open(os.fspath(directory), game=game, partial=partial)
     recorded = read_manifest(os.fspath(directory)).get("class")  # absent in older directories
     target = recorded if isinstance(recorded, str) else None
     loader = functools.partial(_load_recorded, target=target, where=os.fspath(directory))
-    return TierDatabase.open(os.fspath(directory), loader=loader)
+    return TierDatabase.open(os.fspath(directory), loader=loader, partial=partial)
 
 
 def _load_recorded(name: str, params: Any, *, target: str | None, where: str) -> TieredGame:

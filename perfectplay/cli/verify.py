@@ -4,9 +4,11 @@
 graph file; ``perfectplay verify FILE`` checks a store file (``solve ... --save``), a tier
 directory (``solve GAME --tiers DIR``, against the game's regenerated moves) or a geography
 certificate (``problem NAME --certificate``); ``--game MODULE:CLASS`` (with ``--param``) names
-the game of one's own that made a store or tier directory. Exit code 0 and one summary line
-when it holds, 1 and the first offending positions with the reason when it does not, 2 for
-unreadable input.
+the game of one's own that made a store or tier directory. ``perfectplay verify DIR --probe N
+--depth D [--seed S] [--tier LABEL ...]`` compares N sampled positions of a tier directory
+(also one whose solve is not finished) with a search of the game's rules D plies deep
+(:mod:`perfectplay.verify.probe`). Exit code 0 and one summary line when it holds, 1 and the
+first offending positions with the reason when it does not, 2 for unreadable input.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from perfectplay.cli._options import add_game_options, add_json_option
 __all__ = ["add_parser", "run"]
 
 EXIT_REFUTED = 1
+PROBE_DEPTH = 4
+"""The search's depth of ``--probe`` without ``--depth``."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -49,6 +53,32 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar while checking a store"
+    )
+    parser.add_argument(
+        "--probe",
+        type=int,
+        metavar="N",
+        help=(
+            "tier directory: instead of checking every position, compare N stored positions "
+            "(a seeded sample) with a search of the game's rules --depth plies deep; also a "
+            "directory whose solve is not finished (its solved tiers)"
+        ),
+    )
+    parser.add_argument(
+        "--depth",
+        type=int,
+        metavar="D",
+        help=f"with --probe: plies the search looks ahead (default {PROBE_DEPTH})",
+    )
+    parser.add_argument(
+        "--seed", type=int, metavar="S", help="with --probe: the sample's seed (default 0)"
+    )
+    parser.add_argument(
+        "--tier",
+        action="append",
+        default=[],
+        metavar="LABEL",
+        help="with --probe: sample this tier only (repeatable; default every solved tier)",
     )
     add_game_options(parser)
     add_json_option(parser)
@@ -83,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     kind = _kind(args.file)
+    if args.probe is not None or args.depth is not None or args.seed is not None or args.tier:
+        return _probe(args, kind)
     sizes = ""
     if (args.game is not None or args.param) and kind not in ("store", "tiers"):
         return fail(
@@ -154,6 +186,74 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUTED
     sizes = sizes or f"{report.positions:,} positions, {report.moves:,} moves"
     print(f"verified: {what} ({sizes}, {seconds:.2f} s)")
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+def _probe(args: argparse.Namespace, kind: str) -> int:
+    """``--probe``: sample a tier directory and compare it with the depth-limited search."""
+    from perfectplay.cli import fail
+
+    if args.probe is None:
+        given = (
+            "--depth" if args.depth is not None else "--seed" if args.seed is not None else "--tier"
+        )
+        return fail(f"verify: {given} applies with --probe N")
+    if args.probe < 1:
+        return fail(f"verify: --probe needs 1 position or more, got {args.probe}")
+    depth = PROBE_DEPTH if args.depth is None else args.depth
+    if depth < 0:
+        return fail(f"verify: --depth must be 0 or more, got {depth}")
+    if kind != "tiers" or args.solution is not None:
+        return fail(
+            f"verify: --probe applies to a tier directory, and {args.file} is a {kind} file"
+        )
+    from perfectplay.cli._resolve import saved_game
+    from perfectplay.solved import open_tiers
+    from perfectplay.verify.probe import probe_tiers, tiers_named
+
+    game = saved_game(args.file, args.game, args.param)
+    with open_tiers(args.file, game=game, partial=True) as db:
+        tiers = tiers_named(db, args.tier) if args.tier else None
+        report = probe_tiers(db, args.probe, depth, seed=args.seed or 0, tiers=tiers)
+    if args.json:
+        import json
+
+        record = {
+            "verified": report.ok,
+            "what": f"the tier directory {args.file} against a search of depth {depth}",
+            "depth": depth,
+            "seed": args.seed or 0,
+            "tiers": report.tiers,
+            "probed": report.probed,
+            "decided": report.decided,
+            "agreed": report.agreed,
+            "must_decide": report.must_decide,
+            "must_decided": report.must_decided,
+            "by_value": {k: {"probed": n, "decided": d} for k, (n, d) in report.by_value.items()},
+            "nodes": report.nodes,
+            "bad": report.bad,
+            "problems": report.problems,
+            "notes": report.notes,
+            "seconds": round(report.seconds, 3),
+        }
+        sys.stdout.write(json.dumps(record) + "\n")
+        return 0 if report.ok else EXIT_REFUTED
+    if not report.ok:
+        print(
+            f"NOT VERIFIED: {report.bad:,} of {report.probed:,} positions probed disagree with "
+            f"a search of depth {depth}"
+        )
+        for problem in report.problems:
+            print(problem)
+        if report.bad > len(report.problems):
+            print(f"... and {report.bad - len(report.problems):,} more")
+        return EXIT_REFUTED
+    print(
+        f"verified: the tier directory {args.file} agrees with a search of its rules "
+        f"({report.summary()}; {report.nodes:,} positions searched, {report.seconds:.2f} s)"
+    )
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     return 0

@@ -3,7 +3,7 @@
 :class:`DepthSearch` answers one question about a position of any game of the protocol (acyclic
 or not): is its value, **for the player to move**, decided by the tree of the next `depth`
 moves, and if so what are its value and remoteness? It calls nothing but the game's
-``outcome``, ``moves`` and ``canonical`` (for the table's keys), so it is independent of any
+``outcome`` and ``moves`` (and ``canonical`` if asked to), so it is independent of any
 solver, tier kernel or database: the twin a solved database is probed against
 (:mod:`perfectplay.verify.probe`).
 
@@ -29,7 +29,7 @@ so the first child that does not win ends the question), each remembered per pos
 depths where it is known true (from some depth up) and known false (up to some depth): both
 only grow with the depth. :meth:`DepthSearch.decide` asks them at depths ``0, 1, ...`` and
 stops at the first that holds, so a short win is found before deep trees are searched. The
-table is keyed by the position's canonical form (``canonical`` keeps the value).
+table is keyed by the positions (or their canonical forms: ``canonical`` keeps the value).
 
 Examples
 --------
@@ -61,11 +61,14 @@ from perfectplay.protocol.game import Game, P, provides
 from perfectplay.search.plain import deeper_recursion
 from perfectplay.values import Value
 
-__all__ = ["TABLE_ENTRIES", "DepthSearch"]
+__all__ = ["MOVES_KEPT", "TABLE_ENTRIES", "DepthSearch"]
 
-TABLE_ENTRIES = 1 << 20
-"""Positions the table remembers by default before it is emptied (between two questions):
-about 300 bytes each with their moves, so 300 MB at most."""
+TABLE_ENTRIES = 1 << 18
+"""Positions whose bounds the table holds by default before it is emptied (a few hundred bytes
+each in Nine Men's Morris, the position and four integers: under 100 MB)."""
+MOVES_KEPT = 1 << 12
+"""Positions whose moves are kept, the latest generated: the questions at increasing depths
+ask for the same positions' moves again soon (a Morris position's moves weigh about 12 kB)."""
 
 _NEVER = sys.maxsize
 """A predicate known false at every depth (a position where play is over)."""
@@ -81,30 +84,38 @@ class DepthSearch(Generic[P]):
     Parameters
     ----------
     game : Game
-        Any game of the protocol; its positions (canonical forms where it has ``canonical``)
-        are the table's keys. Gains of scored games are not used: value and remoteness are
-        the rules' ones.
+        Any game of the protocol; its positions are the table's keys. Gains of scored games
+        are not used: value and remoteness are the rules' ones.
     table_entries : int
-        Positions remembered (bounds and moves) before the table is emptied; it is emptied
-        only between two calls of :meth:`decide`, so one question may hold more.
+        Positions whose bounds the table holds; it is emptied when full (what it held was
+        only a short cut: the answers stay the same).
+    canonical : bool
+        Key the table by the positions' canonical forms (where the game has ``canonical``):
+        symmetric positions are searched once, for one ``canonical`` call per move generated.
+        Default False, the positions themselves: in Nine Men's Morris a search of 3 plies from
+        20 positions of the tier ``3_3_0_0`` met 35,676 positions so and 31,693 by canonical
+        forms, whose 16 symmetries cost six times the moves (8.7 against 76 s of CPU).
 
     Notes
     -----
-    Cost of ``decide(p, d)``: at most one ``outcome``, one ``moves`` and one ``canonical`` per
-    child for each distinct position within ``d`` plies of ``p`` while the table holds them,
-    O(b^d) for ``b`` moves a position in the worst case; the short cuts bring a position
-    searched to a depth that does not decide it nearer O(b^(d/2)). Memory: the table, about
-    300 bytes a position remembered.
+    Cost of ``decide(p, d)``: one ``outcome`` and one ``moves`` (and a ``canonical`` per
+    child, if asked) for each distinct position within ``d`` plies of ``p``, again where its
+    moves are no longer kept (:data:`MOVES_KEPT`) or its bounds were emptied: O(b^d) for ``b``
+    moves a position in the worst case; the short cuts bring a position searched to a depth
+    that does not decide it nearer O(b^(d/2)). Memory: the table, at most `table_entries`
+    positions' bounds, and the moves of :data:`MOVES_KEPT` positions.
     """
 
-    def __init__(self, game: Game[P], *, table_entries: int = TABLE_ENTRIES) -> None:
+    def __init__(
+        self, game: Game[P], *, table_entries: int = TABLE_ENTRIES, canonical: bool = False
+    ) -> None:
         self.game = game
         """The game searched."""
         self.table_entries = table_entries
-        """Positions the table holds before it is emptied between two questions."""
+        """Positions whose bounds the table holds before it is emptied."""
         self.nodes = 0
         """Positions whose moves were generated (the search's work), over every question."""
-        self._canonical = provides(game, "canonical")
+        self._canonical = canonical and provides(game, "canonical")
         self._bounds: dict[Hashable, list[int]] = {}
         self._moves: dict[Hashable, tuple[Value | None, list[tuple[P, Hashable]]]] = {}
 
@@ -132,12 +143,11 @@ class DepthSearch(Generic[P]):
 
         Notes
         -----
-        Cost: see the class; asking again, or at a smaller depth, is answered from the table.
+        Cost: see the class; asking again, or at a smaller depth, is answered from the table
+        (while it holds the position).
         """
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise InputFormatError(f"the search depth must be an integer 0 or more, got {depth!r}")
-        if len(self._bounds) > self.table_entries or len(self._moves) > self.table_entries:
-            self.clear()
         key = self._key(position)
         with deeper_recursion(4 * depth + 64):
             ruled, _ = self._expand(key, position)
@@ -171,6 +181,8 @@ class DepthSearch(Generic[P]):
                 else [(move[1], self._key(move[1])) for move in self.game.moves(position)]
             )
             over = Value(ruled) if ruled is not None else None if children else Value.LOSE
+            if len(self._moves) >= MOVES_KEPT:
+                del self._moves[next(iter(self._moves))]
             known = self._moves[key] = (over, children)
         return known
 
@@ -179,6 +191,8 @@ class DepthSearch(Generic[P]):
         most `k` moves, for the player to move, as far as the tree of `k` plies shows."""
         bounds = self._bounds.get(key)
         if bounds is None:
+            if len(self._bounds) >= self.table_entries:
+                self._bounds.clear()  # callers' bounds stay true for them, merely forgotten here
             bounds = self._bounds[key] = list(_UNKNOWN)
         if k >= bounds[which]:
             return True

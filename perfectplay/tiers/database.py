@@ -92,9 +92,15 @@ class TierDatabase(GetByProbe):
 
     @classmethod
     def open(
-        cls, directory: str, *, game: TieredGame | None = None, loader: GameLoader | None = None
+        cls,
+        directory: str,
+        *,
+        game: TieredGame | None = None,
+        loader: GameLoader | None = None,
+        partial: bool = False,
     ) -> TierDatabase:
-        """Open a tier directory (see :func:`perfectplay.open_tiers`)."""
+        """Open a tier directory (see :func:`perfectplay.open_tiers`); `partial`: also one
+        whose solve is not finished (read only: :meth:`complete` says which tiers it holds)."""
         manifest = read_manifest(directory)
         if game is None:
             if loader is None:
@@ -114,8 +120,8 @@ class TierDatabase(GetByProbe):
             raise StoreError(f"{directory} does not hold the tiers of {game!r}")
         check_fingerprint(directory, manifest, expected["fingerprint"])
         db = cls(game, manifest["tiers"], directory=directory)
-        missing = [db._labels[t] for t in db.order if not os.path.exists(db._path(t))]
-        if missing:
+        missing = [db._labels[t] for t in db.order if not db.complete(t)]
+        if missing and not partial:
             raise StoreError(
                 f"{directory} is not completely solved: tiers {', '.join(missing[:5])}"
                 f"{' ...' if len(missing) > 5 else ''} are missing (run the solve again)"
@@ -140,6 +146,15 @@ class TierDatabase(GetByProbe):
                 self._files.pop(next(iter(self._files)), None)
         self._files[tier] = f  # the most recently used last
         return f
+
+    def complete(self, tier: int) -> bool:
+        """Whether `tier` is solved and stored (a directory opened ``partial`` may lack some).
+
+        Cost: one ``os.path.exists`` for a directory.
+        """
+        if self._memory is not None:
+            return tier in self._memory.tiers
+        return tier in self._labels and os.path.exists(self._path(tier))
 
     def _check_tier(self, tier: int) -> None:
         if tier not in self._labels:

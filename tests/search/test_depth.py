@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -49,7 +49,7 @@ def graph_games(draw: st.DrawFn) -> GraphGame:
 def definition(game: Game[Any], depth: int) -> Any:
     """The search's definition, plainly: every child searched to `depth - 1`, no short cut."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def decide(p: Any, d: int) -> tuple[Value, int] | None:
         over = over_value(game, p)
         if over is not None:
