@@ -38,7 +38,9 @@ def add_parser(subparsers: Any) -> None:
             "(for the player to move) must be exactly what its moves imply, scores what their "
             "gains imply. Give a graph file and `perfectplay solve`'s text output, or one store "
             "file (`solve --save`), tier directory (`solve --tiers`) or geography certificate "
-            "(`problem --certificate`). "
+            "(`problem --certificate`). With --probe N, a tier directory (also one whose solve "
+            "is not finished) is sampled instead and compared with a search of the game's "
+            "rules --depth plies deep. "
             "Exit 0 when the solution holds, 1 (with the first offending positions) when not."
         ),
     )
@@ -178,17 +180,23 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(record) + "\n")
         return 0 if report.ok else EXIT_REFUTED
     if not report.ok:
-        print(f"NOT VERIFIED: {report.bad:,} of {report.positions:,} positions break the rules")
-        for problem in report.problems:
-            print(problem)
-        if report.bad > len(report.problems):
-            print(f"... and {report.bad - len(report.problems):,} more")
-        return EXIT_REFUTED
+        head = f"{report.bad:,} of {report.positions:,} positions break the rules"
+        return _refuted(head, report.bad, report.problems)
     sizes = sizes or f"{report.positions:,} positions, {report.moves:,} moves"
     print(f"verified: {what} ({sizes}, {seconds:.2f} s)")
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     return 0
+
+
+def _refuted(head: str, bad: int, problems: list[str]) -> int:
+    """Print ``NOT VERIFIED: HEAD``, the `problems` shown and how many more; the exit code."""
+    print(f"NOT VERIFIED: {head}")
+    for problem in problems:
+        print(problem)
+    if bad > len(problems):
+        print(f"... and {bad - len(problems):,} more")
+    return EXIT_REFUTED
 
 
 def _probe(args: argparse.Namespace, kind: str) -> int:
@@ -205,7 +213,9 @@ def _probe(args: argparse.Namespace, kind: str) -> int:
     depth = PROBE_DEPTH if args.depth is None else args.depth
     if depth < 0:
         return fail(f"verify: --depth must be 0 or more, got {depth}")
-    if kind != "tiers" or args.solution is not None:
+    if args.solution is not None:
+        return fail("verify: --probe takes one tier directory, without SOLUTION")
+    if kind != "tiers":
         return fail(
             f"verify: --probe applies to a tier directory, and {args.file} is a {kind} file"
         )
@@ -241,15 +251,9 @@ def _probe(args: argparse.Namespace, kind: str) -> int:
         sys.stdout.write(json.dumps(record) + "\n")
         return 0 if report.ok else EXIT_REFUTED
     if not report.ok:
-        print(
-            f"NOT VERIFIED: {report.bad:,} of {report.probed:,} positions probed disagree with "
-            f"a search of depth {depth}"
-        )
-        for problem in report.problems:
-            print(problem)
-        if report.bad > len(report.problems):
-            print(f"... and {report.bad - len(report.problems):,} more")
-        return EXIT_REFUTED
+        head = f"{report.bad:,} of {report.probed:,} positions probed disagree with a search"
+        head += f" of depth {depth}"
+        return _refuted(head, report.bad, report.problems)
     print(
         f"verified: the tier directory {args.file} agrees with a search of its rules "
         f"({report.summary()}; {report.nodes:,} positions searched, {report.seconds:.2f} s)"

@@ -11,6 +11,9 @@
 - :mod:`~perfectplay.search.book` — the opening book: every position up to a depth searched
   once (in worker processes or on Dask), resumable, one checksummed file.
 - :mod:`~perfectplay.search.batch` — many positions searched in worker processes.
+- :mod:`~perfectplay.search.depth` — :class:`~perfectplay.search.depth.DepthSearch`: the exact
+  value of a position of any game, loopy ones too, wherever the next plies decide it (the
+  twin a solved database is probed against: ``perfectplay verify DIR --probe N``).
 - :mod:`~perfectplay.search.service` — the one way search work runs in other processes, and
   :class:`~perfectplay.search.service.SearchedGame`, a game answered position by position.
 

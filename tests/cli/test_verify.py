@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 from cli_helpers import Result, run_cli
 
 
@@ -90,3 +91,69 @@ def test_bad_input_is_one_error_line_with_exit_2(tmp_path: Path) -> None:
         run_cli(["verify", str(store), str(graph)]), "is a store file", "without SOLUTION"
     )
     _refused_in_one_line(run_cli(["verify", str(tmp_path)]), "not a tier directory")
+
+
+def _flip_first_win(directory: Path) -> str:
+    """Rewrite one tier file of `directory` with its first WIN stored as a LOSE; its label."""
+    from perfectplay.tiers.files import TierFile, write_tier_file
+    from perfectplay.tiers.records import pack, unpack
+    from perfectplay.values import LOSE, WIN
+
+    for path in sorted(directory.glob("tier-*.tier")):
+        with TierFile(str(path)) as f:
+            meta, start, stop, block = f.meta, f.start, f.stop, f.block
+            arrays = {name: f.read(name) for name in f.arrays}
+        value, remoteness = unpack(arrays["records"])
+        wins = np.flatnonzero(value == WIN)
+        if wins.size:
+            value[wins[0]] = LOSE
+            arrays["records"] = pack(value, remoteness, arrays["records"].dtype.type)
+            write_tier_file(str(path), meta, start, stop, block, arrays)
+            return path.name[len("tier-") : -len(".tier")]
+    raise AssertionError("no WIN stored")
+
+
+def test_probe_agrees_on_a_solved_directory_and_refutes_a_changed_one(tmp_path: Path) -> None:
+    directory = tmp_path / "dodgem"
+    assert run_cli(["solve", "dodgem", "--tiers", str(directory)]).code == 0
+    probe = ["--probe", "10000", "--depth", "3"]  # more than it holds: every position
+    result = run_cli(["verify", str(directory), *probe, "--seed", "4"])
+    assert result.code == 0 and result.out.startswith(
+        f"verified: the tier directory {directory} agrees with a search of its rules ("
+    )
+    assert "probed to depth 3" in result.out and "positions found to probe" in result.err
+    record = json.loads(run_cli(["verify", str(directory), "--probe", "30", "--json"]).out)
+    assert record["verified"] is True and (record["probed"], record["depth"]) == (30, 4)
+    assert record["agreed"] == record["decided"] and record["bad"] == 0
+    label = _flip_first_win(directory)
+    result = run_cli(["verify", str(directory), *probe, "--tier", label])
+    assert result.code == 1, result.out
+    assert result.out.splitlines()[0].startswith("NOT VERIFIED: 1 of ")
+    assert f"tier {label} rank " in result.out and "stored LOSE" in result.out
+
+
+def test_probe_bad_input_is_one_error_line_with_exit_2(tmp_path: Path) -> None:
+    directory = tmp_path / "dodgem"
+    assert run_cli(["solve", "dodgem", "--tiers", str(directory)]).code == 0
+    d = str(directory)
+    _refused_in_one_line(run_cli(["verify", d, "--probe", "0"]), "--probe needs 1 position")
+    _refused_in_one_line(run_cli(["verify", d, "--probe", "5", "--depth", "-1"]), "got -1")
+    _refused_in_one_line(run_cli(["verify", d, "--probe", "x"]), "invalid int value: 'x'")
+    _refused_in_one_line(run_cli(["verify", d, "--depth", "3"]), "--depth applies with --probe")
+    _refused_in_one_line(run_cli(["verify", d, "--tier", "3"]), "--tier applies with --probe")
+    _refused_in_one_line(
+        run_cli(["verify", d, "--probe", "5", "--tier", "nowhere"]), "has no tier 'nowhere'"
+    )
+    graph = tmp_path / "g.txt"
+    graph.write_text(GRAPH)
+    store = tmp_path / "s.ppstore"
+    assert run_cli(["solve", str(graph), "--save", str(store)]).code == 0
+    for path, kind in ((graph, "graph"), (store, "store")):
+        _refused_in_one_line(
+            run_cli(["verify", str(path), "--probe", "5"]),
+            f"--probe applies to a tier directory, and {path} is a {kind} file",
+        )
+    _refused_in_one_line(run_cli(["verify", str(tmp_path), "--probe", "5"]), "not a tier directory")
+    _refused_in_one_line(
+        run_cli(["verify", d, str(graph), "--probe", "5"]), "--probe takes one tier directory"
+    )
