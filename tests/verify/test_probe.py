@@ -56,6 +56,16 @@ def test_nine_mens_morris_with_3_stones_agrees_with_the_search(
     assert sum(n for n, _ in report.by_value.values()) == count
 
 
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2))
+def test_any_sample_of_nine_mens_morris_with_3_stones_agrees(
+    morris3: TierDatabase, seed: int, depth: int
+) -> None:
+    report = probe_tiers(morris3, 12, depth, seed=seed)
+    assert report.ok and report.probed == 12, report.problems
+    assert report.agreed == report.decided and report.must_decided == report.must_decide
+
+
 def test_a_flipped_record_is_caught(morris3: TierDatabase) -> None:
     saved = {t: morris3.records(t).copy() for t in morris3.order}
     try:
