@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
         help="with a graph file: the solution text (- for standard input)",
     )
     parser.add_argument(
-        "--no-progress", action="store_true", help="no progress bar while checking a store"
+        "--no-progress", action="store_true", help="no progress bar while checking or probing"
     )
     parser.add_argument(
         "--probe",
@@ -226,7 +226,10 @@ def _probe(args: argparse.Namespace, kind: str) -> int:
     game = saved_game(args.file, args.game, args.param)
     with open_tiers(args.file, game=game, partial=True) as db:
         tiers = tiers_named(db, args.tier) if args.tier else None
-        report = probe_tiers(db, args.probe, depth, seed=args.seed or 0, tiers=tiers)
+        progress = not args.no_progress and sys.stderr.isatty()
+        report = probe_tiers(
+            db, args.probe, depth, seed=args.seed or 0, tiers=tiers, progress=progress
+        )
     if args.json:
         import json
 

@@ -196,6 +196,7 @@ def probe_tiers(
     seed: int = 0,
     tiers: Sequence[int] | None = None,
     table_entries: int = TABLE_ENTRIES,
+    progress: bool = False,
 ) -> ProbeReport:
     """Compare `count` stored positions of a solved tier database with a search of `depth` plies.
 
@@ -214,6 +215,8 @@ def probe_tiers(
         The tiers to sample from (default: every stored tier); see :func:`tiers_named`.
     table_entries : int
         The search's table size (:class:`~perfectplay.search.depth.DepthSearch`).
+    progress : bool
+        Show a progress bar (tqdm, on standard error) over the positions probed.
 
     Returns
     -------
@@ -237,6 +240,8 @@ def probe_tiers(
         raise InputFormatError(f"the probe needs 1 position or more, got {count!r}")
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise InputFormatError(f"the probe's depth must be an integer 0 or more, got {depth!r}")
+    from tqdm import tqdm
+
     start = time.perf_counter()
     stored_tiers = [t for t in db.order if db.complete(t)]
     chosen = list(stored_tiers if tiers is None else tiers)
@@ -254,7 +259,7 @@ def probe_tiers(
     game = db.game
     search = DepthSearch(game, table_entries=table_entries)
     counts: dict[str, list[int]] = {}
-    for tier, rank in sample:
+    for tier, rank in tqdm(sample, unit="position", disable=not progress):
         stored = db.entry(tier, rank)
         position = db.tiered.position(tier, rank)
         found = search.decide(position, depth)
