@@ -207,12 +207,31 @@ class DepthSearch(Generic[P]):
                 -1 if over is Value.LOSE else _NEVER,
             ]
             return bounds[which] == 0
+        # One child settles the question: for a WIN, a child that loses (its "LOSE" true);
+        # for a LOSE, a child that does not win (its "WIN" false). Children whose answer the
+        # table knows are looked at first, before any child is searched.
+        settle = which == _WIN_TRUE
+        ask = _LOSE_TRUE if settle else _WIN_TRUE
         if k == 0:
             holds = False
-        elif which == _WIN_TRUE:
-            holds = any(self._holds(ck, c, k - 1, _LOSE_TRUE) for c, ck in children)
+        elif any(self._settles(ck, k - 1, ask, settle) for _, ck in children):
+            holds = settle
         else:
-            holds = all(self._holds(ck, c, k - 1, _WIN_TRUE) for c, ck in children)
+            found = any(self._holds(ck, c, k - 1, ask) == settle for c, ck in children)
+            holds = settle if found else not settle
+        return self._learn(bounds, which, k, holds)
+
+    def _settles(self, key: Hashable, k: int, which: int, answer: bool) -> bool:
+        """Whether the table already knows that the predicate `which` of `key` at depth `k`
+        is `answer`."""
+        bounds = self._bounds.get(key)
+        if bounds is None:
+            return False
+        return k >= bounds[which] if answer else k <= bounds[which + 1]
+
+    @staticmethod
+    def _learn(bounds: list[int], which: int, k: int, holds: bool) -> bool:
+        """Record in `bounds` that the predicate `which` at depth `k` is `holds`; return it."""
         if holds:  # the children's questions may have learnt more of this position meanwhile
             bounds[which] = min(bounds[which], k)
         else:
