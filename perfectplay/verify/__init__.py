@@ -4,7 +4,9 @@ A solution is checked position by position against its moves, in plain numpy, wi
 of the solvers' kernels: :func:`check_solution` on arrays, :func:`verify_graph_text` on a
 graph file and ``perfectplay solve``'s text output, :func:`verify_store` on a store file.
 Geography results carry a certificate (a maximum matching with a proof of maximality and
-of the set D(G)): :func:`check_geography_certificate`.
+of the set D(G)): :func:`check_geography_certificate`. A tier directory is checked against
+its regenerated moves (:mod:`perfectplay.verify.tiers`), or sampled and compared with a search
+of the game's rules a few plies deep (:mod:`perfectplay.verify.probe`).
 
 Examples
 --------
