@@ -426,7 +426,7 @@ def _solve_tiers(
     if tiered is None:
         tiered = build_game(args.target, args.param, args.game, tiered=True)
     only = None if args.only is None else _named_tiers(tiered, args.only)
-    refuse_early(tiered, args.chunk_size, dask=args.dask is not None, tiers=only)
+    refuse_early(tiered, args.chunk_size, dask=args.dask is not None, tiers=only, directory=out)
     if why is not None:
         print(f"perfectplay: solving with the tier engine: {why}", file=sys.stderr)
     if only is not None:

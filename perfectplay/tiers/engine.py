@@ -24,7 +24,7 @@ import heapq
 import os
 import shutil
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any
 
@@ -103,10 +103,12 @@ def refuse_early(
     *,
     dask: bool = False,
     tiers: Collection[int] | None = None,
+    directory: str | None = None,
 ) -> None:
     """Refuse, before planning (the child tiers of every tier, minutes for Connect Four 7x6's
     412,972 tiers), a game one of whose 64 largest tiers (of `tiers`, when given) does not fit
-    with the tiers it reads on one thread: a figure every solve needs at least.
+    with the tiers it reads on one thread: a figure every solve of that tier needs at least.
+    A tier whose file `directory` holds is not solved again, so not checked.
     :func:`solve_tiers` calls it first; a front end may call it before saying that a solve
     starts.
 
@@ -120,6 +122,8 @@ def refuse_early(
         Whether the solve runs on a Dask cluster (its default chunk is larger).
     tiers : collection of int, optional
         The tiers to solve (:func:`solve_some_tiers`; default: every tier).
+    directory : str, optional
+        The tier directory the solve resumes, if any.
 
     Raises
     ------
@@ -132,7 +136,7 @@ def refuse_early(
     -----
     Cost: the child tiers and sizes of 64 tiers, found by the game's
     :meth:`~perfectplay.protocol.tiered.TieredGame.largest_tiers` where it has one, else the
-    size of every tier.
+    size of every tier; with `directory`, a ``stat`` of each of the 64 tiers' files.
     """
     chunk, _ = _chunking(chunk_size, dask)
     if tiers is None:
@@ -146,9 +150,17 @@ def refuse_early(
         reads = {int(c) for t in largest for c in game.child_tiers(t)}
         sizes = {t: game.tier_size(t) for t in {*map(int, largest), *reads}}
     machine = Machine(game, sizes, chunk, threads=1, copies=1, assembles=False)
-    for tier in largest:
+    for tier in _left(game, largest, directory):
         if all(int(c) in sizes for c in game.child_tiers(tier)):  # else tier_order says why
             _refuse(game, int(tier), machine.alone(int(tier)))
+
+
+def _left(game: TieredGame, tiers: Iterable[int], directory: str | None) -> list[int]:
+    """The tiers of `tiers` whose file `directory` lacks (all of them without a directory),
+    in their order. Cost: a ``stat`` per tier."""
+    if directory is None:
+        return [int(t) for t in tiers]
+    return [int(t) for t in tiers if not os.path.exists(tier_file(directory, game.tier_label(t)))]
 
 
 def _chunking(chunk_size: int | None, dask: bool) -> tuple[int, int]:
@@ -170,9 +182,7 @@ def _check_resources(
     write will not fit; return the memory figure accepted (bytes), which tiers run at once
     stay within. A tier whose file a resumed solve finds is not solved: it is not counted."""
     sizes = machine.sizes
-    todo = order
-    if directory is not None:
-        todo = [t for t in order if not os.path.exists(tier_file(directory, game.tier_label(t)))]
+    todo = _left(game, order, directory)
     worst, worst_tier = 0, todo[0] if todo else 0
     solved = 0  # in memory, every tier solved before is kept
     for t in todo:
@@ -489,7 +499,7 @@ def _solve(
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
     chunk, block = _chunking(chunk_size, dask is not None)
-    refuse_early(game, chunk, tiers=only)
+    refuse_early(game, chunk, tiers=only, directory=path)
     order = tier_order(game)
     plan = order if only is None else _reached(game, order, only)
     if dask is not None:  # Dask itself is imported only once the cluster starts
@@ -497,8 +507,7 @@ def _solve(
 
         if path is None:
             raise InputFormatError("a Dask cluster solves into a tier directory: give one")
-        left = [t for t in plan if not os.path.exists(tier_file(path, game.tier_label(t)))]
-        check_cluster(dask, game, plan, chunk, left)
+        check_cluster(dask, game, plan, chunk, _left(game, plan, path))
     sizes = {t: game.tier_size(t) for t in plan}
     machine = Machine(game, sizes, chunk, threads=jobs, copies=1, assembles=False)
     budget = _check_resources(game, plan, path, machine)

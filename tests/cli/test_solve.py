@@ -128,9 +128,12 @@ def test_a_refusal_is_worded_from_the_error_fields(monkeypatch: pytest.MonkeyPat
     assert result.code == 2 and "--max-positions" not in result.err
 
 
-def test_only_solves_the_named_tiers_and_the_missing_ones_they_read(tmp_path: Path) -> None:
+def test_only_solves_the_named_tiers_and_the_missing_ones_they_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Quixo 3x3 with the files of a tier, of one it reads and of one it does not read
-    removed: ``--only`` solves the first two again, byte for byte, and leaves the third out."""
+    removed: ``--only`` solves the first two again, byte for byte, and leaves the third out.
+    A tier named whose file is there is not solved, so not refused for its memory."""
     directory = tmp_path / "q"
     assert run_cli(["solve", "quixo", "--param", "size=3", "--tiers", str(directory)]).code == 0
     solved = {p.name: p.read_bytes() for p in directory.glob("*.tier")}
@@ -149,6 +152,9 @@ def test_only_solves_the_named_tiers_and_the_missing_ones_they_read(tmp_path: Pa
     assert text.code == 0, text.err
     assert text.out.startswith("quixo: 1Blank_1X_7O and the tiers they read: 0 solved")
     assert text.out.endswith(" s, 3 complete already\n")
+    monkeypatch.setattr("perfectplay._memory.available_bytes", lambda: 10_000)
+    large = run_cli([*args, "--only", "3Blank_3X_3O"])  # 38,640 bytes to solve it
+    assert large.code == 0 and ": 0 solved (0 chunks)" in large.out, large.err
 
 
 @pytest.mark.parametrize(

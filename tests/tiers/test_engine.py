@@ -751,3 +751,37 @@ def test_a_directory_with_nothing_left_to_solve_is_resumed(fast_dir: Path) -> No
     with solve_tiers(game, fast_dir, progress=False) as db:
         assert db.stats is not None and db.stats.tiers_solved == 0
     assert tree(fast_dir) == before
+
+
+def test_tiers_found_complete_are_not_refused_before_the_plan(
+    fast_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quixo 3x3's largest tier, 3Blank_3X_3O, needs 38,640 bytes with the tiers it reads:
+    with 10,000 bytes, neither a resume that finds its file nor naming it (its file there)
+    is refused; a resume solves the small tier whose file is missing, naming the large one
+    solves nothing. Without its file, it is refused before the plan."""
+    from perfectplay.tiers.engine import solve_some_tiers
+    from perfectplay.tiers.storage import tier_file
+
+    game = load_tiered_game("quixo", size=3)
+    solve_tiers(game, fast_dir, jobs=1, progress=False).close()
+    solved = tree(fast_dir)
+    os.remove(tier_file(str(fast_dir), "8Blank_1X_0O"))  # 468 bytes alone
+    monkeypatch.setattr(perfectplay._memory, "available_bytes", lambda: 10_000)
+    with solve_tiers(game, fast_dir, jobs=1, progress=False) as db:
+        assert db.stats is not None and db.stats.tiers_solved == 1
+    assert tree(fast_dir) == solved
+    large = next(t for t in game.tiers() if game.tier_label(t) == "3Blank_3X_3O")
+    stats = solve_some_tiers(game, fast_dir, [large], jobs=1, progress=False)
+    assert stats.tiers_solved == 0
+    planned: list[TieredGame] = []
+
+    def planning(g: TieredGame) -> list[int]:
+        planned.append(g)
+        return tier_order(g)
+
+    monkeypatch.setattr("perfectplay.tiers.engine.tier_order", planning)
+    os.remove(tier_file(str(fast_dir), "3Blank_3X_3O"))
+    with pytest.raises(TooLargeError, match="quixo: tier 3Blank_3X_3O"):
+        solve_some_tiers(game, fast_dir, [large], jobs=1, progress=False)
+    assert planned == []
