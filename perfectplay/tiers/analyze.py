@@ -326,11 +326,17 @@ class _Counter:
         return (json.dumps({"tier": self.tier, "parts": parts, "rows": rows}) + "\n").encode()
 
     def restore(self, record: dict[str, Any]) -> None:
-        """Take back the counts of :meth:`line`'s `record`."""
-        for counts, part in zip(self.parts, record["parts"], strict=True):
+        """Take back the counts of :meth:`line`'s `record`, parts as the record has them: a
+        record without ``parts`` holds the whole tier's counts (``classes``, ``positions``,
+        ``won``) and gives one part, labelled
+        :meth:`~perfectplay.protocol.tiered.TieredGame.tier_label`."""
+        label = self.db.tiered.tier_label(self.tier)
+        self.parts = []
+        for part in record.get("parts") or [{"label": label, **record}]:
+            counts = TierCounts(self.tier, part["label"], won=part.get("won"))
             counts.classes.update(part["classes"])
             counts.positions.update(part["positions"])
-            counts.won = part.get("won")
+            self.parts.append(counts)
         self.rows = {(v, r): [n, p] for v, r, n, p in record["rows"]}
 
 

@@ -231,3 +231,34 @@ def test_analyze_killed_and_run_again_counts_the_same(tmp_path: Path) -> None:
         assert log.exists() and not (directory / "b" / "analysis.json").exists()
         again = run_cli(["analyze", str(directory / "b")])
         assert again.code == 0 and again.out == expected.out
+
+
+def test_a_walk_log_of_whole_tiers_goes_on_with_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A walk's log whose lines hold whole tiers (no ``parts``) for a game that names parts
+    (Six Men's Morris with 4 stones: one tier of two subspaces): the walk goes on from it,
+    each tier of the log reported as one, to the same totals."""
+    game = load_tiered_game("nine-mens-morris", variant="six", stones=4)
+    directory = tmp_path / "db"
+    solve_tiers(game, directory, progress=False).close()
+    with monkeypatch.context() as patch:  # the walk's directory kept, its log complete
+        patch.setattr(analyze_module.shutil, "rmtree", lambda path: None)
+        with open_tiers(directory) as db:
+            expected = analyze_tiers(db, progress=False, jobs=1)
+    (directory / "analysis.json").unlink()
+    log = directory / "analysis.walk" / "counts.jsonl"
+    lines = []
+    for raw in log.read_text().splitlines():
+        record = json.loads(raw)
+        whole = {"tier": record["tier"], "rows": record["rows"]}
+        for key in ("classes", "positions"):
+            whole[key] = dict(sum((Counter(p[key]) for p in record["parts"]), Counter()))
+        lines.append(json.dumps(whole) + "\n")
+    log.write_text("".join(lines))
+    with open_tiers(directory) as db:
+        again = analyze_tiers(db, progress=False, jobs=1)
+    assert len(expected.tiers) == len(again.tiers) + 1  # the two subspaces are one tier
+    assert [t.label for t in again.tiers] == [game.tier_label(t) for t in db.order]
+    assert again.classes == expected.classes and again.positions == expected.positions
+    assert again.remoteness == expected.remoteness
