@@ -53,7 +53,8 @@ class TierCounts:
     tier: int
     """The tier."""
     label: str
-    """Its label (``tier_label``)."""
+    """Its label (``tier_label``), its part's (``tier_parts``) or its group's name
+    (``tier_group``)."""
     classes: dict[str, int] = field(default_factory=_zero)
     """Reachable symmetry classes (stored ranks) per value name."""
     positions: dict[str, int] = field(default_factory=_zero)
@@ -373,10 +374,10 @@ def _grouped(game: Any, tiers: list[TierCounts]) -> list[TierCounts]:
     """The counts of the tiers reported together (``tier_group``) added up, in the order of
     each group's first tier; tiers (and their parts) without a group stand alone."""
     groups: dict[str, TierCounts] = {}
-    for counts in tiers:
+    for i, counts in enumerate(tiers):
         name = game.tier_group(counts.tier)
         if name is None:
-            groups[f"\0{counts.tier}\0{counts.label}"] = counts
+            groups[f"\0{i}"] = counts  # parts may share a label: each stands apart
             continue
         total = groups.setdefault(name, TierCounts(counts.tier, name))
         for key in _NAMES:

@@ -233,6 +233,38 @@ def test_analyze_killed_and_run_again_counts_the_same(tmp_path: Path) -> None:
         assert again.code == 0 and again.out == expected.out
 
 
+def test_parts_and_groups_add_up_to_the_tiers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quixo 3x3 with every tier of 3 ranks or more cut in three parts, two of them under the
+    same label: each tier's parts, in rank order, add up to its counts; grouped (by parity),
+    the groups add up to the tiers of each parity, parts included."""
+    game = load_tiered_game("quixo", size=3)
+    db = solve_tiers(game, progress=False)
+    whole = analyze_tiers(db, progress=False, jobs=1)
+
+    def parts(self: Any, tier: int) -> list[tuple[str, int]] | None:
+        size = self.tier_size(tier)
+        return None if size < 3 else [("a", 0), ("a", size // 3), ("b", 2 * size // 3)]
+
+    monkeypatch.setattr(type(game), "tier_parts", parts)
+    split = analyze_tiers(db, progress=False, jobs=1)
+    for counts in whole.tiers:
+        mine = [t for t in split.tiers if t.tier == counts.tier]
+        cut = game.tier_size(counts.tier) >= 3
+        assert [t.label for t in mine] == (["a", "a", "b"] if cut else [counts.label])
+        for key in ("classes", "positions"):
+            added = Counter[str]()
+            for t in mine:
+                added.update(getattr(t, key))
+            assert nonzero(added) == nonzero(getattr(counts, key)), counts.label
+    assert split.remoteness == whole.remoteness
+    monkeypatch.setattr(type(game), "tier_group", lambda self, tier: f"g{tier % 2}")
+    grouped = analyze_tiers(db, progress=False, jobs=1)
+    assert sorted(t.label for t in grouped.tiers) == ["g0", "g1"]
+    for t in grouped.tiers:
+        parity = [c for c in whole.tiers if f"g{c.tier % 2}" == t.label]
+        assert t.positions == {k: sum(c.positions[k] for c in parity) for k in t.positions}
+
+
 def test_a_walk_log_of_whole_tiers_goes_on_with_parts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
