@@ -261,7 +261,8 @@ class TieredGame:
     def tier_parts(self, tier: int) -> Sequence[tuple[str, int]] | None:
         """The parts of `tier` counted apart by ``analyze --by-tier``: ``(label, first
         rank)`` in increasing rank order, the first at rank 0; None (the default): the tier
-        as one part, labelled :meth:`tier_label`."""
+        as one part, labelled :meth:`tier_label`. A tier in a group (:meth:`tier_group`) is
+        counted within its group, parts and all."""
         return None
 
     def max_moves(self) -> int | None:

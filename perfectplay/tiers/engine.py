@@ -458,8 +458,9 @@ def solve_some_tiers(
 
     Notes
     -----
-    Cost: :func:`solve_tiers`'s for the tiers solved, plus the child tiers of every tier the
-    named ones read (the plan's).
+    Cost: the plan of every tier of the game (:func:`~perfectplay.tiers.plan.tier_order`, as
+    for :func:`solve_tiers`: the manifest lists them all), the child tiers of the tiers the
+    named ones read once more, and :func:`solve_tiers`'s work for the tiers solved only.
     """
     known = {int(t) for t in game.tiers()}
     only = {int(t) for t in tiers}
