@@ -4,6 +4,7 @@ directory's files, which are left as they were."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
@@ -126,3 +127,32 @@ def test_scratch_inside_the_directory_and_unfinished_tiers_are_refused(
         _redo.redo(str(directory), [PLACEMENT], str(tmp_path))
     with pytest.raises(SystemExit, match="no tier to solve again"):
         _redo.redo(str(directory), [], str(tmp_path))
+
+
+def test_copies_on_another_file_system_are_copies_and_other_link_errors_raise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``os.link`` failing across file systems (EXDEV): each tier file is copied, same bytes,
+    and counted; any other failure of a link is raised."""
+    source = tmp_path / "dir"
+    source.mkdir()
+    (source / "manifest.json").write_text("{}")
+    for label in ("a", "b"):
+        Path(tier_file(str(source), label)).write_bytes(label.encode() * 100)
+
+    def cross(src: str, dst: str) -> None:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(_redo.os, "link", cross)
+    copy = tmp_path / "copy"
+    assert _redo._copy(str(source), ["a", "b"], str(copy)) == 2
+    for name in ("manifest.json", "tier-a.tier", "tier-b.tier"):
+        assert (copy / name).read_bytes() == (source / name).read_bytes()
+        assert (copy / name).stat().st_ino != (source / name).stat().st_ino
+
+    def denied(src: str, dst: str) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(_redo.os, "link", denied)
+    with pytest.raises(PermissionError):
+        _redo._copy(str(source), ["a"], str(tmp_path / "other"))
