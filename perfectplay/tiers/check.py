@@ -68,7 +68,9 @@ def check_tiered_game(game: TieredGame, samples: int = 200, seed: int = 0) -> No
     with multiplicity) equal ``locate`` of the positions ``as_game().moves`` gives, lie in
     ``t`` or its child tiers, are slots there, and stay in ``t`` only if ``inner_moves(t)``;
     for tiers with inner moves, every in-tier child lists ``r`` among its ``parents``, and
-    every parent slot listed for ``r`` has ``r`` among its children; orbit sizes are at least 1.
+    every parent slot listed for ``r`` has ``r`` among its children; orbit sizes are at least 1;
+    a tier's parts (``tier_parts``), where it names them, start at rank 0 and increase within
+    the tier, under distinct labels.
 
     Parameters
     ----------
@@ -101,6 +103,7 @@ def check_tiered_game(game: TieredGame, samples: int = 200, seed: int = 0) -> No
             f"{game.locate(rules.initial())}"
         )
     for tier in order:
+        _check_parts(game, tier)
         allowed = (
             {tier, *game.child_tiers(tier)}
             if game.inner_moves(tier)
@@ -142,6 +145,24 @@ def check_tiered_game(game: TieredGame, samples: int = 200, seed: int = 0) -> No
                     raise GameDefinitionError(f"{where}: child {child} is not a slot")
             if game.inner_moves(tier):
                 _check_parents(game, tier, rank, [c[1] for c in children if c[0] == tier], where)
+
+
+def _check_parts(game: TieredGame, tier: int) -> None:
+    """``tier_parts(tier)``: None, or labels apart and first ranks from 0, increasing, inside
+    the tier (``analyze`` splits a tier's counts at them)."""
+    parts = game.tier_parts(tier)
+    if parts is None:
+        return
+    firsts = [first for _, first in parts]
+    labels = [label for label, _ in parts]
+    inside = all(0 <= f < game.tier_size(tier) for f in firsts)
+    if not parts or firsts[0] != 0 or firsts != sorted(set(firsts)) or not inside:
+        raise GameDefinitionError(
+            f"{game.info.name}: tier {tier}'s parts must start at rank 0 and increase within "
+            f"its {game.tier_size(tier)} ranks, not {firsts}"
+        )
+    if len(set(labels)) != len(labels):
+        raise GameDefinitionError(f"{game.info.name}: tier {tier}'s parts repeat a label: {labels}")
 
 
 def _check_parents(game: TieredGame, tier: int, rank: int, inner: list[int], where: str) -> None:

@@ -153,3 +153,49 @@ class NoInnerMoves(DodgemTiers):
 def test_broken_dodgem_is_caught(broken: type[DodgemTiers], why: str) -> None:
     with pytest.raises(GameDefinitionError, match=why):
         check_tiered_game(broken(3), samples=60)
+
+
+# ---------------------------------------------------------------------- broken parts
+
+
+class PartsNotFromZero(TieredConnectFour):
+    """Parts whose first starts past rank 0."""
+
+    def tier_parts(self, tier: int) -> list[tuple[str, int]] | None:
+        return [("a", 1)] if self.tier_size(tier) > 1 else None
+
+
+class PartsDecreasing(TieredConnectFour):
+    """Parts whose first ranks go down."""
+
+    def tier_parts(self, tier: int) -> list[tuple[str, int]] | None:
+        size = self.tier_size(tier)
+        return [("a", 0), ("b", size - 1), ("c", 1)] if size > 2 else None
+
+
+class PartsPastTheTier(TieredConnectFour):
+    """A part starting at the tier's size."""
+
+    def tier_parts(self, tier: int) -> list[tuple[str, int]] | None:
+        return [("a", 0), ("b", self.tier_size(tier))]
+
+
+class PartsSameLabel(TieredConnectFour):
+    """Two parts under one label."""
+
+    def tier_parts(self, tier: int) -> list[tuple[str, int]] | None:
+        return [("a", 0), ("a", 1)] if self.tier_size(tier) > 1 else None
+
+
+@pytest.mark.parametrize(
+    ("broken", "why"),
+    [
+        (PartsNotFromZero, r"parts must start at rank 0 .* not \[1\]"),
+        (PartsDecreasing, "parts must start at rank 0 and increase"),
+        (PartsPastTheTier, r"within its \d+ ranks"),
+        (PartsSameLabel, "parts repeat a label"),
+    ],
+)
+def test_broken_parts_are_caught(broken: type[TieredConnectFour], why: str) -> None:
+    with pytest.raises(GameDefinitionError, match=why):
+        check_tiered_game(broken(3, 4), samples=5)
