@@ -438,7 +438,7 @@ def _solve_tiers(
 
 
 def _named_tiers(game: Any, text: str) -> list[int]:
-    """The tiers of `game` whose labels `text` lists, comma-separated (``--only``).
+    """The tiers of `game` whose labels `text` lists, comma-separated (``--only``), each once.
 
     Cost: the label of every tier of the game once.
 
@@ -449,7 +449,7 @@ def _named_tiers(game: Any, text: str) -> list[int]:
     """
     from perfectplay.errors import InputFormatError
 
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     if not names:
         raise InputFormatError("--only: give the labels of the tiers to solve")
     tiers = {game.tier_label(t): int(t) for t in game.tiers()}

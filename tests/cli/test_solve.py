@@ -148,7 +148,7 @@ def test_only_solves_the_named_tiers_and_the_missing_ones_they_read(
     assert (record["run"]["tiers_solved"], record["run"]["tiers_kept"]) == (2, 1)
     now = {p.name: p.read_bytes() for p in directory.glob("*.tier")}
     assert now == {k: v for k, v in solved.items() if k != gone[2]}
-    text = run_cli([*args, "--only", "1Blank_1X_7O"])
+    text = run_cli([*args, "--only", "1Blank_1X_7O, 1Blank_1X_7O"])  # a label named twice
     assert text.code == 0, text.err
     assert text.out.startswith("quixo: 1Blank_1X_7O and the tiers they read: 0 solved")
     assert text.out.endswith(" s, 3 complete already\n")
