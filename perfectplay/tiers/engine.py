@@ -48,7 +48,14 @@ from perfectplay.tiers.plan import (
 )
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.scheduler import Machine, Scheduler
-from perfectplay.tiers.storage import DirectoryStore, MemoryStore, game_manifest, tier_file
+from perfectplay.tiers.storage import (
+    MANIFEST,
+    DirectoryStore,
+    MemoryStore,
+    game_manifest,
+    read_manifest,
+    tier_file,
+)
 
 __all__ = [
     "DASK_CHUNK",
@@ -500,6 +507,9 @@ def _solve(
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
     chunk, block = _chunking(chunk_size, dask is not None)
+    if path is not None and os.path.exists(os.path.join(path, MANIFEST)):
+        kept = read_manifest(path)  # an existing directory is solved in its own chunks
+        chunk, block = kept["chunk"], kept["block"]
     refuse_early(game, chunk, tiers=only, directory=path)
     order = tier_order(game)
     plan = order if only is None else _reached(game, order, only)

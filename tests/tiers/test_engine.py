@@ -27,6 +27,7 @@ from tier_dirs import files_in, kill_when, memory_dir, solve_command, tree
 from tiered_random import RandomTieredGame, random_tiered_games
 
 import perfectplay._memory
+import perfectplay.tiers.engine as engine_module
 from perfectplay.errors import GameDefinitionError, InputFormatError, StoreError, TooLargeError
 from perfectplay.games.registry import load_tiered_game
 from perfectplay.protocol.game import GameInfo
@@ -343,6 +344,27 @@ def test_bad_jobs_and_chunk_sizes_are_refused(
     with pytest.raises(InputFormatError, match=why):
         solve_tiers(Ladder(40), tmp_path / "d", jobs=jobs, chunk_size=chunk, progress=False)
     assert not (tmp_path / "d").exists()
+
+
+def test_memory_is_checked_with_an_existing_directory_s_own_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory solved in chunks of 16 ranks, resumed with the default chunk size (2^22, or
+    2^26 on Dask) asked for: the memory checks and the scheduler's formula take its 16."""
+    game = Ladder(40)
+    solve_tiers(game, tmp_path, chunk_size=16, progress=False).close()
+    (tmp_path / "tier-2.tier").unlink()
+    seen: list[int] = []
+    real = engine_module.refuse_early
+
+    def recorded(game: Any, chunk: int, **kwargs: Any) -> None:
+        seen.append(chunk)
+        real(game, chunk, **kwargs)
+
+    monkeypatch.setattr(engine_module, "refuse_early", recorded)
+    with solve_tiers(game, tmp_path, progress=False) as db:
+        assert db.stats is not None and db.stats.tiers_solved == 1
+    assert seen == [16]
 
 
 def test_regression_a_crash_between_merge_and_cleanup_left_the_chunks(tmp_path: Path) -> None:
