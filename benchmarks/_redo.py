@@ -31,6 +31,7 @@ from pathlib import Path
 from _child import perfectplay_command, run_child
 
 from perfectplay.games.registry import load_tiered_game
+from perfectplay.tiers.plan import tiers_read
 from perfectplay.tiers.storage import MANIFEST, read_manifest, tier_file
 
 __all__ = [
@@ -114,14 +115,7 @@ def reached(manifest: dict, label: str) -> list[str]:
     params = {k: tuple(v) if isinstance(v, list) else v for k, v in manifest["params"].items()}
     game = load_tiered_game(manifest["game"], **params)
     tiers = dict(zip(manifest["labels"], manifest["tiers"], strict=True))
-    seen: set[int] = set()
-    stack = [tiers[label]]
-    while stack:
-        tier = stack.pop()
-        if tier not in seen:
-            seen.add(tier)
-            stack.extend(int(c) for c in game.child_tiers(tier))
-    return [game.tier_label(t) for t in manifest["tiers"] if t in seen]
+    return [game.tier_label(t) for t in tiers_read(game, manifest["tiers"], [tiers[label]])]
 
 
 def _copy(directory: str, labels: list[str], into: str) -> int:

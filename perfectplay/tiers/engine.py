@@ -45,6 +45,7 @@ from perfectplay.tiers.plan import (
     chunk_bounds,
     progress_bar,
     tier_order,
+    tiers_read,
 )
 from perfectplay.tiers.records import record_dtype
 from perfectplay.tiers.scheduler import Machine, Scheduler
@@ -479,19 +480,6 @@ def solve_some_tiers(
     return _solve(game, os.fspath(directory), only, jobs, progress, chunk_size, dask)[2]
 
 
-def _reached(game: TieredGame, order: list[int], tiers: Collection[int]) -> list[int]:
-    """`tiers` and every tier they read, directly or not, in `order`'s order. Cost: the
-    child tiers of each of them once."""
-    seen: set[int] = set()
-    stack = list(tiers)
-    while stack:
-        tier = stack.pop()
-        if tier not in seen:
-            seen.add(tier)
-            stack.extend(int(c) for c in game.child_tiers(tier))
-    return [t for t in order if t in seen]
-
-
 def _solve(
     game: TieredGame,
     path: str | None,
@@ -512,7 +500,7 @@ def _solve(
         chunk, block = kept["chunk"], kept["block"]
     refuse_early(game, chunk, tiers=only, directory=path)
     order = tier_order(game)
-    plan = order if only is None else _reached(game, order, only)
+    plan = order if only is None else tiers_read(game, order, only)
     if dask is not None:  # Dask itself is imported only once the cluster starts
         from perfectplay.tiers.cluster import check_cluster, solve_on_cluster
 

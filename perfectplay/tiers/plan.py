@@ -6,6 +6,7 @@ the counts a run reports, and its progress bar.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ __all__ = [
     "chunk_bounds",
     "progress_bar",
     "tier_order",
+    "tiers_read",
 ]
 
 DEFAULT_CHUNK = 1 << 22
@@ -99,6 +101,29 @@ _TAIL_PARTS = 4
 """Near a tier's end, a chunk takes this fraction of the ranks left, ..."""
 _SMALLEST = 16
 """... down to 1/16 of a full chunk."""
+
+
+def tiers_read(game: TieredGame, order: list[int], tiers: Collection[int]) -> list[int]:
+    """`tiers` and every tier they read, directly or not, in `order`'s order.
+
+    Cost: the child tiers of each of them once.
+
+    Examples
+    --------
+    >>> from perfectplay.games.registry import load_tiered_game
+    >>> game = load_tiered_game("connect-four", rows=3, cols=3)
+    >>> order = tier_order(game)
+    >>> tiers_read(game, order, [order[-2]]) == order[:-1]  # all but the start
+    True
+    """
+    seen: set[int] = set()
+    stack = list(tiers)
+    while stack:
+        tier = stack.pop()
+        if tier not in seen:
+            seen.add(tier)
+            stack.extend(int(c) for c in game.child_tiers(tier))
+    return [t for t in order if t in seen]
 
 
 def chunk_bounds(size: int, chunk: int, block: int) -> list[tuple[int, int]]:
