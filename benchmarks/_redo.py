@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,7 +194,8 @@ def redo(directory: str, labels: list[str], root: str) -> tuple[list[Redone], bo
         figures, same = {}, True
         for way, options in EXECUTORS.items():
             copy = os.path.join(root, f"{label or 'none'}-{way}")
-            _copy(directory, kept, copy)
+            if _copy(directory, kept, copy):  # another file system: copies cost disk and time
+                print(f"{copy}: tier files copied, not linked", file=sys.stderr)
             command = _solve_command(manifest, copy, label or labels[0], options)
             wall, cpu, rss, out = run_child(command, os.devnull)
             figures[way] = (wall, cpu, rss)
