@@ -131,7 +131,7 @@ def refuse_early(
     tiers : collection of int, optional
         The tiers to solve (:func:`solve_some_tiers`; default: every tier).
     directory : str, optional
-        The tier directory the solve resumes, if any.
+        The tier directory the solve resumes, if any (its own chunk size is checked).
 
     Raises
     ------
@@ -146,7 +146,7 @@ def refuse_early(
     :meth:`~perfectplay.protocol.tiered.TieredGame.largest_tiers` where it has one, else the
     size of every tier; with `directory`, a ``stat`` of each of the 64 tiers' files.
     """
-    chunk, _ = _chunking(chunk_size, dask)
+    chunk, _ = _chunking(chunk_size, dask, directory)
     if tiers is None:
         largest = game.largest_tiers(_FIRST_LOOK)
     else:
@@ -171,15 +171,19 @@ def _left(game: TieredGame, tiers: Iterable[int], directory: str | None) -> list
     return [int(t) for t in tiers if not os.path.exists(tier_file(directory, game.tier_label(t)))]
 
 
-def _chunking(chunk_size: int | None, dask: bool) -> tuple[int, int]:
+def _chunking(chunk_size: int | None, dask: bool, directory: str | None = None) -> tuple[int, int]:
     """``(chunk, block)``: ranks per chunk (`chunk_size`, or the default of threads or of
-    Dask) and per block, checked."""
+    Dask) and per block, checked; an existing `directory`'s own (its manifest's), in which it
+    is solved whatever was asked."""
     chunk = (DASK_CHUNK if dask else DEFAULT_CHUNK) if chunk_size is None else chunk_size
     block = min(BLOCK, chunk)
     if chunk < 1 or chunk % block:
         raise InputFormatError(
             f"chunk size must be a positive multiple of {BLOCK} (or smaller), got {chunk}"
         )
+    if directory is not None and os.path.exists(os.path.join(directory, MANIFEST)):
+        kept = read_manifest(directory)
+        return kept["chunk"], kept["block"]
     return chunk, block
 
 
@@ -494,10 +498,7 @@ def _solve(
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
         raise InputFormatError(f"jobs must be at least 1, got {jobs}")
-    chunk, block = _chunking(chunk_size, dask is not None)
-    if path is not None and os.path.exists(os.path.join(path, MANIFEST)):
-        kept = read_manifest(path)  # an existing directory is solved in its own chunks
-        chunk, block = kept["chunk"], kept["block"]
+    chunk, block = _chunking(chunk_size, dask is not None, path)
     refuse_early(game, chunk, tiers=only, directory=path)
     order = tier_order(game)
     plan = order if only is None else tiers_read(game, order, only)

@@ -365,6 +365,7 @@ def test_memory_is_checked_with_an_existing_directory_s_own_chunks(
     with solve_tiers(game, tmp_path, progress=False) as db:
         assert db.stats is not None and db.stats.tiers_solved == 1
     assert seen == [16]
+    assert engine_module._chunking(None, True, str(tmp_path)) == (16, 16)  # a front end's check
 
 
 def test_regression_a_crash_between_merge_and_cleanup_left_the_chunks(tmp_path: Path) -> None:
