@@ -219,7 +219,7 @@ class TieredMills(TieredGame):
         keys = self.blocks(tier)
         if len(keys) == 1:
             return None
-        firsts = np.cumsum([0, *(self._size(key) for key in keys[:-1])]).tolist()
+        firsts = self._tier_arrays(tier)[0][:, 0].tolist()  # each block's first rank
         return [("_".join(map(str, key)), first) for key, first in zip(keys, firsts, strict=True)]
 
     def inner_moves(self, tier: int) -> bool:
