@@ -318,8 +318,11 @@ class _Counter:
         """The tier's counts as one line of the walk's log."""
         parts = []
         for c in self.parts:
-            part: dict[str, Any] = {"label": c.label, "classes": c.classes}
-            part["positions"] = c.positions
+            part: dict[str, Any] = {
+                "label": c.label,
+                "classes": c.classes,
+                "positions": c.positions,
+            }
             if c.won is not None:
                 part["won"] = c.won
             parts.append(part)
