@@ -11,7 +11,7 @@ with CMake into a temporary folder (GPL code: never part of this repository) and
 By default the games are played reduced, so that ``make bench`` goes through in a minute:
 Dobutsu Shogi with one elephant and two chicks, Gobblet Gobblers with two sizes of two
 pieces, Squadro with three pieces a side and two home to win. ``--full`` solves the real games
-(Dobutsu Shogi: 1,765 s of CPU, 8.8 GiB, 43 min on two busy cores; Gobblet Gobblers: 245 s of
+(Dobutsu Shogi: 16 min of wall, 1,694 s of CPU, 5.4 GiB on two cores; Gobblet Gobblers: 245 s of
 CPU, 4.5 GiB; Squadro: hours, docs/tiers.md), ``--keep DIR`` keeps
 the tier directories under DIR, ``--only NAME`` runs one game's row.
 
