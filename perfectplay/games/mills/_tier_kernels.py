@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perfectplay._bits import popcount
+from perfectplay._prefetch import prefetch as _prefetch
 from perfectplay._ranking import binomials
 from perfectplay._ranking_kernels import (
     colex_rank_among,
@@ -424,66 +425,78 @@ def parents(
     class is one look-up, its image that of the rank's stones under each symmetry, made once
     (the mover's stones' images once for a run of ranks sharing them: the engine asks for
     sorted ranks).
+
+    The look-ups of the class table (64 MiB) miss the caches where the ranks are spread over
+    the tier, as a level's are: each rank's parents are found and their classes prefetched a
+    rank ahead of their ranking, with two sets of work arrays taken in turn.
     """
     count = rank.shape[0]
     top = t.points
     full = (1 << top) - 1
-    ix = np.empty(t.image.shape[0], dtype=np.int64)
-    iy = np.empty(t.image.shape[0], dtype=np.int64)
-    undo = np.empty((top * top, 3), dtype=np.int64)  # (to, from, class) of each parent
+    symmetries = t.image.shape[0]
+    ix = np.empty((2, symmetries), dtype=np.int64)
+    iy = np.empty((2, symmetries), dtype=np.int64)
+    undo = np.empty((2, top * top, 3), dtype=np.int64)  # (to, from, the parent's y) of each
+    found = np.zeros(2, dtype=np.int64)
+    where = np.empty((2, 2), dtype=np.int64)  # the block the parents lie in, and its per_x
+    held = np.full((2, 2), -1, dtype=np.int64)  # the (block, index of x) of ix[c]
     indptr = np.empty(count + 1, dtype=np.int64)
     out = np.empty(max(16 * count, 64), dtype=np.int64)
     n = 0
     indptr[0] = 0
-    x = 0
-    last_block, last_index = -1, -1  # the mover's stones x of the previous rank, and ix
-    for i in range(count):
-        b = _block(rank[i], blocks)
-        m, o, mf, of = blocks[b, 1], blocks[b, 2], blocks[b, 3], blocks[b, 4]
-        if back[b] >= 0 and m + mf >= 3:
-            r = rank[i] - blocks[b, 0]
-            per_x = t.binom[top - m, o]
-            index = r // per_x
-            if b != last_block or index != last_index:
+    for i in range(count + 1):
+        c = i & 1  # rank i's work arrays; rank i - 1's are the others
+        if i < count:
+            found[c] = 0
+            b = _block(rank[i], blocks)
+            m, o, mf, of = blocks[b, 1], blocks[b, 2], blocks[b, 3], blocks[b, 4]
+            if back[b] >= 0 and m + mf >= 3:
+                r = rank[i] - blocks[b, 0]
+                per_x = t.binom[top - m, o]
+                index = r // per_x
                 x = t.reps[t.starts[m] + index]
-                _images(x, ix, t)
-                last_block, last_index = b, index
-            y = scatter_bits(colex_unrank_bits(r - index * per_x, o, top - m, t.binom), x, top)
-            offset, per = back[b], t.binom[top - o, m]
-            _images(y, iy, t)
-            empty = full & ~(x | y)
-            jumps = t.jumps and of == 0 and o == 3
-            found = 0  # the parents' moves, then their classes read in one go
-            stones = y
-            while stones:
-                dest = stones & -stones
-                stones ^= dest
-                d = _cell(dest)
-                if x and _closes(y, d, t):
-                    continue  # the move there closed a mill: it removed a stone
-                sources = empty if jumps else t.neighbours[d] & empty
-                while sources:
-                    src = sources & -sources
-                    sources ^= src
-                    undo[found, 0], undo[found, 1] = d, _cell(src)
-                    found += 1
-            for j in range(found):
-                parent = y ^ t.point_image[0, undo[j, 0]] ^ t.point_image[0, undo[j, 1]]
-                undo[j, 2] = t.classes[parent]
-            out = _room(out, n + found)
-            for j in range(found):
-                d, a, e = undo[j, 0], undo[j, 1], undo[j, 2]
+                if held[c, 0] != b or held[c, 1] != index:
+                    _images(x, ix[c], t)
+                    held[c, 0], held[c, 1] = b, index
+                y = scatter_bits(colex_unrank_bits(r - index * per_x, o, top - m, t.binom), x, top)
+                where[c, 0], where[c, 1] = back[b], t.binom[top - o, m]
+                _images(y, iy[c], t)
+                empty = full & ~(x | y)
+                jumps = t.jumps and of == 0 and o == 3
+                f = 0
+                stones = y
+                while stones:
+                    dest = stones & -stones
+                    stones ^= dest
+                    d = _cell(dest)
+                    if x and _closes(y, d, t):
+                        continue  # the move there closed a mill: it removed a stone
+                    sources = empty if jumps else t.neighbours[d] & empty
+                    while sources:
+                        src = sources & -sources
+                        sources ^= src
+                        parent = y ^ dest ^ src
+                        _prefetch(t.classes, parent)
+                        undo[c, f, 0], undo[c, f, 1], undo[c, f, 2] = d, _cell(src), parent
+                        f += 1
+                found[c] = f
+        if i > 0:
+            p = 1 - c
+            offset, per = where[p, 0], where[p, 1]
+            out = _room(out, n + found[p])
+            for j in range(found[p]):
+                d, a, e = undo[p, j, 0], undo[p, j, 1], t.classes[undo[p, j, 2]]
                 s = e & SYMMETRY
-                rep = iy[s] ^ t.point_image[s, d] ^ t.point_image[s, a]
-                py = ix[s]
+                rep = iy[p, s] ^ t.point_image[s, d] ^ t.point_image[s, a]
+                py = ix[p, s]
                 if e & SYMMETRIC:
-                    for u in range(iy.shape[0]):
-                        if iy[u] ^ t.point_image[u, d] ^ t.point_image[u, a] == rep:
-                            py = min(py, ix[u])
+                    for u in range(symmetries):
+                        if iy[p, u] ^ t.point_image[u, d] ^ t.point_image[u, a] == rep:
+                            py = min(py, ix[p, u])
                 rank_y = colex_rank_among(py, rep, t.binom)
                 out[n] = offset + (e >> CLASS_SHIFT) * per + rank_y
                 n += 1
-        indptr[i + 1] = n
+            indptr[i] = n
     return indptr, out[:n].copy()
 
 
