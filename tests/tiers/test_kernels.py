@@ -1,4 +1,5 @@
-"""The tier engine's bit-array kernels against plain Python sets."""
+"""The tier engine's bit-array kernels against plain Python sets, and its grouping of moves by
+child tier against a stable sort."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from perfectplay.tiers._kernels import (
     claim_bits,
     claim_bits_where,
     get_bits,
+    group_moves,
     set_bits,
     set_bits_where,
 )
@@ -43,3 +45,18 @@ def test_the_where_forms_take_the_moves_into_one_tier_only(
     set_bits_where(flags, which, rank, (j + 1) % 4)
     set_bits(plain, rank[which == (j + 1) % 4])
     assert flags.tolist() == plain.tolist()
+
+
+@given(st.integers(1, 9), st.data())
+def test_group_moves_sorts_the_moves_into_earlier_tiers_stably_or_names_the_first_outside(
+    groups: int, data: st.DataObject
+) -> None:
+    # Up to 4 child tiers a pass per tier, beyond a counting sort: both sides of the bound.
+    which = data.draw(st.lists(st.integers(-2, groups + 2), max_size=80))
+    order, starts, bad = group_moves(np.array(which, dtype=np.int8), groups)
+    outside = [i for i, w in enumerate(which) if not 0 <= w <= groups]
+    assert bad == (outside[0] if outside else -1)
+    if not outside:
+        assert starts.tolist() == [sum(0 < w <= j for w in which) for j in range(groups + 1)]
+        into = [i for i, w in enumerate(which) if w]
+        assert order.tolist() == sorted(into, key=lambda i: which[i])
