@@ -349,6 +349,14 @@ def children(
             end = (index + 1) * per_x
             stale = True
         y = scatter_bits(free, x, top)
+        if free:  # the class entries the next rank reads, if it follows: they miss the caches
+            ahead = scatter_bits(next_set(free), x, top)
+            _prefetch(t.classes, ahead)
+            stones = ahead
+            while stones:
+                low = stones & -stones
+                stones ^= low
+                _prefetch(t.classes, ahead ^ low)
         last_block, last = b, r
         lost = m + mf < 3
         primitive[i] = LOSE if lost else UNDECIDED
