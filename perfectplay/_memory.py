@@ -125,10 +125,10 @@ def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
     mapped whole in one system call (``MADV_POPULATE_WRITE``, Linux 5.14; older kernels map
     each page at its first write). On 2 MiB pages a random read of a 1 GiB array misses no
     translation cache: measured on this project's machine, a look-up of the tier engine's
-    (:func:`perfectplay.tiers._kernels.lookup`) took 24 ns on 4 KiB pages and 20 on huge
-    pages, 14 with its prefetch, for 0.4 to 1 s more CPU to map 1 GiB (the kernel compacts
-    memory into huge pages; 0.3 to 1.4 s on 4 KiB pages, ``MAP_POPULATE``). Small arrays, and
-    systems without these calls, get ``np.empty``.
+    (:func:`perfectplay.tiers._kernels.lookup`, which prefetches) took 20 ns on 4 KiB pages
+    and 14 on huge pages, for up to about a second more CPU to map 1 GiB (0.6 to 2.5 s, the
+    kernel compacting memory into huge pages, against 0.3 to 1.4 s on 4 KiB pages with
+    ``MAP_POPULATE``). Small arrays, and systems without these calls, get ``np.empty``.
 
     >>> a = populated_empty(1 << 21, np.uint16)
     >>> a.shape, a.dtype, a.flags.writeable
