@@ -158,7 +158,7 @@ class _Dask:
     tier's chunks are tasks, merged here once they all ended; copies are dropped on every
     worker."""
 
-    queued, least, reads_ahead = True, LOOPY_THREADS, False
+    queued, least = True, LOOPY_THREADS
 
     def __init__(
         self,
@@ -292,10 +292,6 @@ class _Dask:
             store.merge(tier, starts)
         self.running.pop(tier).bar.close()
         self.done.append(tier)
-
-    def read_ahead(self, tiers: Collection[int]) -> None:
-        """Not done here: each worker reads its copies when a task first needs them."""
-        raise NotImplementedError("a Dask worker reads its copies as its tasks need them")
 
     def drop(self, tiers: Collection[int]) -> None:
         """Remove the workers' copies of `tiers`, from a thread of the driver while it goes on

@@ -6,8 +6,7 @@ the files on the disk), opens the store (a tier directory, resumed, or memory) a
 tiers to the one :class:`~perfectplay.tiers.scheduler.Scheduler`, over threads here or over a
 Dask cluster (:mod:`perfectplay.tiers.cluster`). Here each running tier has a thread of its
 own and keeps an equal share of the ``jobs`` threads to its end: it reads the child tiers it
-needs (decompressed once, kept while a tier left to solve reads them; those of the next tier
-to start are read by a thread of their own while the running tiers work), then either solves its
+needs (decompressed once, kept while a tier left to solve reads them), then either solves its
 chunks on its threads (a tier whose moves all leave it, :mod:`perfectplay.tiers.acyclic`),
 each chunk written to its own file and skipped when that file exists, the chunks merged into
 the tier file at the end; or solves it whole by retrograde analysis (a tier with inner moves,
@@ -32,7 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay._memory import available_bytes, check_memory, format_bytes
+from perfectplay._memory import check_memory, format_bytes
 from perfectplay.errors import InputFormatError, SolveStoppedError, TooLargeError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers.acyclic import solve_range
@@ -222,19 +221,6 @@ def _check_resources(
     return worst
 
 
-_ROOM_SHARE = 4
-"""Tiers side by side and the copies held take up to this share of the memory available at
-the start (or what the worst tier needs alone, if more): a copy kept is not read again, and
-the rest covers what the formula leaves out (the interpreter, the compiled kernels, freed
-memory the allocator keeps) and the files' page cache."""
-
-
-def _room() -> int:
-    """Bytes the tiers of a solve in threads here may take at once beyond the worst tier
-    alone: :data:`_ROOM_SHARE` of the memory available now."""
-    return available_bytes() // _ROOM_SHARE
-
-
 class _Threads:
     """The executor of threads in this process: each tier in a thread of its own, its chunks
     on the threads it was given (:class:`~perfectplay.tiers.scheduler.Executor`)."""
@@ -259,26 +245,14 @@ class _Threads:
         self.stopping = threading.Event()
         self.pool = ThreadPoolExecutor(jobs)
         self.running: dict[Future[None], int] = {}
-        self.reads_ahead = isinstance(store, DirectoryStore)
-        self.reader = ThreadPoolExecutor(1, "read-ahead")  # copies read beside the running tiers
-        self.reading: dict[int, Future[tuple[SolvedTier, int]]] = {}
 
     def start(self, tier: int, threads: int) -> None:
         for c in self.game.child_tiers(tier):
-            if c in self.reading:
-                self.loaded[c], self.most[c] = self.reading.pop(c).result()
-            elif c not in self.loaded:
-                self.loaded[c], self.most[c] = self._read(c, self.threads)
+            if c not in self.loaded:
+                self.loaded[c] = self.store.load(c, threads=self.threads)
+            if c not in self.most:
+                self.most[c] = self.store.max_remoteness(c)
         self.running[self.pool.submit(self._solve, tier, threads)] = tier
-
-    def read_ahead(self, tiers: Collection[int]) -> None:
-        for c in tiers:
-            if c not in self.loaded and c not in self.reading:
-                self.reading[c] = self.reader.submit(self._read, c, 1)
-
-    def _read(self, tier: int, threads: int) -> tuple[SolvedTier, int]:
-        """The copy of solved `tier` and its largest remoteness."""
-        return self.store.load(tier, threads=threads), self.store.max_remoteness(tier)
 
     def ended(self) -> list[int]:
         finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
@@ -289,14 +263,10 @@ class _Threads:
     def drop(self, tiers: Collection[int]) -> None:
         for c in tiers:
             self.loaded.pop(c, None)
-            reading = self.reading.pop(c, None)
-            if reading is not None and not reading.cancel():
-                wait([reading])  # its copy is freed once read (a failure is the next read's)
 
     def close(self, failed: bool) -> None:
         if failed:  # the running tiers stop after their chunks in flight
             self.stopping.set()
-        self.reader.shutdown(cancel_futures=True)
         self.pool.shutdown()
 
     def _solve(self, tier: int, threads: int) -> None:
@@ -540,7 +510,7 @@ def _solve(
         check_cluster(dask, game, plan, chunk, _left(game, plan, path))
     sizes = {t: game.tier_size(t) for t in plan}
     machine = Machine(game, sizes, chunk, threads=jobs, copies=1, assembles=False)
-    budget = max(_check_resources(game, plan, path, machine), _room())
+    budget = _check_resources(game, plan, path, machine)
     store: DirectoryStore | MemoryStore
     if path is None:
         store = MemoryStore()

@@ -7,9 +7,6 @@ remaining tier reads are dropped, and so are copies held for tiers not running y
 needs their room (they are read again later). A tier alone always starts: the figure checked
 up front is the worst tier alone (:meth:`Machine.alone`). A game whose tiers form a chain
 (Connect Four, Teeko) thus runs one tier at a time, Quixo's tiers by cube counts side by side.
-Where the executor ``reads_ahead``, the child tiers of the next ready tier are read while the
-running tiers work, if they fit the budget beside them: a thread freed starts its next tier
-at once.
 
 Where the work runs is the :class:`Executor`'s business: threads of this process
 (:mod:`perfectplay.tiers.engine`) or tasks on a Dask cluster (:mod:`perfectplay.tiers.cluster`).
@@ -104,16 +101,9 @@ class Executor(Protocol):
     keeps threads of its own; otherwise a tier keeps the threads it got until it ends."""
     least: int
     """The fewest threads a tier with inner moves is given."""
-    reads_ahead: bool
-    """Whether the copies of a tier's child tiers are read before it starts
-    (:meth:`read_ahead`)."""
 
     def start(self, tier: int, threads: int) -> None:
         """Begin solving `tier` on `threads` threads; its child tiers are to be held."""
-
-    def read_ahead(self, tiers: Collection[int]) -> None:
-        """Begin reading copies of `tiers` in the background, to be held (where
-        ``reads_ahead``)."""
 
     def ended(self) -> list[int]:
         """The tiers that ended since the last call (waits for one); raises a failure."""
@@ -180,8 +170,6 @@ class Scheduler:
                     self.executor.start(tier, threads)
                 if not self.running:
                     raise RuntimeError("no tier left to solve can start")  # tier_order's
-                if self.executor.reads_ahead and ready:
-                    self._read_ahead(ready[0])
                 for tier in self.executor.ended():
                     self._ended(tier, ready)
                 self._drop({c for c in self.held if not self.readers[c] and c not in self.running})
@@ -200,14 +188,6 @@ class Scheduler:
                 self.waiting[parent] -= 1
                 if not self.waiting[parent]:
                     bisect.insort(ready, parent, key=self.rank.__getitem__)
-
-    def _read_ahead(self, tier: int) -> None:
-        """Have the copies `tier` reads and not held read now, if they fit beside the running
-        tiers' work and the copies held."""
-        held = self.held | self.reads[tier]
-        if held != self.held and self.machine.need(held, self.running) <= self.budget:
-            self.executor.read_ahead(sorted(held - self.held))
-            self.held = held
 
     def _drop(self, tiers: set[int]) -> None:
         if tiers:

@@ -597,7 +597,6 @@ def test_tiers_run_at_once_only_within_the_memory_accepted(
     monkeypatch.setattr(scheduler.Scheduler, "_start", start)
     for room in (10 * worst, worst, 1):
         monkeypatch.setattr(engine, "_check_resources", lambda *args, r=room: r)
-        monkeypatch.setattr(engine, "_room", lambda: 0)
         monkeypatch.setattr(engine._Threads, "_solve", real_solve)
         seen = concurrency(monkeypatch)
         peaks.clear()
@@ -608,59 +607,6 @@ def test_tiers_run_at_once_only_within_the_memory_accepted(
         if room > worst:
             assert max(seen) >= 2
         assert tree(fast_dir / str(room)).keys() == tree(fast_dir / str(10 * worst)).keys()
-
-
-def test_the_next_tiers_copies_are_read_ahead_once_each_and_the_files_stay_the_same(
-    fast_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Squadro with 3 pieces a side on 2 threads: copies of child tiers are read by the
-    read-ahead thread while tiers run, a copy held is never read twice, and the files are
-    those of one thread."""
-    from perfectplay.tiers import engine, storage
-
-    game = load_tiered_game("squadro", speeds=(1, 3, 2), home=2)
-    solve_tiers(game, fast_dir / "one", jobs=1, progress=False).close()
-    real_load = storage.DirectoryStore.load
-    reads: list[tuple[int, str]] = []
-
-    def load(self: Any, tier: int, threads: int = 1) -> Any:
-        reads.append((tier, threading.current_thread().name))
-        return real_load(self, tier, threads)
-
-    monkeypatch.setattr(storage.DirectoryStore, "load", load)
-    monkeypatch.setattr(engine, "_room", lambda: 2**40)  # every copy kept: each read once
-    solve_tiers(game, fast_dir / "two", jobs=2, progress=False).close()
-    read = [t for t, _ in reads]
-    assert sorted(read) == sorted({int(c) for t in game.tiers() for c in game.child_tiers(t)})
-    assert any(name.startswith("read-ahead") for _, name in reads)
-    assert tree(fast_dir / "two") == tree(fast_dir / "one")
-
-
-def test_a_copy_dropped_while_read_ahead_is_waited_for() -> None:
-    """Dropping a copy whose read-ahead is running waits for it, and the copy is not kept."""
-    from perfectplay.tiers import engine
-
-    gate = threading.Event()
-
-    class Store:
-        def load(self, tier: int, threads: int = 1) -> str:
-            gate.wait(5)
-            return f"copy {tier}"
-
-        def max_remoteness(self, tier: int) -> int:
-            return tier
-
-    threads = engine._Threads.__new__(engine._Threads)
-    threads.store = Store()  # type: ignore[assignment]
-    threads.loaded, threads.most, threads.reading = {}, {}, {}
-    threads.reader = engine.ThreadPoolExecutor(1, "read-ahead")
-    threads.read_ahead([3, 4])
-    threading.Timer(0.2, gate.set).start()
-    began = time.perf_counter()
-    threads.drop([3, 4])
-    assert time.perf_counter() - began >= 0.1 and gate.is_set()
-    assert threads.reading == {} and threads.loaded == {}
-    threads.reader.shutdown()
 
 
 def test_a_failing_tier_stops_the_others_starting_and_is_raised(fast_dir: Path) -> None:
