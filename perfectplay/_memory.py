@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
+import ctypes
 import math
 import mmap
 import os
@@ -116,6 +116,18 @@ _MADV_POPULATE_WRITE = 23
 names it from 3.13 on)."""
 
 
+def _libc_madvise() -> Any:
+    """``madvise`` of the C library, called through ctypes, which lets go of the interpreter's
+    lock for the call (``mmap.madvise`` keeps it while the kernel maps every page)."""
+    call = ctypes.CDLL(None, use_errno=True).madvise
+    call.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    call.restype = ctypes.c_int
+    return call
+
+
+_madvise = _libc_madvise() if hasattr(mmap, "MADV_HUGEPAGE") else None
+
+
 def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
     """An uninitialised array of `count` entries whose memory the kernel maps at once, on
     huge pages where it has them: the tier engine reads child tiers' records this way and
@@ -123,12 +135,14 @@ def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
 
     Large arrays get an anonymous mapping, marked for huge pages (``MADV_HUGEPAGE``) and then
     mapped whole in one system call (``MADV_POPULATE_WRITE``, Linux 5.14; older kernels map
-    each page at its first write). On 2 MiB pages a random read of a 1 GiB array misses no
-    translation cache: measured on this project's machine, a look-up of the tier engine's
+    each page at its first write, and a kernel without huge pages gives 4 KiB ones). On 2 MiB
+    pages a random read of a 1 GiB array misses no translation cache: measured on this
+    project's machine, a look-up of the tier engine's
     (:func:`perfectplay.tiers._kernels.lookup`, which prefetches) took 20 ns on 4 KiB pages
     and 14 on huge pages, for up to about a second more CPU to map 1 GiB (0.6 to 2.5 s, the
     kernel compacting memory into huge pages, against 0.3 to 1.4 s on 4 KiB pages with
-    ``MAP_POPULATE``). Small arrays, and systems without these calls, get ``np.empty``.
+    ``MAP_POPULATE``). The calls go through ctypes, so the threads of the process run
+    Python meanwhile. Small arrays, and systems without these calls, get ``np.empty``.
 
     >>> a = populated_empty(1 << 21, np.uint16)
     >>> a.shape, a.dtype, a.flags.writeable
@@ -136,14 +150,14 @@ def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
     """
     dtype = np.dtype(dtype)
     size = count * dtype.itemsize
-    if size < _POPULATE_MIN or not hasattr(mmap, "MADV_HUGEPAGE"):
+    if size < _POPULATE_MIN or _madvise is None:
         return np.empty(count, dtype=dtype)
     mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    with contextlib.suppress(OSError):  # a kernel without huge pages: 4 KiB ones
-        mapping.madvise(mmap.MADV_HUGEPAGE)
-    with contextlib.suppress(OSError):  # a kernel before 5.14: each page mapped when written
-        mapping.madvise(_MADV_POPULATE_WRITE)
-    return np.frombuffer(mapping, dtype=dtype)
+    array = np.frombuffer(mapping, dtype=dtype)
+    # A failure leaves the pages as they are: mapped when first written, 4 KiB each.
+    _madvise(array.ctypes.data, size, mmap.MADV_HUGEPAGE)
+    _madvise(array.ctypes.data, size, _MADV_POPULATE_WRITE)
+    return array
 
 
 def populated_zeros(count: int, dtype: Any) -> NDArray[Any]:
@@ -154,6 +168,6 @@ def populated_zeros(count: int, dtype: Any) -> NDArray[Any]:
     np.uint64(0)
     """
     dtype = np.dtype(dtype)
-    if count * dtype.itemsize < _POPULATE_MIN or not hasattr(mmap, "MADV_HUGEPAGE"):
+    if count * dtype.itemsize < _POPULATE_MIN or _madvise is None:
         return np.zeros(count, dtype=dtype)
     return populated_empty(count, dtype)

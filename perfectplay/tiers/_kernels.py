@@ -688,6 +688,16 @@ def most_level(win_lose, ties):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, nogil=True)
+def widest_run(indptr):  # type: ignore[no-untyped-def]
+    """The longest run ``indptr[i + 1] - indptr[i]`` (0 if none): a buffer's length for any
+    one entry's run, found without the interpreter's lock."""
+    most = 0
+    for i in range(indptr.shape[0] - 1):
+        most = max(most, indptr[i + 1] - indptr[i])
+    return most
+
+
+@nb.njit(cache=True, nogil=True)
 def next_level(counts, level):  # type: ignore[no-untyped-def]
     """The first level above `level` with ``counts`` left, or -1."""
     for k in range(level + 1, counts.shape[0]):

@@ -39,6 +39,7 @@ from perfectplay.tiers._kernels import (
     most_level,
     next_level,
     take_level,
+    widest_run,
 )
 from perfectplay.tiers.expand import BATCH, SolvedTier, expand, slot_ranks
 from perfectplay.tiers.records import record_dtype
@@ -148,7 +149,7 @@ def _count(
         ranks = slot_ranks(game, tier, start, stop)
         batch = expand(game, tier, ranks, children, False)
         moves = batch.moves
-        most = int(np.diff(moves.indptr).max(initial=0))
+        most = int(widest_run(moves.indptr))
         if most > np.iinfo(work.counter.dtype).max:
             raise GameDefinitionError(
                 f"{game.info.name}: a position of tier {tier} has {most} moves, more than "
@@ -274,7 +275,7 @@ def _propagate(
             for found in _parents(game, tier, frontier[g : g + _PARENT_GROUP], pool)
         ):
             if not tie:
-                most = int(np.diff(indptr).max(initial=0))
+                most = int(widest_run(indptr))
                 if len(buf) < most:
                     buf = np.empty(most, dtype=np.int64)
             done = 0

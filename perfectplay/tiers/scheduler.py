@@ -151,7 +151,7 @@ class Scheduler:
 
     def run(self, complete: Collection[int] | None = None) -> None:
         """Solve every tier not in `complete`; on a failure, stop the executor and raise it."""
-        done = set() if complete is None else complete
+        done = set() if complete is None else set(complete)
         ready: list[int] = []  # tiers whose child tiers are complete, in the plan's order
         for tier in self.order:
             if tier in done:

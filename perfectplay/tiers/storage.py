@@ -333,6 +333,7 @@ class DirectoryStore:
             self.chunk: int = manifest["chunk"]
             self.block: int = manifest["block"]
             self.labels = dict(zip(manifest["tiers"], manifest["labels"], strict=True))
+            self.sizes = dict(zip(manifest["tiers"], manifest["sizes"], strict=True))
             self.damaged: list[str] = []
             self._tidy()
         except BaseException:
@@ -405,7 +406,7 @@ class DirectoryStore:
             return why
         with TierFile(path) as f:
             expected = ["records", "scores"] if self.manifest["scored"] else ["records"]
-            size = self.manifest["sizes"][self.manifest["tiers"].index(tier)]
+            size = self.sizes[tier]
             ends = f.stop == size if start is None else start < f.stop <= size
             if (
                 f.meta.get("label") != self.labels[tier]

@@ -1,5 +1,5 @@
-"""The tier engine's bit-array kernels against plain Python sets, and its grouping of moves by
-child tier against a stable sort."""
+"""The tier engine's bit-array kernels against plain Python sets, its grouping of moves by
+child tier against a stable sort, and its widest run against numpy."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from perfectplay.tiers._kernels import (
     group_moves,
     set_bits,
     set_bits_where,
+    widest_run,
 )
 
 
@@ -60,3 +61,9 @@ def test_group_moves_sorts_the_moves_into_earlier_tiers_stably_or_names_the_firs
         assert starts.tolist() == [sum(0 < w <= j for w in which) for j in range(groups + 1)]
         into = [i for i, w in enumerate(which) if w]
         assert order.tolist() == sorted(into, key=lambda i: which[i])
+
+
+@given(st.lists(st.integers(0, 40), max_size=30))
+def test_widest_run_is_the_largest_step_of_indptr(runs: list[int]) -> None:
+    indptr = np.concatenate([[0], np.cumsum(runs, dtype=np.int64)]).astype(np.int64)
+    assert widest_run(indptr) == max(runs, default=0)
