@@ -154,9 +154,10 @@ def populated_empty(count: int, dtype: Any) -> NDArray[Any]:
         return np.empty(count, dtype=dtype)
     mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     array = np.frombuffer(mapping, dtype=dtype)
+    address = array.ctypes.data
     # A failure leaves the pages as they are: mapped when first written, 4 KiB each.
-    _madvise(array.ctypes.data, size, mmap.MADV_HUGEPAGE)
-    _madvise(array.ctypes.data, size, _MADV_POPULATE_WRITE)
+    _madvise(address, size, mmap.MADV_HUGEPAGE)
+    _madvise(address, size, _MADV_POPULATE_WRITE)
     return array
 
 

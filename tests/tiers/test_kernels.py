@@ -1,5 +1,6 @@
 """The tier engine's bit-array kernels against plain Python sets, its grouping of moves by
-child tier against a stable sort, and its widest run against numpy."""
+child tier against a stable sort, and its widest run against the runs an indptr is built
+from."""
 
 from __future__ import annotations
 
