@@ -65,7 +65,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros
 from numpy.typing import NDArray
 
-from perfectplay._memory import populated_zeros
+from perfectplay._mappings import populated_zeros
 from perfectplay.errors import InputFormatError
 
 __all__ = [
@@ -137,7 +137,7 @@ def entries_for_bytes(nbytes: int) -> int:
 def new_table(nbytes: int = 64 * 2**20) -> NDArray[np.uint64]:
     """An empty table (all slots zero) of ``entries_for_bytes(nbytes)`` entries.
 
-    Its pages are mapped at once (:func:`perfectplay._memory.populated_zeros`): random probes
+    Its pages are mapped at once (:func:`perfectplay._mappings.populated_zeros`): random probes
     of a fresh table would otherwise take a page fault each (64 MiB: 0.11 s here, 0.02 s mapped
     at once).
     """

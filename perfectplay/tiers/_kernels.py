@@ -133,7 +133,7 @@ def lookup(order, lo, hi, rank, records, child_value, child_rem):  # type: ignor
     The record of the move ``2 * _AHEAD`` places on is prefetched: reads of a child tier of up
     to a GB miss the caches, and overlap so (at random in 1 GiB: 24 ns a look-up without, 20
     with the prefetch or with huge pages, 14 with both, in one process; the records are read
-    into huge pages, :func:`perfectplay._memory.populated_empty`).
+    into huge pages, :func:`perfectplay._mappings.populated_empty`).
     """
     size = records.shape[0]
     for k in range(lo, hi):

@@ -50,7 +50,7 @@ import zstandard
 from numpy.typing import NDArray
 
 from perfectplay import _atomic
-from perfectplay._memory import populated_empty
+from perfectplay._mappings import populated_empty
 from perfectplay.errors import StoreError
 
 __all__ = [

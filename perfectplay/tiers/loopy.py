@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numpy.typing import NDArray
 
+from perfectplay._mappings import populated_empty
 from perfectplay.errors import GameDefinitionError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers._kernels import (
@@ -109,7 +110,8 @@ class _Tier:
     """The work arrays of one loopy tier: per rank its value, its number of open children
     inside the tier, the summary of its children in earlier tiers (``out``, kinds in
     :func:`~perfectplay.tiers._kernels.init_loopy`) and the queue of positions in the order
-    decided, level after level: its runs give the remoteness of each."""
+    decided, level after level: its runs give the remoteness of each. They are mapped at once
+    and reused from tier to tier (:func:`~perfectplay._mappings.populated_empty`)."""
 
     def __init__(
         self,
@@ -117,16 +119,19 @@ class _Tier:
         children: Sequence[SolvedTier],
         counter_dtype: type[np.unsignedinteger],
     ) -> None:
-        self.value = np.full(size, NO_POSITION_VALUE, dtype=np.uint8)
-        self.counter: NDArray[np.unsignedinteger] = np.zeros(size, dtype=counter_dtype)
+        self.value = populated_empty(size, np.uint8)
+        self.value.fill(NO_POSITION_VALUE)
+        self.counter: NDArray[np.unsignedinteger] = populated_empty(size, counter_dtype)
+        self.counter.fill(0)
         self.has_out = len(children) > 0
         out_dtype = _out_dtype(children)
-        self.out: NDArray[np.unsignedinteger] = np.zeros(
-            size if self.has_out else 1, dtype=out_dtype
+        self.out: NDArray[np.unsignedinteger] = populated_empty(
+            size if self.has_out else 1, out_dtype
         )
+        self.out.fill(0)
         self.top = 1 << (8 * np.dtype(out_dtype).itemsize - 2)
         # Each position enters the queue once, when decided: `size` entries are enough.
-        self.queue: NDArray[np.integer] = np.empty(size, dtype=_queue_dtype(size))
+        self.queue: NDArray[np.integer] = populated_empty(size, _queue_dtype(size))
 
 
 def _count(
@@ -360,6 +365,6 @@ def solve_loopy(
     # The records take the room of the counter and the summary.
     del work.counter, work.out
     most = int(most_level(win_lose, ties))
-    records = np.empty(size, dtype=record_dtype(most))
+    records = populated_empty(size, record_dtype(most))
     finish_records(work.value, work.queue, win_lose, ties, records)
     return records, most
