@@ -65,6 +65,14 @@ _madvise = _libc_madvise() if hasattr(mmap, "MADV_HUGEPAGE") else None
 
 _PAGE = ctypes.c_char * _HUGE_PAGE
 
+_TRACE_DOMAIN = 0x7070
+"""The ``tracemalloc`` domain of the mappings lent to arrays: traced as numpy traces its own
+arrays, so a measure of the memory allocated sees them (``tracemalloc.get_traced_memory``)."""
+_track = ctypes.pythonapi.PyTraceMalloc_Track
+_track.argtypes = (ctypes.c_uint, ctypes.c_size_t, ctypes.c_size_t)
+_untrack = ctypes.pythonapi.PyTraceMalloc_Untrack
+_untrack.argtypes = (ctypes.c_uint, ctypes.c_size_t)
+
 
 class _Kept:
     """The mappings of this process without an array, by size, and the lock guarding them.
@@ -143,8 +151,16 @@ def _taken(count: int, dtype: np.dtype[Any]) -> tuple[NDArray[Any], bool]:
     if mapping is None:
         mapping = _new_mapping(size)
     view = (_PAGE * (len(mapping) // _HUGE_PAGE)).from_buffer(mapping)
-    weakref.finalize(view, _kept.give, mapping).atexit = False
+    address = ctypes.addressof(view)
+    _track(_TRACE_DOMAIN, address, len(mapping))
+    weakref.finalize(view, _given_back, mapping, address).atexit = False
     return np.frombuffer(memoryview(view), dtype=dtype, count=count), fresh
+
+
+def _given_back(mapping: mmap.mmap, address: int) -> None:
+    """The last view of `mapping` is gone: keep it for the next array."""
+    _untrack(_TRACE_DOMAIN, address)
+    _kept.give(mapping)
 
 
 def populated_empty(count: int, dtype: Any) -> NDArray[Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -124,3 +125,17 @@ def test_a_forked_child_starts_with_nothing_kept() -> None:
         os._exit(0 if ok else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_tracemalloc_sees_the_mappings_lent_to_arrays() -> None:
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        a = populated_empty(8 * MIB, np.uint8)
+        lent = tracemalloc.get_traced_memory()[0] - before
+        del a
+        back = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert lent >= 8 * MIB
+    assert back < MIB
