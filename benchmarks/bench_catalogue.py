@@ -11,9 +11,10 @@ with CMake into a temporary folder (GPL code: never part of this repository) and
 By default the games are played reduced, so that ``make bench`` goes through in a minute:
 Dobutsu Shogi with one elephant and two chicks, Gobblet Gobblers with two sizes of two
 pieces, Squadro with three pieces a side and two home to win. ``--full`` solves the real games
-(Dobutsu Shogi: 16 min of wall, 1,694 s of CPU, 5.4 GiB on two cores; Gobblet Gobblers: 245 s of
-CPU, 4.5 GiB; Squadro: 1 h 54 min of wall, 3.6 CPU hours, 5.5 GiB), ``--keep DIR`` keeps
-the tier directories under DIR, ``--only NAME`` runs one game's row.
+(Dobutsu Shogi: 16 min of wall, 1,694 s of CPU, 5.4 GiB on two cores; Gobblet Gobblers:
+2 min 22 s of wall, 218 s of CPU, 1.9 GiB; Squadro: 1 h 54 min of wall, 3.6 CPU hours,
+5.5 GiB), ``--keep DIR`` keeps the tier directories under DIR, ``--only NAME`` runs one
+game's row.
 
 The column "as published" counts the reachable positions the way the publication does, where
 that differs from ``analyze``'s count: Dobutsu Shogi as Tanaka counts them (mirror images once,
