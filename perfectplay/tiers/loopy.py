@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numpy.typing import NDArray
 
-from perfectplay._mappings import populated_empty
+from perfectplay._mappings import populated_empty, populated_zeros
 from perfectplay.errors import GameDefinitionError
 from perfectplay.protocol.tiered import TieredGame
 from perfectplay.tiers._kernels import (
@@ -121,14 +121,12 @@ class _Tier:
     ) -> None:
         self.value = populated_empty(size, np.uint8)
         self.value.fill(NO_POSITION_VALUE)
-        self.counter: NDArray[np.unsignedinteger] = populated_empty(size, counter_dtype)
-        self.counter.fill(0)
+        self.counter: NDArray[np.unsignedinteger] = populated_zeros(size, counter_dtype)
         self.has_out = len(children) > 0
         out_dtype = _out_dtype(children)
-        self.out: NDArray[np.unsignedinteger] = populated_empty(
+        self.out: NDArray[np.unsignedinteger] = populated_zeros(
             size if self.has_out else 1, out_dtype
         )
-        self.out.fill(0)
         self.top = 1 << (8 * np.dtype(out_dtype).itemsize - 2)
         # Each position enters the queue once, when decided: `size` entries are enough.
         self.queue: NDArray[np.integer] = populated_empty(size, _queue_dtype(size))
