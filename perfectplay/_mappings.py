@@ -132,26 +132,20 @@ def idle_bytes() -> int:
     return _kept.total
 
 
-def _new_mapping(size: int) -> mmap.mmap:
-    """A private anonymous mapping of `size` bytes marked for huge pages and mapped whole."""
-    mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if _madvise is not None:
-        address = ctypes.addressof(ctypes.c_char.from_buffer(mapping))
-        # A failure leaves the pages as they are: mapped when first written, 4 KiB each.
-        _madvise(address, size, mmap.MADV_HUGEPAGE)
-        _madvise(address, size, _MADV_POPULATE_WRITE)
-    return mapping
-
-
 def _taken(count: int, dtype: np.dtype[Any]) -> tuple[NDArray[Any], bool]:
-    """An array over a kept mapping, or a new one; whether the mapping is new (zeroed)."""
+    """An array over a kept mapping, or over a new private anonymous mapping marked for huge
+    pages and mapped whole; whether the mapping is new (zeroed)."""
     size = -(-count * dtype.itemsize // _HUGE_PAGE) * _HUGE_PAGE
     mapping = _kept.take(size)
     fresh = mapping is None
     if mapping is None:
-        mapping = _new_mapping(size)
+        mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     view = (_PAGE * (len(mapping) // _HUGE_PAGE)).from_buffer(mapping)
     address = ctypes.addressof(view)
+    if fresh:  # callers come here only where `_madvise` exists
+        # A failure leaves the pages as they are: mapped when first written, 4 KiB each.
+        _madvise(address, size, mmap.MADV_HUGEPAGE)
+        _madvise(address, size, _MADV_POPULATE_WRITE)
     _track(_TRACE_DOMAIN, address, len(mapping))
     weakref.finalize(view, _given_back, mapping, address).atexit = False
     return np.frombuffer(memoryview(view), dtype=dtype, count=count), fresh
