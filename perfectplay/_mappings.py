@@ -142,7 +142,7 @@ def _taken(count: int, dtype: np.dtype[Any]) -> tuple[NDArray[Any], bool]:
         mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     view = (_PAGE * (len(mapping) // _HUGE_PAGE)).from_buffer(mapping)
     address = ctypes.addressof(view)
-    if fresh:  # callers come here only where `_madvise` exists
+    if fresh and _madvise is not None:
         # A failure leaves the pages as they are: mapped when first written, 4 KiB each.
         _madvise(address, size, mmap.MADV_HUGEPAGE)
         _madvise(address, size, _MADV_POPULATE_WRITE)
